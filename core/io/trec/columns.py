@@ -92,6 +92,12 @@ def _resize(a: npt.NDArray[Any], n: int) -> npt.NDArray[Any]:
     return out
 
 
+def _shared(kind: Any, n: int) -> npt.NDArray[Any]:
+    """``n`` values of ``kind`` in an anonymous mapping (a child forked
+    later shares it)."""
+    return np.frombuffer(mmap.mmap(-1, np.dtype(kind).itemsize * n), dtype=kind)
+
+
 class Room:
     """A file's columns' memory shared with a forked child (made before the
     fork), so the child's rows need no copying back: the child reads the
@@ -106,17 +112,15 @@ class Room:
         self.rows_at = split // (2 * n_fields) + 1
         self.bytes_at = split + PAD
         rows = self.rows_at + (file_size - split) // (2 * n_fields) + 2
-        size = file_size + 2 * PAD
-        kinds = ((np.float64, rows), (np.int32, rows), (np.uint64, rows),
-                 (offset_type(file_size), rows + 1), (np.uint8, size))
-        spans = [-(-np.dtype(kind).itemsize * n // mmap.PAGESIZE) * mmap.PAGESIZE
-                 for kind, n in kinds]
-        memory = mmap.mmap(-1, sum(spans))  # anonymous, shared with a child forked later
-        arrays, at = [], 0
-        for (kind, n), span in zip(kinds, spans, strict=True):
-            arrays.append(np.frombuffer(memory, dtype=kind, count=n, offset=at))
-            at += span
-        self.number, self.code, self.key, self.offset, self.arena = arrays
+        # A mapping a column (anonymous, shared with a child forked later):
+        # each given back once nothing views it, as the read's and the
+        # join's own arrays are (the query codes' as soon as they are coded
+        # again, the rest as the document takes them over).
+        self.number: FloatArray = _shared(np.float64, rows)
+        self.code: Int32Array = _shared(np.int32, rows)
+        self.key: U64Array = _shared(np.uint64, rows)
+        self.offset: Offsets = _shared(offset_type(file_size), rows + 1)
+        self.arena: npt.NDArray[np.uint8] = _shared(np.uint8, file_size + 2 * PAD)
 
     def holds(self, columns: Columns) -> bool:
         """Whether ``columns``' rows are (still) in this room from
