@@ -1,7 +1,9 @@
 """Reading a run and its qrels side by side, for their join
 (:func:`core.io.trec.join.document_from_trec`): on two threads, or, for a
 large run, with a forked child (:mod:`core.io.child`) that reads the run's
-last part and the qrels while the run's first part is read here.
+last part and the qrels while the run's first part is read here (the
+child's rows into memory shared with this process,
+:class:`core.io.trec.columns.Room`: only the first part's are copied).
 
 Messages come as if the files were read one after the other, on threads as
 with a child: anything wrong in the run first, then anything in the qrels.
