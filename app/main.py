@@ -157,6 +157,11 @@ def _read_later(window: WindowApi, extras: _Extras, reading: Reading, path: str 
             _opened(window, extras, shown, qrels)
 
     ReadingState(window, path, reading, arrived)  # (a child of the window: lives as long)
+    from PySide6.QtCore import QTimer
+
+    from app.models.looks import warm_brushes
+
+    QTimer.singleShot(0, warm_brushes)  # (the greyed window waits, its models empty)
 
 
 def _without_file(window: WindowApi | None, preset: str | None,

@@ -693,3 +693,28 @@ def test_a_run_too_large_for_memory_while_the_window_waits_opens_the_example(
     assert window.path is None
     assert window.centralWidget().isEnabled()
     assert window.grid_panel.split.isVisible()
+
+
+def test_the_tones_brushes_are_made_while_the_window_waits_for_the_run(
+        qtbot, tmp_path, monkeypatch):
+    """The brushes the models paint with are made while the greyed window
+    waits (a process's first QBrush costs PySide ~4 ms), not at the run's
+    arrival: every tone's, for the palette in use, before the read is let go."""
+    from app.models import looks
+
+    monkeypatch.setattr(looks, "_brushes", {})
+
+    def during(window, reading, let_go):  # type: ignore[no-untyped-def]
+        qtbot.addWidget(window)
+        qtbot.waitExposed(window)
+        qtbot.waitUntil(lambda: len(looks._brushes) == len(looks.TONES))
+        assert reading.busy
+        assert window.document.n_queries == 0
+        dark = looks.dark_in_use()
+        assert set(looks._brushes) == {(name, dark) for name in looks.TONES}
+        assert looks._brushes["muted", dark].color().name() == looks.colour("muted")
+        let_go()
+        qtbot.waitUntil(lambda: window.document.n_queries == 2)
+
+    window, _reading = _launch_held(monkeypatch, tmp_path, during)
+    window.session.mark_saved()

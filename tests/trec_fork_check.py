@@ -31,6 +31,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -159,7 +160,7 @@ def read_ahead(run: Path, qrels: Path) -> None:
     the read there; or ended unused (:func:`core.io.trec.both.end_ahead`)."""
     run.write_text("".join(f"q{i % 7} Q0 d{i} {i} {i % 5}.5 t\n" for i in range(900)))
     qrels.write_text("".join(f"q{i % 7} 0 d{i} {i % 3}\n" for i in range(0, 900, 2)))
-    expected = outcome(run, qrels, "threads", 0.5, 256)[1]
+    read, expected = outcome(run, qrels, "threads", 0.5, 256)
     with mode("fork", 0.5, 256):
         both.read_ahead(run, qrels)
         assert len(both._AHEAD) == 1
@@ -175,7 +176,38 @@ def read_ahead(run: Path, qrels: Path) -> None:
         both.read_ahead(run, qrels)
         both.end_ahead(run, qrels)  # refused before the read: the child ended, none left
         assert not both._AHEAD
+    with mode("fork", 0.5, 1 << 20):  # the child's share in one piece
+        handed_back(run, qrels, read[0])
     print("read ahead -> read", flush=True)
+
+
+def handed_back(run: Path, qrels: Path, expected: Any) -> None:
+    """The child's rows are not handed back: it reads them into memory shared
+    with this process (core.io.trec.columns.Room), where the run's columns
+    then are, its first rows copied in before them; its memory file holds
+    the pieces' query ids and the lines' bookkeeping, not a column."""
+    loaded, sizes = child._load, []
+
+    def load(fd: int) -> Any:
+        sizes.append(os.fstat(fd).st_size)
+        return loaded(fd)
+
+    child._load = load
+    try:
+        both.read_ahead(run, qrels)
+        ahead = both._AHEAD[str(run), str(qrels)]
+        got, _ = both.read_both(run, qrels, 2)
+    finally:
+        child._load = loaded
+    table = got._table
+    assert table is not None
+    assert table.number.size == 900
+    assert columns(table) == expected
+    assert sizes[0] < 4 * 900 // 2, sizes  # before: its columns, ~18 KB at its 720 rows
+    room = ahead[-1]
+    for mine, shared in ((table.number, room.number), (table.source_key, room.key),
+                         (table.source.offset, room.offset), (table.source.arena, room.arena)):
+        assert np.shares_memory(mine, shared)
 
 
 def _stuck(*_: Any) -> Any:

@@ -13,7 +13,8 @@ from core.engine.evaluation import Status
 from core.model.numbers import full_text  # re-exported
 
 __all__ = ["ITALIC", "LOOK_OF_LABEL", "STATUS_LOOK", "STATUS_TOOLTIP", "TONES", "StatusLook",
-           "Tone", "brush", "colour", "dark_in_use", "full_text", "qt_number", "use_dark"]
+           "Tone", "brush", "colour", "dark_in_use", "full_text", "qt_number", "use_dark",
+           "warm_brushes"]
 
 ITALIC = QFont()
 ITALIC.setItalic(True)
@@ -94,6 +95,15 @@ def brush(name: str) -> QBrush:
     if found is None:
         found = _brushes[key] = QBrush(QColor(colour(name)))
     return found
+
+
+def warm_brushes() -> None:
+    """Every tone's brush made for the palette in use, ahead of the models'
+    first asking: a process's first ``QBrush`` costs PySide ~4 ms (the enum
+    classes it makes then), which the editor's window spends while it waits
+    for the run read at launch (:mod:`app.main`), not once it arrives."""
+    for name in TONES:
+        brush(name)
 
 
 @dataclass(frozen=True)

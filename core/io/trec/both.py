@@ -1,7 +1,9 @@
 """Reading a run and its qrels side by side, for their join
 (:func:`core.io.trec.join.document_from_trec`): on two threads, or, for a
 large run, with a forked child (:mod:`core.io.child`) that reads the run's
-last part and the qrels while the run's first part is read here.
+last part and the qrels while the run's first part is read here (the
+child's rows into memory shared with this process,
+:class:`core.io.trec.columns.Room`: only the first part's are copied).
 
 Messages come as if the files were read one after the other, on threads as
 with a child: anything wrong in the run first, then anything in the qrels.
@@ -23,7 +25,7 @@ from core.io import child
 from core.io.files import open_input
 from core.io.stop import current as current_stop
 from core.io.trec import alloc, scan
-from core.io.trec.columns import Columns, Table
+from core.io.trec.columns import Columns, Room, Table
 from core.io.trec.read import QRELS_FIELDS, RUN_FIELDS, Run
 
 __all__ = ["end_ahead", "read_ahead", "read_both"]
@@ -106,27 +108,35 @@ def _split_at(path: Path, head: float) -> int | None:
     return split if found >= 0 and split < info.st_size else None
 
 
-def _rest_and_qrels(run_path: Path, split: int,
-                    qrels_path: Path) -> tuple[Columns | None, Table | None]:
+def _rest_and_qrels(run_path: Path, split: int, qrels_path: Path,
+                    room: Room) -> tuple[Columns | None, Table | None]:
     """A child's share (:func:`_read_forked`): the run's columns from byte
-    ``split`` on, then the qrels' table (not read when the run's part has an
-    irregular line: the line-by-line join reads the qrels itself)."""
-    rest = scan.scan_part(run_path, *RUN_FIELDS, split)
+    ``split`` on (into ``room``: the parent's copy of them is then their
+    head's rows, not these), then the qrels' table (not read when the run's
+    part has an irregular line: the line-by-line join reads the qrels
+    itself)."""
+    rest = scan.scan_part(run_path, *RUN_FIELDS, split, room)
     return rest, None if rest is None else scan.scan_file(qrels_path, *QRELS_FIELDS, 1)
 
 
 #: Children started by :func:`read_ahead`, by the (run, qrels) they read.
-_AHEAD: dict[tuple[str, str], tuple[int, child.Child]] = {}
+_AHEAD: dict[tuple[str, str], tuple[int, child.Child, Room]] = {}
 
 
-def _fork(run_path: Path, qrels_path: Path, head: float) -> tuple[int, child.Child] | None:
-    """A child reading the run's last part (past ``head`` of its bytes) and
-    the qrels (and where the part starts), where one can be forked and the
-    run is large enough."""
+def _fork(run_path: Path, qrels_path: Path,
+          head: float) -> tuple[int, child.Child, Room] | None:
+    """A child reading the run's last part (past ``head`` of its bytes) into
+    a room shared with it and the qrels (and where the part starts, the
+    room), where one can be forked and the run is large enough."""
     split = _split_at(run_path, head) if child.can_fork() else None
-    part = None if split is None else child.start(_rest_and_qrels, run_path, split,
-                                                   qrels_path, parts=2)
-    return None if split is None or part is None else (split, part)
+    if split is None:
+        return None
+    try:
+        room = Room(run_path.stat().st_size, split, RUN_FIELDS[0])
+    except (OSError, ValueError):  # no memory to map: the threads read it
+        return None
+    part = child.start(_rest_and_qrels, run_path, split, qrels_path, room, parts=2)
+    return None if part is None else (split, part, room)
 
 
 def read_ahead(run: str | Path, qrels: str | Path) -> None:
@@ -153,12 +163,13 @@ def _stopping(part: child.Child) -> AbstractContextManager[None]:
     return nullcontext() if reading is None else reading.killing(part)
 
 
-def _read_forked(run_path: Path, qrels_path: Path, split: int,
-                 part: child.Child) -> tuple[Run, Table | None]:
+def _read_forked(run_path: Path, qrels_path: Path, split: int, part: child.Child,
+                 room: Room) -> tuple[Run, Table | None]:
     """The run's first ``split`` bytes read here while a forked child
-    (``part``) reads the rest and the qrels (:func:`_rest_and_qrels`). A
-    child that fails leaves its share to be read here, after the run's first
-    part, so messages are the threads' own."""
+    (``part``) reads the rest into ``room`` and the qrels
+    (:func:`_rest_and_qrels`). A child that fails leaves its share to be
+    read here, after the run's first part, so messages are the threads'
+    own."""
     qrels: list[Table | None] = []
 
     def rest() -> Columns | None:
@@ -166,7 +177,10 @@ def _read_forked(run_path: Path, qrels_path: Path, split: int,
         if got is child.FAILED:
             return scan.scan_part(run_path, *RUN_FIELDS, split)
         qrels.append(got[1])
-        return cast(Columns | None, got[0])
+        columns = cast(Columns | None, got[0])
+        if columns is not None:
+            columns.room = room  # where its rows are (Columns.absorb)
+        return columns
 
     try:
         with _stopping(part):  # a stopped read kills the child (core.io.stop)

@@ -26,7 +26,7 @@ import numpy.typing as npt
 from core.io.files import open_input, unreadable
 from core.io.stop import check as check_stopped
 from core.io.trec import alloc
-from core.io.trec.columns import Column, Columns, FloatArray, IntArray, Piece, Table, U64Array
+from core.io.trec.columns import Column, Columns, FloatArray, IntArray, Piece, Room, Table, U64Array
 from core.io.trec.text import BOM, check_head, decode, refuse_nul
 from core.model.ids import row_keys
 
@@ -525,16 +525,18 @@ def scan_file(path: Path, n_fields: int, query_field: int, source_field: int,
 
 
 def scan_part(path: Path, n_fields: int, query_field: int, source_field: int,
-              number_field: int, start: int) -> Columns | None:
+              number_field: int, start: int, room: Room | None = None) -> Columns | None:
     """The columns of a file's bytes from ``start`` (the start of a line) to
     its end, read on this thread, their line numbers counted from ``start``
-    (for :func:`scan_file`'s ``tail``); None when a line is irregular."""
+    (for :func:`scan_file`'s ``tail``); None when a line is irregular. Their
+    rows go into ``room`` where given (a child's, shared with the process
+    that forked it)."""
     alloc.tune()
     try:
         size = path.stat().st_size
     except OSError:
         size = start  # the reader names the problem
-    columns = Columns(max(size - start, 0))
+    columns = Columns(max(size - start, 0), room)
     fields = (n_fields, query_field, source_field, number_field)
     return None if _scan_range(path, columns, fields, None, start) is None else columns
 
