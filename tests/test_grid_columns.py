@@ -96,7 +96,10 @@ def test_grid_values_are_the_engine_s(make: Any, conv: Conventions) -> None:
             state_word = shown.state(row).label
             cell = {key: c.value(shown, row) for key, c in by_key.items()}
             assert cell["rank"] == (int(ev.rank[i]) or None)
-            assert cell["ideal_rank"] == (int(ev.ideal_rank[i]) or None)
+            placeless = (bool(ev.inventory_mask[i]) and math.isnan(ev.gain[i])
+                         and shown.state(row).value != "number")
+            assert cell["ideal_rank"] == (state_word if placeless
+                                          else int(ev.ideal_rank[i]) or None)
             assert cell["discount"] == _number(ev.discount[i])
             for key, whole, shows in (
                     ("gain", ev.gain, True),
@@ -384,3 +387,31 @@ def test_an_edit_in_a_tie_group_refreshes_its_others_contributions(qtmodeltester
     for r in (0, 2):
         assert any(r0 <= r <= r1 and c0 <= col <= c1 for r0, r1, c0, c1 in changed), r
     qtmodeltester.check(grid)
+
+
+@pytest.mark.parametrize(("unknown", "ranks", "gains"), [
+    # case-F-unknown: A (grade 3), B (unknown), C (0), ranked so. An unknown
+    # grade has no place in the ideal list: its ideal rank says unknown, as
+    # its ideal gain does (the engine sorts it last: it was ideal rank 3).
+    ("unresolved", [1, "unknown", 2], [3.0, "unknown", 0.0]),
+    # unknown declared 0 by name: B is a gain 0 like C, ahead of it (the
+    # ideal list's ties keep the document's order).
+    ("zero", [1, 2, 3], [3.0, 0.0, 0.0]),
+])
+def test_an_unknown_grade_has_no_ideal_rank(unknown: str, ranks: list[Any],
+                                            gains: list[Any]) -> None:
+    doc = seed_document()
+    q = list(doc.query_ids).index("case-F-unknown")
+    grid = CandidateModel("ranked")
+    grid.set_evaluation(evaluate(doc, Conventions(unknown=unknown)), q)
+    assert [grid.data(grid.index(r, GridColumn.IDEAL_RANK)) for r in range(3)] == ranks
+    assert [grid.data(grid.index(r, GridColumn.IDEAL_GAIN)) for r in range(3)] == gains
+    tip = grid.data(grid.index(1, GridColumn.IDEAL_RANK), Qt.ItemDataRole.ToolTipRole)
+    if unknown == "unresolved":
+        assert tip.startswith("unknown: a gain not known has no place in the ideal list")
+        # shown as the ideal gain's word is: the same font
+        font = Qt.ItemDataRole.FontRole
+        assert grid.data(grid.index(1, GridColumn.IDEAL_RANK), font) == grid.data(
+            grid.index(1, GridColumn.IDEAL_GAIN), font) is not None
+    else:
+        assert tip.startswith("ideal rank 2")

@@ -331,12 +331,30 @@ def _cumulative_tip(shown: ShownRows, row: int) -> str | None:
             f"{shown.state(first).label}")
 
 
-def _ideal_rank(shown: ShownRows, row: int) -> int | None:
+def _placeless(shown: ShownRows, row: int) -> GradeState | None:
+    """The grade state of a candidate of the ideal inventory whose gain is
+    not known (unknown, unrateable: it has no place in the ideal list, which
+    the engine sorts last), None for any other."""
+    state = shown.state(row)
+    i = shown.row(row)
+    if state is GradeState.NUMBER or not shown.ev.inventory_mask[i]:
+        return None
+    return state if math.isnan(shown.ev.gain[i]) else None
+
+
+def _ideal_rank(shown: ShownRows, row: int) -> int | str | None:
+    placeless = _placeless(shown, row)
+    if placeless is not None:
+        return placeless.label  # as its ideal gain says, not a rank past the known ones
     r = int(shown.values.ideal_rank[row])
     return r or None
 
 
 def _ideal_rank_tip(shown: ShownRows, row: int) -> str:
+    placeless = _placeless(shown, row)
+    if placeless is not None:
+        return (f"{placeless.label}: a gain not known has no place in the ideal list "
+                f"({shown.ev.conventions.unknown.formula})")
     r = int(shown.values.ideal_rank[row])
     return (f"ideal rank {r}" if r else "not in the ideal list") + (
         f" ({shown.ev.conventions.ideal.label})")
@@ -353,6 +371,9 @@ def _ideal_contribution(shown: ShownRows, row: int) -> Any:
 
 
 def _ideal_contribution_tip(shown: ShownRows, row: int) -> str:
+    placeless = _placeless(shown, row)
+    if placeless is not None:
+        return f"{placeless.label}: a gain not known has no place in the ideal list"
     v = shown.values
     return (f"ideal gain × discount(ideal rank {int(v.ideal_rank[row])}) = "
             f"{full_text(v.ideal_contribution[row])}")
@@ -437,7 +458,7 @@ COLUMNS: tuple[CandidateColumn, ...] = (
         formula=lambda c: "cumulative DCG at rank r = sum of the contributions at ranks 1..r "
                           "(the whole list)"),
     CandidateColumn(
-        "ideal_rank", "Ideal rank", _ideal_rank, tooltip=_ideal_rank_tip,
+        "ideal_rank", "Ideal rank", _ideal_rank, tooltip=_ideal_rank_tip, state_words=True,
         follows=lambda s: s.values.ideal_rank,
         formula=lambda c: f"position in the ideal list; {c.ideal.formula}"),
     CandidateColumn(
