@@ -415,3 +415,62 @@ def test_an_unknown_grade_has_no_ideal_rank(unknown: str, ranks: list[Any],
             grid.index(1, GridColumn.IDEAL_GAIN), font) is not None
     else:
         assert tip.startswith("ideal rank 2")
+
+
+def test_the_ideal_list_s_two_readings_have_one_name_each(tmp_path: Path) -> None:
+    """The grid says of each candidate its own place in the ideal list; the
+    workbook, row by row, the k-th entry of the query's ideal list. Both
+    said "ideal rank / ideal gain / ideal contribution": on case-A the grid
+    said ideal rank 2 for B and the workbook's row of B said 1. Each name
+    now says its reading, heads its grid column and its sheet column from
+    the one declaration, and its header tooltip names the other reading."""
+    by_key = {c.key: c for c in COLUMNS}
+    own = [by_key[k] for k in ("ideal_rank", "ideal_gain", "ideal_contribution")]
+    listed = [by_key[k] for k in ("ideal_list_rank", "ideal_list_gain",
+                                  "ideal_list_contribution")]
+    assert [c.title for c in own] == ["Its ideal rank", "Its ideal gain",
+                                      "Its ideal contribution"]
+    assert [c.sheet for c in listed] == [("M", "ideal list k"), ("N", "k-th ideal gain"),
+                                         ("O", "k-th ideal contribution")]
+    assert all(c.sheet is None and c.grid for c in own)
+    conv = Conventions()
+    assert "'ideal list k'" in own[0].formula(conv)
+    assert "'Its ideal rank'" in listed[0].formula(conv)
+    docs = (Path(__file__).parents[1] / "docs" / "workbook.md").read_text(encoding="utf-8")
+    for name in ("ideal list k", "k-th ideal gain", "k-th ideal contribution",
+                 "Its ideal rank"):
+        assert name in docs, name
+    # Case-A, hand-derived: B (grade 1), A (3), C (0) ranked so; the ideal
+    # list A, B, C. The grid, per candidate: B is 2nd in it, A 1st, C 3rd.
+    doc = seed_document()
+    q = list(doc.query_ids).index("case-A")
+    ev = evaluate(doc)
+    grid = CandidateModel("ranked")
+    grid.set_evaluation(ev, q)
+    header = {grid.headerData(n, Qt.Orientation.Horizontal): n
+              for n in range(grid.columnCount())}
+    tips = {grid.headerData(n, Qt.Orientation.Horizontal): grid.headerData(
+        n, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
+        for n in range(grid.columnCount())}
+    cells = {c.title: [grid.data(grid.index(r, header[c.title])) for r in range(3)]
+             for c in own}
+    third = 1 / math.log2(3)
+    assert [grid.data(grid.index(r, header["Source"])) for r in range(3)] == ["B", "A", "C"]
+    assert cells == {"Its ideal rank": [2, 1, 3], "Its ideal gain": [1.0, 3.0, 0.0],
+                     "Its ideal contribution": pytest.approx([third, 3.0, 0.0])}
+    assert all(tips[c.title] == c.formula(ev.conventions) for c in own)
+    # The workbook, row by row: row k holds the k-th entry of the ideal list.
+    out = tmp_path / "w.xlsx"
+    export_workbook(ev, out)
+    wb = openpyxl.load_workbook(out, data_only=True, read_only=True)
+    try:
+        sheet = [list(r) for r in wb[SHEETS["candidates"]].iter_rows(values_only=True)]
+    finally:
+        wb.close()
+    col = {h: n for n, h in enumerate(sheet[0])}
+    rows = [line for line in sheet[1:] if line[0] == "case-A"]
+    assert [line[col["source id"]] for line in rows] == ["B", "A", "C"]
+    assert [line[col["ideal list k"]] for line in rows] == [1, 2, 3]
+    assert [line[col["k-th ideal gain"]] for line in rows] == [3, 1, 0]
+    assert [line[col["k-th ideal contribution"]] for line in rows] == pytest.approx(
+        [3.0, third, 0.0])
