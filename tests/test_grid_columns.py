@@ -413,6 +413,10 @@ def test_an_unknown_grade_has_no_ideal_rank(unknown: str, ranks: list[Any],
         font = Qt.ItemDataRole.FontRole
         assert grid.data(grid.index(1, GridColumn.IDEAL_RANK), font) == grid.data(
             grid.index(1, GridColumn.IDEAL_GAIN), font) is not None
+        # the header says it too
+        assert grid.headerData(GridColumn.IDEAL_RANK, Qt.Orientation.Horizontal,
+                               Qt.ItemDataRole.ToolTipRole).endswith(
+            "a grade whose gain is not known (unknown, unrateable) has none")
     else:
         assert tip.startswith("ideal rank 2")
 

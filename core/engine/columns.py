@@ -468,7 +468,8 @@ COLUMNS: tuple[CandidateColumn, ...] = (
         follows=lambda s: s.values.ideal_rank,
         formula=lambda c: f"this candidate's place in the query's ideal list (not the "
                           f"workbook's {_LIST_K!r}, which counts down the query's rows); "
-                          f"{c.ideal.formula}"),
+                          f"{c.ideal.formula}; a grade whose gain is not known (unknown, "
+                          "unrateable) has none"),
     CandidateColumn(
         "ideal_gain", "Its ideal gain", _ideal_gain, tooltip=_gain_tip, state_words=True,
         formula=lambda c: f"the gain this candidate brings to the ideal list, at {_OWN_RANK!r} "
