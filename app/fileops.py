@@ -289,6 +289,7 @@ class FileOps(QObject):
         # closed, even unmodified after an undo, left it waiting for ever).
         self.window.closing.connect(lambda: self.journaling.close())
         self.window.save_handler = lambda: self.save(blocking=True)
+        self.window.close_question = self.close_question
 
     @property
     def journal(self) -> Journal:
@@ -529,6 +530,18 @@ class FileOps(QObject):
             self.journaling.discard()
             return True
         return self.save(blocking=True)
+
+    def close_question(self) -> str:
+        """The window's question on closing with unsaved changes: it names the
+        document, and for a source file that Save keeps it as it is (as
+        :meth:`maybe_save` says)."""
+        if self.path is not None and self.origin is not None and self.origin.is_source:
+            return self.tr("The changes to {0} ({1}) are not saved: Save puts them in a "
+                           "worksheet, {0} stays as it is. Close anyway?").format(
+                self.path.name, self.origin.words)
+        if self.path is not None:
+            return self.tr("{0} has unsaved changes. Close anyway?").format(self.path.name)
+        return self.tr("The untitled worksheet has unsaved changes. Close anyway?")
 
     def save(self, *, blocking: bool = False) -> bool:
         """Save to the current path (Save As when there is none, its format

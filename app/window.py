@@ -46,7 +46,7 @@ from app.panels.grid import GradingTableView, GridPanel
 from app.panels.navigator import QueryNavigator
 from app.panels.summary import AggregateFooter, SummaryPanel
 from app.settings import Settings, login_name
-from app.shown import CELL_SHOWN, bounded, shown_id
+from app.shown import CELL_SHOWN, bounded, boxed, shown_id
 from app.window_api import WindowApi
 from core.engine.evaluation import Evaluation, Status, evaluate
 from core.errors import NdcgError
@@ -70,6 +70,7 @@ class MainWindow(WindowApi):
         self.setObjectName("mainWindow")
         self.settings = settings or Settings()
         self.save_handler = None
+        self.close_question = None
         #: The document, its evaluation, the history of edits and the saved
         #: position (Qt-free); every view follows its records of what changed.
         self.session = Worksheet(_empty_document())  # (shown by set_document below)
@@ -634,8 +635,9 @@ class MainWindow(WindowApi):
             choices |= buttons.Save
         answer = QMessageBox.question(
             self, self.tr("Unsaved changes"),
-            self.tr("This worksheet has unsaved changes. Close anyway?"), choices,
-            buttons.Cancel)
+            boxed(self.close_question() if self.close_question is not None
+                  else self.tr("This worksheet has unsaved changes. Close anyway?")),
+            choices, buttons.Cancel)
         saved = answer == buttons.Save and self.save_handler is not None and self.save_handler()
         if answer == buttons.Discard:
             self.changes_discarded.emit()  # e.g. the journal forgets them

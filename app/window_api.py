@@ -23,7 +23,8 @@ its overrides keep these signatures.
   ``grid_panel``, ``summary_panel``, ``app_actions`` (id -> QAction),
   ``menus``, ``docks`` (objectName -> dock), ``workplace``;
 - signals, each emitted once every view shows the step it announces;
-- methods to show, edit and extend; the hook ``save_handler``.
+- methods to show, edit and extend; the hooks ``save_handler`` and
+  ``close_question``.
 """
 
 from __future__ import annotations
@@ -86,6 +87,9 @@ class WindowApi(QMainWindow):
     workplace: Workplace
     #: Called to save before closing; returns True when saved (set by file operations).
     save_handler: Callable[[], bool] | None
+    #: The question on closing with unsaved changes, naming the document (set
+    #: by file operations; without them the window asks without a name).
+    close_question: Callable[[], str] | None
     #: Where :func:`app.main.build_window` keeps each add-on it installs (the
     #: window keeps them alive; neither it nor this interface names their types).
     file_ops: object | None

@@ -164,8 +164,9 @@ def bare_formulas(path: Path, doc: Document) -> None:
     vals = candidate_values(doc, ev, perm, blocks)
     cached = {c: np.nan_to_num(v.astype(np.float64), nan=0.0).tolist()
               for c, v in zip(range(6, 27), [vals[k] for k in (
-                  "judged", "rank", "rank", "gain", "discount", "contribution", "ideal rank",
-                  "ideal gain", "ideal contribution", "tie group", "ranked", "ranked so far",
+                  "judged", "rank", "rank", "gain", "discount", "contribution", "ideal list k",
+                  "k-th ideal gain", "k-th ideal contribution", "tie group", "ranked",
+                  "ranked so far",
                   "position discount", "inventory", "judged", "gain known", "inventory gain",
                   "avg gain", "avg x discount", "avg known", "grade used")], strict=True)}
     wb = xlsxwriter.Workbook(str(path), {"constant_memory": True})
@@ -176,7 +177,7 @@ def bare_formulas(path: Path, doc: Document) -> None:
     score = np.nan_to_num(doc.score[perm]).tolist()
     grade = np.nan_to_num(doc.grade[perm]).tolist()
     block_of = np.repeat(np.arange(len(blocks)), [hi - lo for lo, hi in blocks]).tolist()
-    pos = vals["ideal rank"].tolist()
+    pos = vals["ideal list k"].tolist()
     for i in range(perm.size):
         r = i + 1
         _key_cells(ws, r, qids[query[i]], sid[i], score[i], grade[i])

@@ -440,3 +440,32 @@ def test_export_proposes_beside_the_file_open(qtbot: Any, tmp_path: Path,
         tmp_path / "s-export.xlsx"
     assert formats.proposed_export_path(None, tmp_path / "x") == \
         tmp_path / "x" / "worksheet-export.xlsx"
+
+
+def test_the_close_question_names_the_document(
+        qtbot: Any, tmp_path: Path, save_dialog: SaveDialog, boxes: Boxes):
+    """Closing with unsaved changes names what would be lost: a graded run,
+    that Save puts the grades in a worksheet and the run stays as it is (it
+    asked "This worksheet has unsaved changes. Close anyway?", naming no
+    file, over a run that is no worksheet); then the worksheet by name."""
+    from app.main import build_window
+
+    run, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    run.write_text(RUN)
+    qrels.write_text(QRELS)
+    before = run.read_bytes(), qrels.read_bytes()
+    window = _shown(qtbot, build_window(run, qrels=qrels))
+    _type_grade(qtbot, window, 1, Qt.Key.Key_3)
+    boxes.answers.append(QMessageBox.StandardButton.Cancel)
+    assert not window.close()
+    assert boxes.questions == [
+        "The changes to run.txt (the run) are not saved: Save puts them in a worksheet, "
+        "run.txt stays as it is. Close anyway?"]
+    worksheet = tmp_path / "run.xlsx"
+    _ctrl(qtbot, window, Qt.Key.Key_S)  # Save asks where (the run's name, .xlsx)
+    _saved(qtbot, window, worksheet)
+    _type_grade(qtbot, window, 2, Qt.Key.Key_1)
+    boxes.answers.append(QMessageBox.StandardButton.Discard)
+    assert window.close()
+    assert boxes.questions[1] == "run.xlsx has unsaved changes. Close anyway?"
+    assert (run.read_bytes(), qrels.read_bytes()) == before

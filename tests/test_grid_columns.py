@@ -97,7 +97,10 @@ def test_grid_values_are_the_engine_s(make: Any, conv: Conventions) -> None:
             state_word = shown.state(row).label
             cell = {key: c.value(shown, row) for key, c in by_key.items()}
             assert cell["rank"] == (int(ev.rank[i]) or None)
-            assert cell["ideal_rank"] == (int(ev.ideal_rank[i]) or None)
+            placeless = (bool(ev.inventory_mask[i]) and math.isnan(ev.gain[i])
+                         and shown.state(row).value != "number")
+            assert cell["ideal_rank"] == (state_word if placeless
+                                          else int(ev.ideal_rank[i]) or None)
             assert cell["discount"] == _number(ev.discount[i])
             for key, whole, shows in (
                     ("gain", ev.gain, True),
@@ -404,3 +407,94 @@ def test_a_tie_group_of_one_gain_and_two_grade_states_says_gain_not_grade() -> N
     assert "(a tie group of one gain is the same list in every order" in tip
     assert "in a tie group of one gain, gain × its own rank's discount" in (
         by_key["contribution"].formula(conv))
+
+
+@pytest.mark.parametrize(("unknown", "ranks", "gains"), [
+    # case-F-unknown: A (grade 3), B (unknown), C (0), ranked so. An unknown
+    # grade has no place in the ideal list: its ideal rank says unknown, as
+    # its ideal gain does (the engine sorts it last: it was ideal rank 3).
+    ("unresolved", [1, "unknown", 2], [3.0, "unknown", 0.0]),
+    # unknown declared 0 by name: B is a gain 0 like C, ahead of it (the
+    # ideal list's ties keep the document's order).
+    ("zero", [1, 2, 3], [3.0, 0.0, 0.0]),
+])
+def test_an_unknown_grade_has_no_ideal_rank(unknown: str, ranks: list[Any],
+                                            gains: list[Any]) -> None:
+    doc = seed_document()
+    q = list(doc.query_ids).index("case-F-unknown")
+    grid = CandidateModel("ranked")
+    grid.set_evaluation(evaluate(doc, Conventions(unknown=unknown)), q)
+    assert [grid.data(grid.index(r, GridColumn.IDEAL_RANK)) for r in range(3)] == ranks
+    assert [grid.data(grid.index(r, GridColumn.IDEAL_GAIN)) for r in range(3)] == gains
+    tip = grid.data(grid.index(1, GridColumn.IDEAL_RANK), Qt.ItemDataRole.ToolTipRole)
+    if unknown == "unresolved":
+        assert tip.startswith("unknown: a gain not known has no place in the ideal list")
+        # shown as the ideal gain's word is: the same font
+        font = Qt.ItemDataRole.FontRole
+        assert grid.data(grid.index(1, GridColumn.IDEAL_RANK), font) == grid.data(
+            grid.index(1, GridColumn.IDEAL_GAIN), font) is not None
+        # the header says it too
+        assert grid.headerData(GridColumn.IDEAL_RANK, Qt.Orientation.Horizontal,
+                               Qt.ItemDataRole.ToolTipRole).endswith(
+            "a grade whose gain is not known (unknown, unrateable) has none")
+    else:
+        assert tip.startswith("ideal rank 2")
+
+
+def test_the_ideal_list_s_two_readings_have_one_name_each(tmp_path: Path) -> None:
+    """The grid says of each candidate its own place in the ideal list; the
+    workbook, row by row, the k-th entry of the query's ideal list. Both
+    said "ideal rank / ideal gain / ideal contribution": on case-A the grid
+    said ideal rank 2 for B and the workbook's row of B said 1. Each name
+    now says its reading, heads its grid column and its sheet column from
+    the one declaration, and its header tooltip names the other reading."""
+    by_key = {c.key: c for c in COLUMNS}
+    own = [by_key[k] for k in ("ideal_rank", "ideal_gain", "ideal_contribution")]
+    listed = [by_key[k] for k in ("ideal_list_rank", "ideal_list_gain",
+                                  "ideal_list_contribution")]
+    assert [c.title for c in own] == ["Its ideal rank", "Its ideal gain",
+                                      "Its ideal contribution"]
+    assert [c.sheet for c in listed] == [("M", "ideal list k"), ("N", "k-th ideal gain"),
+                                         ("O", "k-th ideal contribution")]
+    assert all(c.sheet is None and c.grid for c in own)
+    conv = Conventions()
+    assert "'ideal list k'" in own[0].formula(conv)
+    assert "'Its ideal rank'" in listed[0].formula(conv)
+    docs = (Path(__file__).parents[1] / "docs" / "workbook.md").read_text(encoding="utf-8")
+    for name in ("ideal list k", "k-th ideal gain", "k-th ideal contribution",
+                 "Its ideal rank"):
+        assert name in docs, name
+    # Case-A, hand-derived: B (grade 1), A (3), C (0) ranked so; the ideal
+    # list A, B, C. The grid, per candidate: B is 2nd in it, A 1st, C 3rd.
+    doc = seed_document()
+    q = list(doc.query_ids).index("case-A")
+    ev = evaluate(doc)
+    grid = CandidateModel("ranked")
+    grid.set_evaluation(ev, q)
+    header = {grid.headerData(n, Qt.Orientation.Horizontal): n
+              for n in range(grid.columnCount())}
+    tips = {grid.headerData(n, Qt.Orientation.Horizontal): grid.headerData(
+        n, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
+        for n in range(grid.columnCount())}
+    cells = {c.title: [grid.data(grid.index(r, header[c.title])) for r in range(3)]
+             for c in own}
+    third = 1 / math.log2(3)
+    assert [grid.data(grid.index(r, header["Source"])) for r in range(3)] == ["B", "A", "C"]
+    assert cells == {"Its ideal rank": [2, 1, 3], "Its ideal gain": [1.0, 3.0, 0.0],
+                     "Its ideal contribution": pytest.approx([third, 3.0, 0.0])}
+    assert all(tips[c.title] == c.formula(ev.conventions) for c in own)
+    # The workbook, row by row: row k holds the k-th entry of the ideal list.
+    out = tmp_path / "w.xlsx"
+    export_workbook(ev, out)
+    wb = openpyxl.load_workbook(out, data_only=True, read_only=True)
+    try:
+        sheet = [list(r) for r in wb[SHEETS["candidates"]].iter_rows(values_only=True)]
+    finally:
+        wb.close()
+    col = {h: n for n, h in enumerate(sheet[0])}
+    rows = [line for line in sheet[1:] if line[0] == "case-A"]
+    assert [line[col["source id"]] for line in rows] == ["B", "A", "C"]
+    assert [line[col["ideal list k"]] for line in rows] == [1, 2, 3]
+    assert [line[col["k-th ideal gain"]] for line in rows] == [3, 1, 0]
+    assert [line[col["k-th ideal contribution"]] for line in rows] == pytest.approx(
+        [3.0, third, 0.0])

@@ -115,11 +115,12 @@ def check_values(values: dict[str, list[list[Any]]], doc: Document, conv: Conven
             ("contribution", ev.contribution[i]),
         ):
             assert _same(row[col[name]], float(want)), (where, name, row[col[name]], want)
-        pos = int(row[col["ideal rank"]])
+        pos = int(row[col["ideal list k"]])
         g = ideal[q][pos - 1] if pos <= ideal[q].size else math.nan
-        assert _same(row[col["ideal gain"]], float(g)), (where, row[col["ideal gain"]], g)
+        assert _same(row[col["k-th ideal gain"]], float(g)), (where, row[col["k-th ideal gain"]], g)
         ic = float(g * discount(pos))
-        assert _same(row[col["ideal contribution"]], ic), (where, row[col["ideal contribution"]])
+        got = row[col["k-th ideal contribution"]]
+        assert _same(got, ic), (where, got)
         state = ("number", "unknown", "unrateable")[int(doc.state[i])]
         assert row[col["grade state"]] == state
     queries = values[SHEETS["queries"]]

@@ -286,7 +286,7 @@ def test_recalculated_formulas_of_tiny_gains_equal_the_engine(
     perm, blocks = row_layout(doc, ev)
     stored = candidate_values(doc, ev, perm, blocks)
     cells = values[SHEETS["candidates"]][1:]
-    for c, key in ((14, "ideal contribution"), (23, "avg gain"), (24, "avg x discount")):
+    for c, key in ((14, "k-th ideal contribution"), (23, "avg gain"), (24, "avg x discount")):
         mine = np.array([np.nan if row[c] in (None, "") else row[c] for row in cells], dtype=float)
         np.testing.assert_allclose(mine, stored[key], rtol=1e-13, err_msg=key)
     whole = [row[14] for row in cells if row[0] == "whole"]

@@ -164,7 +164,8 @@ def test_header_rows_frozen_styled_and_tall_enough(seed_book: Path) -> None:
     for c, header in enumerate(("query", "source id", "version", "predicted score",
                                 "original grade", "current grade", "grade state", "note",
                                 "rank", "transformed gain", "discount", "contribution",
-                                "ideal rank", "ideal gain", "ideal contribution"), start=1):
+                                "ideal list k", "k-th ideal gain", "k-th ideal contribution"),
+                         start=1):
         letter = openpyxl.utils.get_column_letter(c)
         width = cands.column_dimensions[letter].width
         assert width >= max(len(w) for w in header.split()), header

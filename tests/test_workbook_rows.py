@@ -41,8 +41,8 @@ def _cell_by_cell(ws: Any, fmt: Any, doc: Document, ev: Evaluation, perm: np.nda
 
     cached: dict[int, list[Any]] = {6: [GradeState(int(s)).label for s in doc.state[perm]]}
     cached[8] = [float(x) if x else "" for x in vals["rank"].tolist()]
-    for col, key in ((9, "gain"), (10, "discount"), (11, "contribution"), (13, "ideal gain"),
-                     (14, "ideal contribution"), (18, "position discount"),
+    for col, key in ((9, "gain"), (10, "discount"), (11, "contribution"), (13, "k-th ideal gain"),
+                     (14, "k-th ideal contribution"), (18, "position discount"),
                      (22, "inventory gain"), (23, "avg gain"), (24, "avg x discount"),
                      (26, "grade used")):
         cached[col] = [cached_number(x) for x in vals[key].tolist()]
@@ -50,7 +50,7 @@ def _cell_by_cell(ws: Any, fmt: Any, doc: Document, ev: Evaluation, perm: np.nda
                      (21, "gain known"), (25, "avg known")):
         cached[col] = [float(x) for x in vals[key].astype(np.float64).tolist()]
     block_of = np.repeat(np.arange(len(blocks)), [hi - lo for lo, hi in blocks]).tolist()
-    pos = vals["ideal rank"].tolist()
+    pos = vals["ideal list k"].tolist()
     tie = vals["tie group"].tolist()
     for i, row in enumerate(perm.tolist()):
         r = i + 1

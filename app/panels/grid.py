@@ -40,6 +40,7 @@ from app.models.candidates import CandidateModel, GridColumn
 from app.models.roles import CHOICES_ROLE
 from app.panels.column_chooser import KEY_COLUMNS
 from app.panels.fit import fit_columns, fit_rows_to_font, text_widths
+from core.engine.columns import COLUMNS
 from core.model.conventions import IdealInventory
 from core.model.document import GradeState
 from core.model.numbers import counted
@@ -59,6 +60,10 @@ GRADE_KEYS: dict[Qt.Key, tuple[float | None, GradeState]] = {
     Qt.Key.Key_Backspace: (None, GradeState.UNKNOWN),
     Qt.Key.Key_X: (None, GradeState.UNRATEABLE),
 }
+
+
+#: The grid's column titles by key (named in the lower grid's explanation).
+COLUMN_TITLES = {c.key: c.title for c in COLUMNS}
 
 
 class GradingTableView(QTableView):
@@ -445,9 +450,10 @@ class GridPanel(QWidget):
         else:
             self.not_retrieved_label.setText(self._not_retrieved_text(n))
         self.not_retrieved_label.setToolTip(self.tr(
-            "Candidates the qrels or the sheet judge but the ranking does not list. The ideal "
-            "gain and ideal contribution columns show what they add to the ideal list; they "
-            "count there only when the ideal inventory is 'every judged candidate'."))
+            "Candidates the qrels or the sheet judge but the ranking does not list. The "
+            "'{0}' and '{1}' columns show what they add to the ideal list; they "
+            "count there only when the ideal inventory is 'every judged candidate'.").format(
+                COLUMN_TITLES["ideal_gain"], COLUMN_TITLES["ideal_contribution"]))
         # An empty table is no use: the line above says there is nothing, and
         # the ranked grid gets the room.
         self.not_retrieved.setVisible(n > 0)

@@ -332,12 +332,30 @@ def _cumulative_tip(shown: ShownRows, row: int) -> str | None:
             f"{shown.state(first).label}")
 
 
-def _ideal_rank(shown: ShownRows, row: int) -> int | None:
+def _placeless(shown: ShownRows, row: int) -> GradeState | None:
+    """The grade state of a candidate of the ideal inventory whose gain is
+    not known (unknown, unrateable: it has no place in the ideal list, which
+    the engine sorts last), None for any other."""
+    state = shown.state(row)
+    i = shown.row(row)
+    if state is GradeState.NUMBER or not shown.ev.inventory_mask[i]:
+        return None
+    return state if math.isnan(shown.ev.gain[i]) else None
+
+
+def _ideal_rank(shown: ShownRows, row: int) -> int | str | None:
+    placeless = _placeless(shown, row)
+    if placeless is not None:
+        return placeless.label  # as its ideal gain says, not a rank past the known ones
     r = int(shown.values.ideal_rank[row])
     return r or None
 
 
 def _ideal_rank_tip(shown: ShownRows, row: int) -> str:
+    placeless = _placeless(shown, row)
+    if placeless is not None:
+        return (f"{placeless.label}: a gain not known has no place in the ideal list "
+                f"({shown.ev.conventions.unknown.formula})")
     r = int(shown.values.ideal_rank[row])
     return (f"ideal rank {r}" if r else "not in the ideal list") + (
         f" ({shown.ev.conventions.ideal.label})")
@@ -354,6 +372,9 @@ def _ideal_contribution(shown: ShownRows, row: int) -> Any:
 
 
 def _ideal_contribution_tip(shown: ShownRows, row: int) -> str:
+    placeless = _placeless(shown, row)
+    if placeless is not None:
+        return f"{placeless.label}: a gain not known has no place in the ideal list"
     v = shown.values
     return (f"ideal gain × discount(ideal rank {int(v.ideal_rank[row])}) = "
             f"{full_text(v.ideal_contribution[row])}")
@@ -388,6 +409,12 @@ def _original(shown: ShownRows, row: int) -> Any:
 
 
 # -- the table ------------------------------------------------------------------------------
+# The ideal list read two ways, one name each: the grid says of each
+# candidate its own place in the ideal list; the workbook, row by row, the
+# k-th entry of the query's ideal list beside its k-th row.
+_OWN_RANK = "Its ideal rank"
+_LIST_K = "ideal list k"
+
 #: Every candidate column: the grid's in its order, then those only the
 #: workbook shows. The grid leads with the rank (a row's place in the list);
 #: the workbook, one row per candidate of every query, with the query.
@@ -438,18 +465,23 @@ COLUMNS: tuple[CandidateColumn, ...] = (
         formula=lambda c: "cumulative DCG at rank r = sum of the contributions at ranks 1..r "
                           "(the whole list)"),
     CandidateColumn(
-        "ideal_rank", "Ideal rank", _ideal_rank, tooltip=_ideal_rank_tip,
+        "ideal_rank", _OWN_RANK, _ideal_rank, tooltip=_ideal_rank_tip, state_words=True,
         follows=lambda s: s.values.ideal_rank,
-        formula=lambda c: f"position in the ideal list; {c.ideal.formula}"),
+        formula=lambda c: f"this candidate's place in the query's ideal list (not the "
+                          f"workbook's {_LIST_K!r}, which counts down the query's rows); "
+                          f"{c.ideal.formula}; a grade whose gain is not known (unknown, "
+                          "unrateable) has none"),
     CandidateColumn(
-        "ideal_gain", "Ideal gain", _ideal_gain, tooltip=_gain_tip, state_words=True,
-        formula=lambda c: f"the gain this candidate brings to the ideal list ({c.gain.formula})"),
+        "ideal_gain", "Its ideal gain", _ideal_gain, tooltip=_gain_tip, state_words=True,
+        formula=lambda c: f"the gain this candidate brings to the ideal list, at {_OWN_RANK!r} "
+                          f"({c.gain.formula})"),
     CandidateColumn(
-        "ideal_contribution", "Ideal contribution", _ideal_contribution,
+        "ideal_contribution", "Its ideal contribution", _ideal_contribution,
         tooltip=_ideal_contribution_tip, state_words=True,
         follows=lambda s: s.values.ideal_contribution,
-        formula=lambda c: "ideal contribution = ideal gain × discount(ideal rank) = ideal gain "
-                          f"/ log2(ideal rank + 1); {c.ideal.label}"),
+        formula=lambda c: "this candidate's ideal contribution = its ideal gain × "
+                          "discount(its ideal rank) = its ideal gain / log2(its ideal rank + 1); "
+                          f"{c.ideal.label}"),
     # The workbook's own: every query's rows on one sheet, the original grade
     # beside the current one, a note to type, and the query's ideal list
     # position by position beside its rows (where the grid says, of each
@@ -466,18 +498,21 @@ COLUMNS: tuple[CandidateColumn, ...] = (
         "note", "Note", lambda s, r: str(s.ev.doc.note[s.row(r)]), align=Align.LEFT,
         grid=False, sheet=("H", "note"), formula=lambda c: "the reviewer's note"),
     CandidateColumn(
-        "ideal_list_rank", "Ideal list: rank", lambda s, r: r + 1, grid=False,
-        sheet=("M", "ideal rank"),
-        formula=lambda c: f"a position in the query's ideal list; {c.ideal.formula}"),
+        "ideal_list_rank", _LIST_K.capitalize(), lambda s, r: r + 1, grid=False,
+        sheet=("M", _LIST_K),
+        formula=lambda c: "k = the row's place in its query's rows: the k-th entry of the "
+                          f"query's ideal list is beside it (not this row's candidate's place, "
+                          f"which the grid's {_OWN_RANK!r} says); {c.ideal.formula}"),
     CandidateColumn(
-        "ideal_list_gain", "Ideal list: gain", _ideal_list_gain, grid=False,
-        sheet=("N", "ideal gain"),
-        formula=lambda c: f"the gain at this position of the ideal list ({c.gain.formula}); "
-                          "unknown gains are left out"),
+        "ideal_list_gain", "k-th ideal gain", _ideal_list_gain, grid=False,
+        sheet=("N", "k-th ideal gain"),
+        formula=lambda c: f"the gain of the k-th entry of the query's ideal list "
+                          f"({c.gain.formula}); unknown gains are left out"),
     CandidateColumn(
-        "ideal_list_contribution", "Ideal list: contribution", _ideal_list_contribution,
-        grid=False, sheet=("O", "ideal contribution"),
-        formula=lambda c: "the ideal list's gain × discount at this position"),
+        "ideal_list_contribution", "k-th ideal contribution", _ideal_list_contribution,
+        grid=False, sheet=("O", "k-th ideal contribution"),
+        formula=lambda c: "the k-th ideal gain × discount(k): the ideal DCG at k is the sum "
+                          "of these down to row k"),
 )
 
 #: The columns of the editor's grid, in its order.

@@ -399,7 +399,7 @@ def _row_fields(doc: Document, perm: np.ndarray, score: FloatArray, vals: dict[s
     out["c4"] = graded("E", doc.original_grade[perm], doc.original_state[perm], f' s="{grade}"')
     out["c5"] = graded("F", doc.grade[perm], doc.state[perm], f' s="{edit_grade}"')
     out["c12"] = [f'<c r="M{r}"><v>{v}</v></c>' for r, v in zip(
-        excel_row, number_text(vals["ideal rank"]), strict=True)]
+        excel_row, number_text(vals["ideal list k"]), strict=True)]
     tie = vals["tie group"]
     out["c15"] = [f'<c r="P{r}"><v>{v}</v></c>' if v else "" for r, v in zip(
         excel_row, number_text(tie, tie == 0), strict=True)]
@@ -413,7 +413,7 @@ def _row_fields(doc: Document, perm: np.ndarray, score: FloatArray, vals: dict[s
 #: The numeric formula columns and the engine's result each stores
 #: (:func:`core.io.workbook.values.candidate_values`' keys).
 _RESULT_KEYS = ((8, "rank"), (9, "gain"), (10, "discount"), (11, "contribution"),
-                (13, "ideal gain"), (14, "ideal contribution"), (16, "ranked"),
+                (13, "k-th ideal gain"), (14, "k-th ideal contribution"), (16, "ranked"),
                 (17, "ranked so far"), (18, "position discount"), (19, "inventory"),
                 (20, "judged"), (21, "gain known"), (22, "inventory gain"), (23, "avg gain"),
                 (24, "avg x discount"), (25, "avg known"), (26, "grade used"))

@@ -143,7 +143,7 @@ def _fields(doc: Document, perm: np.ndarray, vals: dict[str, np.ndarray], first_
             x if s == GradeState.NUMBER else
             f'<table:table-cell{style} office:value-type="string"><text:p>{labels[s]}'
             "</text:p></table:table-cell>" for x, s in zip(shown, state.tolist(), strict=True)]
-    out["c12"] = _numbers(vals["ideal rank"])
+    out["c12"] = _numbers(vals["ideal list k"])
     out["c15"] = _numbers(vals["tie group"], vals["tie group"] == 0)
     states = np.array(["number", "unknown", "unrateable"], dtype=object)[doc.state[perm]]
     out["v6"] = [f' office:value-type="string" office:string-value="{s}"><text:p>{s}</text:p>'
