@@ -50,21 +50,7 @@ def load_document(
     head = path if isinstance(path, Head) else sniff(path)  # read once for the checks below
     path = head.path
     if qrels is not None:
-        judged = sniff(qrels)
-        if is_score_dict(head) or is_score_dict(judged):
-            return _from_score_dicts(head, judged, conventions)
-        from core.io.columnar import document_from_tables, is_parquet
-        from core.io.qrels_kind import is_judgment_sheet
-
-        if not is_parquet(judged) and is_judgment_sheet(qrels, judged):  # annotators' judgments
-            from core.io.annotator.qrels import run_with_judgments
-
-            return run_with_judgments(path, qrels, conventions)
-        if is_parquet(head) or is_parquet(judged):
-            return document_from_tables(path, qrels, conventions, unshared=True, ties=ties)
-        from core.io.trec import document_from_trec
-
-        return document_from_trec(path, qrels, conventions, unshared=True, ties=ties)
+        return _run_with_qrels(head, qrels, conventions, ties)
     from core.io.columnar import is_parquet, read_parquet_document
 
     if is_parquet(head):
@@ -105,6 +91,28 @@ def load_document(
     from core.io.delimited import read_delimited
 
     return read_delimited(path, conventions, encoding=encoding)
+
+
+def _run_with_qrels(head: Head, qrels: str | Path, conventions: Conventions | None,
+                    ties: TieRule | None) -> Document:
+    """:func:`load_document` of a run with its judgments: score dicts, an
+    annotators' sheet of judgments, Parquet tables or TREC text."""
+    path = head.path
+    judged = sniff(qrels)
+    if is_score_dict(head) or is_score_dict(judged):
+        return _from_score_dicts(head, judged, conventions)
+    from core.io.columnar import document_from_tables, is_parquet
+    from core.io.qrels_kind import is_judgment_sheet
+
+    if not is_parquet(judged) and is_judgment_sheet(qrels, judged):  # annotators' judgments
+        from core.io.annotator.qrels import run_with_judgments
+
+        return run_with_judgments(path, qrels, conventions)
+    if is_parquet(head) or is_parquet(judged):
+        return document_from_tables(path, qrels, conventions, unshared=True, ties=ties)
+    from core.io.trec import document_from_trec
+
+    return document_from_trec(path, qrels, conventions, unshared=True, ties=ties)
 
 
 def _from_score_dicts(run: Head, judged: Head, conventions: Conventions | None) -> Document:
