@@ -386,9 +386,7 @@ def compare(
     evaluation_a, evaluation_b : Evaluation or Side, optional
         ``evaluate(doc_a, conventions)`` (and of ``doc_b``) when the caller has it already
         (the command line evaluates each run as it is read), or its
-        :func:`compare_side`, which reads all that ``compare`` reads of the
-        document's scores (the caller may then release them:
-        :meth:`Document.release_scores`).
+        :func:`compare_side` (the document's scores then released, as it says).
     left_out : LeftOut, optional
         The queries the inputs named that neither document holds (the reader's).
 
