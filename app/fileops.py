@@ -1,4 +1,5 @@
-"""Open, Save, Save As, Export, recent files, and the crash journal, for one window.
+"""Open, Save, Save As, Export (:mod:`app.exports`), recent files, and the crash journal,
+for one window.
 
 Reading and writing run off the UI thread (:mod:`app.workers`) behind a
 progress dialog that can cancel. Saving goes through
@@ -31,17 +32,15 @@ from PySide6.QtCore import QEvent, QObject, Signal, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
 
+from app import exports
 from app.actions import ActionSpec
 from app.file_formats import (
     IMPORT_FILTER,
     OPEN_FILTER,
-    QRELS_FILTER,
     TEXT_SUFFIXES,
     Origin,
     can_write,
     origin_of,
-    proposed_export_path,
-    proposed_qrels_path,
     proposed_save_path,
     save_filters,
     snapshot,
@@ -68,7 +67,6 @@ from core.io.identity import DigestLater, FileState, real_path
 from core.io.journal import Journal
 from core.model.conventions import Conventions
 from core.model.document import Document
-from core.model.numbers import counted
 from core.session import Changes
 
 if TYPE_CHECKING:
@@ -507,15 +505,22 @@ class FileOps(QObject):
         return dialog
 
     # -- save -------------------------------------------------------------------------
+    def _source(self) -> tuple[Path, Origin] | None:
+        """The file open and how it was read, when it is a source (a run, an
+        annotators' sheet: Save never overwrites it)."""
+        if self.path is not None and self.origin is not None and self.origin.is_source:
+            return self.path, self.origin
+        return None
+
     def maybe_save(self) -> bool:
         """Ask to save unsaved changes; False when the user cancelled."""
         if not self.window.session.modified:
             return True
-        if self.path is not None and self.origin is not None and self.origin.is_source:
+        if source := self._source():
             # Save keeps a source as it is and asks where the worksheet goes:
             # "Save the changes to run.txt?" said otherwise.
             text = self.tr("Save the changes in a worksheet? {0} ({1}) stays as it is.").format(
-                self.path.name, self.origin.words)
+                source[0].name, source[1].words)
         else:
             text = self.tr("Save the changes to {0}?").format(
                 self.path.name if self.path else self.tr("the untitled worksheet"))
@@ -535,10 +540,10 @@ class FileOps(QObject):
         """The window's question on closing with unsaved changes: it names the
         document, and for a source file that Save keeps it as it is (as
         :meth:`maybe_save` says)."""
-        if self.path is not None and self.origin is not None and self.origin.is_source:
+        if source := self._source():
             return self.tr("The changes to {0} ({1}) are not saved: Save puts them in a "
                            "worksheet, {0} stays as it is. Close anyway?").format(
-                self.path.name, self.origin.words)
+                source[0].name, source[1].words)
         if self.path is not None:
             return self.tr("{0} has unsaved changes. Close anyway?").format(self.path.name)
         return self.tr("The untitled worksheet has unsaved changes. Close anyway?")
@@ -560,9 +565,9 @@ class FileOps(QObject):
             start = proposed_save_path(self.path, self.origin, folder)
             filters, first = save_filters(self.path)
             title = self.tr("Save worksheet as")
-            if self.path is not None and self.origin is not None and self.origin.is_source:
+            if source := self._source():
                 title = self.tr("Save worksheet as (the source {0} stays as it is)").format(
-                    self.path.name)
+                    source[0].name)
             name, chosen = QFileDialog.getSaveFileName(
                 self.window, title, str(start), ";;".join(filters), first)
             if not name:
@@ -625,76 +630,18 @@ class FileOps(QObject):
         self.window.show_message(self.tr("Saved {0}").format(path), 10000)
         self.saved.emit(str(path))
 
-    # -- export -----------------------------------------------------------------------
+    # -- export (app.exports) -----------------------------------------------------------
     def export_dialog(self) -> Task | None:
-        filters, first = save_filters(self.path)
-        start = proposed_export_path(self.path, Path(Settings().last_directory or Path.home()))
-        name, chosen = QFileDialog.getSaveFileName(self.window, self.tr("Export"), str(start),
-                                                   ";;".join(filters), first)
-        return self.export(with_suffix(Path(name), chosen)) if name else None
+        return exports.export_dialog(self)
 
     def export_qrels_dialog(self) -> Task | None:
-        """File > Export TREC qrels…: what qrels cannot hold is named first
-        (Cancel writes nothing), then where (beside the qrels the run was
-        read with: ``<qrels>-graded``, in their own format)."""
-        from core.io.delimited import qrels_not_kept
-
-        lost = qrels_not_kept(self.window.document)
-        if lost:
-            answer = QMessageBox.question(
-                self.window, self.tr("Export TREC qrels"),
-                self.tr("TREC qrels hold a query, a source id and a grade per graded "
-                        "candidate, but not:\n\n{0}\n\nThe worksheet keeps everything. "
-                        "Export the qrels?").format("\n".join(f"• {item}" for item in lost)),
-                QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel,
-                QMessageBox.StandardButton.Save)
-            if answer != QMessageBox.StandardButton.Save:
-                return None
-        start = proposed_qrels_path(self.qrels, self.path,
-                                    Path(Settings().last_directory or Path.home()))
-        name, chosen = QFileDialog.getSaveFileName(
-            self.window, self.tr("Export TREC qrels"), str(start), QRELS_FILTER)
-        return self.export_qrels(with_suffix(Path(name), chosen)) if name else None
+        return exports.export_qrels_dialog(self)
 
     def export_qrels(self, path: Path) -> Task | None:
-        """Write the current grades as TREC qrels to ``path`` (never over a
-        source; the open file and its state are untouched)."""
-        from core.engine.readback import check_computable
-        from core.io.trec.write import write_qrels
-
-        path = Path(path)
-        if not self.checks.not_a_source(path, self.sources):
-            return None
-        doc = snapshot(self.window.document)
-
-        def work(progress: Any, cancelled: Any) -> int:
-            check_computable(doc, path)  # what we write, we read
-            return write_qrels(doc, path)
-
-        self.task = run_task(
-            self.window, self.tr("Exporting {0}…").format(path.name), work,
-            on_done=lambda n: self.window.show_message(
-                self.tr("Exported {0}: {1}").format(path, counted(n, "judgment")), 10000),
-            on_error=lambda exc: show_error(self.window, self.tr("Could not export"), exc),
-            show_after_ms=0,
-        )
-        return self.task
+        return exports.export_qrels(self, path)
 
     def export(self, path: Path) -> Task | None:
-        """Write a copy to ``path`` (the open file and its state are untouched;
-        never over a source)."""
-        if not self.checks.not_a_source(Path(path), self.sources):
-            return None
-        doc, source = snapshot(self.window.document), self.path
-        self.task = run_task(
-            self.window, self.tr("Exporting {0}…").format(Path(path).name),
-            lambda progress, cancelled: write_document(doc, Path(path), source),
-            on_done=lambda _r: self.window.show_message(
-                self.tr("Exported {0}").format(path), 10000),
-            on_error=lambda exc: show_error(self.window, self.tr("Could not export"), exc),
-            show_after_ms=0,
-        )
-        return self.task
+        return exports.export(self, path)
 
 
 def install_file_ops(window: WindowApi, *, read_as: os.stat_result | None = None) -> FileOps:
