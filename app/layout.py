@@ -34,9 +34,9 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QTabBar, Q
 from app.deferred import Unmade, view_of
 from app.settings import Settings
 
-__all__ = ["BESIDE_MOST", "FULL_UP_TO", "LAYOUT_VERSION", "ONE_SIDE_BELOW", "SCREEN_SHARE",
-           "STACKED_FROM", "DockHome", "Workplace", "default_geometry", "fills_screen",
-           "one_side_home"]
+__all__ = ["BESIDE_MEASURE", "BESIDE_MOST", "FULL_UP_TO", "LAYOUT_VERSION", "ONE_SIDE_BELOW",
+           "SCREEN_SHARE", "STACKED_FROM", "DockHome", "Workplace", "default_geometry",
+           "fills_screen", "one_side_home"]
 
 #: Bumped when the docks change so much that an old saved layout would mislead
 #: (3: the window fills a laptop's screen, a narrower navigator and right
@@ -84,6 +84,9 @@ ONE_SIDE_BELOW = 190
 #: guidelines beside the audit log) takes, when its view asks for more: 352
 #: px at 1280, 528 at 1920; the audit log keeps the rest.
 BESIDE_MOST = 0.275
+#: ... and no wider than a text reads well, in average characters a line
+#: (typographers' 45-75): wider, the audit log beside them cut its columns.
+BESIDE_MEASURE = 66
 #: The one side column's (share of the window, most, least), as AREA_SIZE.
 ONE_SIDE_SIZE = (0.3, 0.4, 240)
 
@@ -478,7 +481,8 @@ class Workplace(QObject):
     def _share_bottom(self) -> None:
         """A dock beside the bottom area's first (the guidelines beside the
         audit log) gets what its view asks for, at most :data:`BESIDE_MOST`
-        of the window's width; the first the rest. Placed once (in a window
+        of the window's width and :data:`BESIDE_MEASURE` characters; the
+        first the rest. Placed once (in a window
         built at 640x480 and laid out again, the split happened to give the
         guidelines 394 px at 1920x1080), Qt shared the area by the views'
         size hints: the audit log 478 px, the guidelines 1046."""
@@ -487,7 +491,8 @@ class Workplace(QObject):
                   and home.area == Qt.DockWidgetArea.BottomDockWidgetArea]
         if len(bottom) < 2:
             return
-        beside = [min(dock.sizeHint().width(), round(self.window.width() * BESIDE_MOST))
+        beside = [min(dock.sizeHint().width(), round(self.window.width() * BESIDE_MOST),
+                      round(dock.fontMetrics().averageCharWidth() * BESIDE_MEASURE))
                   for dock in bottom[1:]]
         total = sum(dock.width() for dock in bottom)
         self.window.resizeDocks(bottom, [total - sum(beside), *beside],
