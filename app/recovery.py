@@ -64,7 +64,10 @@ def recover(parent: QWidget, doc: Document, path: Path) -> Recovered:
                       "were not applied to it. They are kept in {2}.").format(
                 path.name, _edits(n), aside)))
     pending = tuple(j for j in journals if j.is_pending())
-    if pending:
+    if pending and _nothing_to_recover(pending, doc):
+        for journal in pending:  # (edits undone before a close or a crash)
+            journal.clear()
+    elif pending:
         n = sum(len(j.entries()) for j in pending)
         answer = QMessageBox.question(
             parent, _tr("Recover unsaved edits?"),
@@ -111,6 +114,15 @@ def _replay(parent: QWidget, journals: tuple[Journal, ...], doc: Document,
             f"{len(result.skipped)} journal entries could not be applied "
             f"({result.skipped[0]})", file=str(path)))
     return Recovered(result.applied > 0, ev, journals=journals)
+
+
+def _nothing_to_recover(journals: tuple[Journal, ...], doc: Document) -> bool:
+    """Whether replaying ``journals`` would change nothing in ``doc`` (not
+    known when memory runs out finding it: offered then, as any)."""
+    try:
+        return Journal.changes_nothing(journals, doc)
+    except MemoryError:
+        return False
 
 
 def _edits(n: int) -> str:

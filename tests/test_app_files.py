@@ -42,8 +42,13 @@ class Boxes:
             boxes.questions.append(text)
             return boxes.answers.pop(0)
 
+        def warning(parent: Any, title: str, text: str, *args: Any) -> Any:
+            boxes.shown.append(text)
+            return QMessageBox.StandardButton.Ok
+
         monkeypatch.setattr(QMessageBox, "exec", exec_)
         monkeypatch.setattr(QMessageBox, "question", staticmethod(question))
+        monkeypatch.setattr(QMessageBox, "warning", staticmethod(warning))
 
 
 @pytest.fixture
@@ -368,6 +373,69 @@ def test_declining_recovery_discards_the_journal(qtbot: Any, sheet: Path, boxes:
     assert not Journal(sheet).exists()
 
 
+def test_an_edit_undone_before_closing_is_not_offered_back(qtbot: Any, sheet: Path,
+                                                           boxes: Boxes):
+    """Edit a grade, undo it, close: the window is unmodified and closes
+    without asking, but its journal (edit, undo) stayed and the next open
+    asked to recover 2 edits that change nothing."""
+    window, ops = _window(qtbot)
+    _finish(qtbot, ops.open_path(sheet))
+    _grade(window, 0, 2.5)
+    window.session.undo()
+    assert not window.session.modified
+    assert window.close()
+    window2, ops2 = _window(qtbot)
+    _finish(qtbot, ops2.open_path(sheet))
+    assert boxes.questions == []
+    assert boxes.shown == []
+    assert window2.document.grade[0] == 1.0
+    assert not window2.session.modified
+    assert Journal.written(sheet) == []  # gone, not offered again
+
+
+def test_an_edit_undone_in_a_file_changed_since_is_still_set_aside(
+        qtbot: Any, sheet: Path, boxes: Boxes):
+    """A journal made on a version of the file another tool saved over is
+    never replayed, nor thrown away: set aside and said, whatever it holds."""
+    window, ops = _window(qtbot)
+    _finish(qtbot, ops.open_path(sheet))
+    _grade(window, 0, 2.5)
+    window.session.undo()
+    assert window.close()
+    other = seed_document()
+    other.grades_to_edit()[2] = 3.0
+    write_document(other, sheet)  # another tool saved it
+    window2, ops2 = _window(qtbot)
+    _finish(qtbot, ops2.open_path(sheet))
+    assert boxes.questions == []
+    assert len(boxes.shown) == 1
+    assert "changed on disk" in boxes.shown[0]
+    assert "2 unsaved edits" in boxes.shown[0]
+    assert window2.document.grade[2] == 3.0
+    aside = list(Journal(sheet).directory.glob("*.stale-*.jsonl"))
+    assert len(aside) == 1
+    assert len(aside[0].read_text().splitlines()) == 3
+
+
+def test_an_edit_undone_beside_one_kept_offers_the_one_kept(qtbot: Any, sheet: Path,
+                                                           boxes: Boxes):
+    """A journal whose replay changes something is offered whole: the edit
+    undone comes back as undone, the other as made."""
+    window, ops = _window(qtbot)
+    _finish(qtbot, ops.open_path(sheet))
+    _grade(window, 0, 2.5)
+    _grade(window, 2, 2.0)
+    window.session.undo()  # row 2 back to 0; row 0 stays 2.5
+    boxes.answers = [QMessageBox.StandardButton.Yes]
+    window2, ops2 = _window(qtbot)  # (the first one crashed: its journal is there)
+    _finish(qtbot, ops2.open_path(sheet))
+    assert len(boxes.questions) == 1
+    assert "3 unsaved edits" in boxes.questions[0]
+    doc = window2.document
+    assert (doc.grade[0], doc.grade[2]) == (2.5, 0.0)
+    assert window2.session.modified
+
+
 def test_opening_over_unsaved_changes_asks_first(qtbot: Any, sheet: Path, boxes: Boxes):
     window, ops = _window(qtbot)
     _grade(window, 0, 2.5)
@@ -435,6 +503,22 @@ def test_a_window_built_on_a_file_offers_recovery(qtbot: Any, sheet: Path, boxes
     assert again.evaluation.doc is again.document
     _grade(again, 1, 0.0)
     assert len(Journal(sheet).entries()) == 2  # the journal goes on where it was
+
+
+def test_a_window_built_on_a_file_offers_no_edit_undone(qtbot: Any, sheet: Path,
+                                                        boxes: Boxes):
+    window, ops = _window(qtbot)
+    _finish(qtbot, ops.open_path(sheet))
+    _grade(window, 0, 2.5)
+    window.session.undo()
+    again = MainWindow(read_delimited(sheet), sheet)  # the app started again on it
+    qtbot.addWidget(again, before_close_func=lambda w: w.session.mark_saved())
+    ops2 = install_file_ops(again)
+    assert not ops2.offer_recovery()
+    assert boxes.questions == []
+    assert Journal.written(sheet) == []
+    assert (again.document.grade[0], again.document.audit) == (1.0, [])
+    assert not again.session.modified
 
 
 def _journal_threads() -> list[threading.Thread]:

@@ -553,3 +553,61 @@ def test_a_files_journals_replay_in_the_order_they_were_written(sheet: Path):
     assert (result.applied, result.skipped) == (4, [])
     _same(fresh, doc)
     assert [e.who for e in fresh.audit] == ["ana", "bo", "bo", "ana"]
+
+
+def test_a_journal_of_edits_set_back_changes_nothing(sheet: Path):
+    """Edits undone (a grade, a change of conventions) or set back by hand
+    (a note) before the session ended, across the file's journals: replayed
+    they would change nothing, so nothing is there to recover; the document
+    is given back as read, audit log and all."""
+    doc = read_delimited(sheet)
+    journal = Journal(sheet)
+    session, _counts = journaled(doc, journal)
+    session.apply(SetGrades.of([0, 5], [grade(2.5), grade(None, GradeState.UNKNOWN)],
+                               who="ana"))
+    session.apply(SetConventions(doc.conventions.replace(cutoffs=(1,)), who="ana"))
+    session.undo()
+    session.undo()
+    doc.set_note(6, "look again")
+    journal.record_note(doc, 6)
+    later = journal.elsewhere()
+    doc.set_note(6, "")
+    later.record_note(doc, 6)
+    later.close()
+    journals = Journal.written(sheet)
+    assert len(journals) == 2
+    assert all(j.is_pending() for j in journals)
+    fresh, read = read_delimited(sheet), read_delimited(sheet)
+    assert Journal.changes_nothing(journals, fresh)
+    _same(fresh, read)
+    assert fresh.audit == []
+    assert fresh.conventions == read.conventions
+    assert (Journal.replay_all(journals, fresh).applied, fresh.audit != []) == (8, True)
+    _same(fresh, read)  # (what a replay would have done)
+
+
+def test_a_journal_that_changes_one_thing_or_cannot_be_read_whole_changes_something(
+        sheet: Path):
+    """One edit kept among edits undone, or an entry the replay would skip
+    (a torn write, a candidate the file lacks): offered, never thrown away."""
+    doc = read_delimited(sheet)
+    journal = Journal(sheet)
+    session, _counts = journaled(doc, journal)
+    session.apply(SetGrades.of([0], [grade(2.5)], who="ana"))
+    session.apply(SetGrades.of([2], [grade(3.0)], who="ana"))
+    session.undo()
+    fresh = read_delimited(sheet)
+    assert not Journal.changes_nothing([journal], fresh)
+    assert (float(fresh.grade[0]), fresh.audit) == (1.0, [])  # given back as read
+    session.undo()
+    assert Journal.changes_nothing([journal], read_delimited(sheet))
+    journal.close()
+    with journal.file.open("ab") as out:
+        out.write(b'{"kind": "grade", "query": "q1", "sou')  # torn
+    assert not Journal.changes_nothing([journal], read_delimited(sheet))
+    journal.file.write_bytes(journal.file.read_bytes().rsplit(b"\n", 1)[0] + b"\n")
+    assert Journal.changes_nothing([journal], read_delimited(sheet))
+    entry = {**journal.entries()[-1], "source_id": "no such"}
+    with journal.file.open("a", encoding="utf-8") as out:
+        out.write(json.dumps(entry) + "\n")
+    assert not Journal.changes_nothing([journal], read_delimited(sheet))

@@ -7,7 +7,9 @@ acknowledged edit. The journal lives under
 real path (symbolic links resolved, so the file has one journal whatever path
 opened it), or ``untitled``. Its header records the file as it was read
 (:class:`core.io.identity.FileState`: size, time, content digest). Saving
-clears it; opening the same, unchanged file offers to replay it. A journal
+clears it; opening the same, unchanged file offers to replay it, unless the
+replay would change nothing (:meth:`Journal.changes_nothing`: every edit
+undone before the session ended). A journal
 whose file changed on disk since is *stale*: it is never replayed over the
 newer file (the editor sets it aside and says so).
 
@@ -253,6 +255,21 @@ class Journal:
             applied += result.applied
             skipped += result.skipped
         return ReplayResult(applied, skipped)
+
+    @staticmethod
+    def changes_nothing(journals: Iterable[Journal], doc: Document) -> bool:
+        """Whether :meth:`replay_all` of ``journals`` into ``doc`` (as read)
+        would leave every grade, note and the conventions as they are: each
+        edit undone (or set back by hand) before the session ended. Such
+        journals hold nothing to recover. An entry that cannot be read or
+        applied counts as a change (offered, the user is told of it). ``doc``
+        is given back as it was, its audit log too."""
+        kept = Kept(doc)
+        try:
+            result = Journal.replay_all(journals, doc, kept)
+            return not result.skipped and kept.unchanged()
+        finally:
+            kept.put_back()
 
     @classmethod
     def pending(cls, path: str | Path | None, *, directory: str | Path | None = None) -> bool:

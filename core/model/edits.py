@@ -169,6 +169,16 @@ class Kept:
         elif index not in self.grades:
             self.grades[index] = GradeValue.of(self.doc, index)
 
+    def unchanged(self) -> bool:
+        """Whether every grade and note kept, and the conventions, are as
+        they were: what was written since set them back (an edit and its
+        undo). The audit log's new entries are no change (the session's
+        ``modified`` says the same of an edit undone)."""
+        doc = self.doc
+        return (doc.conventions == self.conventions
+                and all(GradeValue.of(doc, i) == v for i, v in self.grades.items())
+                and all(str(doc.note[i]) == n for i, n in self.notes.items()))
+
     def put_back(self) -> None:
         """The document's judgments, conventions and audit log as they were
         (the last kept put back first)."""
