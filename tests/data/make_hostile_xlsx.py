@@ -437,7 +437,7 @@ CASES: dict[str, tuple[Callable[[], bytes], bool, tuple[str, ...]]] = {
     "own_rows_sorted.xlsx": (own(_rows_sorted), False, ()),
     "own_ids_swapped.xlsx": (own(_ids_swapped), True, ("sheet 'Candidates'", "row 2", "column 'A/B'", "another candidate's")),
     # the zip file
-    "empty_file.xlsx": (_raw(b""), True, ("not an .xlsx workbook",)),
+    "empty_file.xlsx": (_raw(b""), True, ("the file is empty (0 bytes)", "save the workbook again as .xlsx")),
     "truncated_half.xlsx": (lambda: GOOD[: len(GOOD) // 2], True, ("damaged or truncated",)),
     "empty_zip.xlsx": (lambda: pack({}), True, ("[Content_Types].xml",)),
     "zip_encrypted_flag.xlsx": (lambda: patch(GOOD, "xl/worksheets/sheet1.xml", flag=1), True, ("encrypted", "without a password")),
