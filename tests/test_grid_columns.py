@@ -194,13 +194,7 @@ def test_the_workbook_and_the_grid_agree(tmp_path: Path, conv: Conventions) -> N
     # query block by query block (its ideal columns go by position).
     doc = mixed_document()
     ev = evaluate(doc, conv)
-    out = tmp_path / "w.xlsx"
-    export_workbook(ev, out)
-    wb = openpyxl.load_workbook(out, data_only=True, read_only=True)
-    try:
-        sheet = [list(r) for r in wb[SHEETS["candidates"]].iter_rows(values_only=True)]
-    finally:
-        wb.close()
+    sheet = _candidates_sheet(ev, tmp_path / "w.xlsx")
     header = sheet[0]
     place = {c.key: header.index(c.sheet[1]) for c in COLUMNS if c.sheet is not None}
     where = {(doc.query_ids[int(doc.query[i])], doc.source_id[i]): i for i in range(len(doc))}
@@ -484,13 +478,7 @@ def test_the_ideal_list_s_two_readings_have_one_name_each(tmp_path: Path) -> Non
                      "Its ideal contribution": pytest.approx([third, 3.0, 0.0])}
     assert all(tips[c.title] == c.formula(ev.conventions) for c in own)
     # The workbook, row by row: row k holds the k-th entry of the ideal list.
-    out = tmp_path / "w.xlsx"
-    export_workbook(ev, out)
-    wb = openpyxl.load_workbook(out, data_only=True, read_only=True)
-    try:
-        sheet = [list(r) for r in wb[SHEETS["candidates"]].iter_rows(values_only=True)]
-    finally:
-        wb.close()
+    sheet = _candidates_sheet(ev, tmp_path / "w.xlsx")
     col = {h: n for n, h in enumerate(sheet[0])}
     rows = [line for line in sheet[1:] if line[0] == "case-A"]
     assert [line[col["source id"]] for line in rows] == ["B", "A", "C"]
@@ -498,3 +486,13 @@ def test_the_ideal_list_s_two_readings_have_one_name_each(tmp_path: Path) -> Non
     assert [line[col["k-th ideal gain"]] for line in rows] == [3, 1, 0]
     assert [line[col["k-th ideal contribution"]] for line in rows] == pytest.approx(
         [3.0, third, 0.0])
+
+
+def _candidates_sheet(ev: Any, out: Path) -> list[list[Any]]:
+    """The Candidates sheet's values of ``ev`` exported to ``out``, row by row."""
+    export_workbook(ev, out)
+    wb = openpyxl.load_workbook(out, data_only=True, read_only=True)
+    try:
+        return [list(r) for r in wb[SHEETS["candidates"]].iter_rows(values_only=True)]
+    finally:
+        wb.close()

@@ -591,12 +591,8 @@ def test_one_hot_columns_of_no_grade_stay_their_columns(tmp_path: Path) -> None:
     sheet.write_text("WorkerId,Input.query,Input.doc_id,Answer.relevance,Input.is_mobile,"
                      "Input.is_desktop\nw1,q1,d1,2,true,false\nw1,q1,d2,0,false,true\n"
                      "w1,q2,d3,3,false,true\nw1,q2,d4,1,true,false\n", encoding="utf-8")
-    out, report = tmp_path / "o.csv", tmp_path / "r.json"
-    assert main(["import", str(sheet), "-o", str(out), "--report", str(report)],
-                io.StringIO()) == 0
-    with open(out, newline="", encoding="utf-8") as fh:
-        assert [r["grade"] for r in csv.DictReader(fh)] == ["2", "0", "3", "1"]
-    columns = json.loads(report.read_text("utf-8"))["columns"]
+    grades, columns = _imported_with_report(sheet)
+    assert grades == ["2", "0", "3", "1"]
     assert [(c["header"], c["role"]) for c in columns[3:]] == [
         ("Answer.relevance", "grade"), ("Input.is_mobile", None), ("Input.is_desktop", None)]
 
@@ -629,12 +625,8 @@ def test_crowd_checkboxes_beside_the_grades_are_no_radio_button(tmp_path: Path) 
     sheet.write_text("WorkerId,Input.query,Input.doc_id,Answer.relevance,Answer.broken.on,"
                      "Answer.paywall.on\nw1,q1,d1,2,false,false\nw1,q1,d2,0,true,true\n"
                      "w1,q2,d3,3,false,false\nw1,q2,d4,1,true,false\n", encoding="utf-8")
-    out, report = tmp_path / "o.csv", tmp_path / "r.json"
-    assert main(["import", str(sheet), "-o", str(out), "--report", str(report)],
-                io.StringIO()) == 0
-    with open(out, newline="", encoding="utf-8") as fh:
-        assert [r["grade"] for r in csv.DictReader(fh)] == ["2", "0", "3", "1"]
-    columns = json.loads(report.read_text("utf-8"))["columns"]
+    grades, columns = _imported_with_report(sheet)
+    assert grades == ["2", "0", "3", "1"]
     assert [(c["header"], c["role"]) for c in columns[3:]] == [
         ("Answer.relevance", "grade"), ("Answer.broken.on", None), ("Answer.paywall.on", None)]
 
@@ -1660,3 +1652,14 @@ def test_a_legend_typed_into_a_csv_without_quotes_is_read(tmp_path: Path) -> Non
         "first, no grades) lists the labels, not their grades" in err.getvalue(), err.getvalue()
     assert '--rubric "0=Useless,1=Marginal,2=Useful,3=Vital" if they are one grade apart' \
         in err.getvalue()
+
+
+def _imported_with_report(sheet: Path) -> tuple[list[str], list[dict[str, Any]]]:
+    """``import SHEET`` beside it: the grades imported (column ``grade``), in
+    order, and the report's columns."""
+    out, report = sheet.with_name("o.csv"), sheet.with_name("r.json")
+    assert main(["import", str(sheet), "-o", str(out), "--report", str(report)],
+                io.StringIO()) == 0
+    with open(out, newline="", encoding="utf-8") as fh:
+        grades = [r["grade"] for r in csv.DictReader(fh)]
+    return grades, json.loads(report.read_text("utf-8"))["columns"]
