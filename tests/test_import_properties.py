@@ -453,13 +453,9 @@ def test_a_radio_buttons_choices_with_suffixes_are_one_grade_column(
     sheet = tmp_path / "batch.csv"
     sheet.write_text("WorkerId,Input.query,Input.doc_id," + ",".join(choices) + "\n"
                      + "\n".join(rows) + "\n", encoding="utf-8")
-    out, report = tmp_path / "o.csv", tmp_path / "r.json"
-    assert main(["import", str(sheet), "-o", str(out), "--report", str(report)],
-                io.StringIO()) == 0
-    with open(out, newline="", encoding="utf-8") as fh:
-        got = [(r["source_id"], r["grade_w1"], r["grade_w2"]) for r in csv.DictReader(fh)]
+    rows, data = _imported_with_report(sheet)
+    got = [(r["source_id"], r["grade_w1"], r["grade_w2"]) for r in rows]
     assert got == [("d1", "1", "2"), ("d2", "0", ""), ("d3", "2", "0"), ("d4", "1", "")]
-    data = json.loads(report.read_text("utf-8"))
     assert [(c["column"], c["role"]) for c in data["columns"][3:]] == [
         ("D", "grade"), ("E", None), ("F", None)]
     assert data["columns"][3]["header"] == column
@@ -511,13 +507,9 @@ def test_radio_buttons_unmarked_or_beside_a_checkbox(
              *([marks[not ticked]] if box else [])] for w, q, d, chosen, ticked in _CHOSEN]
     sheet = tmp_path / "batch.csv"
     sheet.write_text("\n".join(",".join(r) for r in [head, *rows]) + "\n", encoding="utf-8")
-    out, report = tmp_path / "o.csv", tmp_path / "r.json"
-    assert main(["import", str(sheet), "-o", str(out), "--report", str(report)],
-                io.StringIO()) == 0
-    with open(out, newline="", encoding="utf-8") as fh:
-        got = [(r["source_id"], r["grade_w1"], r["grade_w2"]) for r in csv.DictReader(fh)]
+    rows, data = _imported_with_report(sheet)
+    got = [(r["source_id"], r["grade_w1"], r["grade_w2"]) for r in rows]
     assert got == [("d1", "1", "2"), ("d2", "0", ""), ("d3", "2", "0"), ("d4", "1", "")]
-    data = json.loads(report.read_text("utf-8"))
     assert [(c["column"], c["role"]) for c in data["columns"][3:]] == [
         ("D", "grade"), ("E", None), ("F", None), *([("G", None)] if box else [])]
     assert data["columns"][3]["header"] == column
@@ -591,9 +583,9 @@ def test_one_hot_columns_of_no_grade_stay_their_columns(tmp_path: Path) -> None:
     sheet.write_text("WorkerId,Input.query,Input.doc_id,Answer.relevance,Input.is_mobile,"
                      "Input.is_desktop\nw1,q1,d1,2,true,false\nw1,q1,d2,0,false,true\n"
                      "w1,q2,d3,3,false,true\nw1,q2,d4,1,true,false\n", encoding="utf-8")
-    grades, columns = _imported_with_report(sheet)
-    assert grades == ["2", "0", "3", "1"]
-    assert [(c["header"], c["role"]) for c in columns[3:]] == [
+    rows, report = _imported_with_report(sheet)
+    assert [r["grade"] for r in rows] == ["2", "0", "3", "1"]
+    assert [(c["header"], c["role"]) for c in report["columns"][3:]] == [
         ("Answer.relevance", "grade"), ("Input.is_mobile", None), ("Input.is_desktop", None)]
 
 
@@ -625,9 +617,9 @@ def test_crowd_checkboxes_beside_the_grades_are_no_radio_button(tmp_path: Path) 
     sheet.write_text("WorkerId,Input.query,Input.doc_id,Answer.relevance,Answer.broken.on,"
                      "Answer.paywall.on\nw1,q1,d1,2,false,false\nw1,q1,d2,0,true,true\n"
                      "w1,q2,d3,3,false,false\nw1,q2,d4,1,true,false\n", encoding="utf-8")
-    grades, columns = _imported_with_report(sheet)
-    assert grades == ["2", "0", "3", "1"]
-    assert [(c["header"], c["role"]) for c in columns[3:]] == [
+    rows, report = _imported_with_report(sheet)
+    assert [r["grade"] for r in rows] == ["2", "0", "3", "1"]
+    assert [(c["header"], c["role"]) for c in report["columns"][3:]] == [
         ("Answer.relevance", "grade"), ("Answer.broken.on", None), ("Answer.paywall.on", None)]
 
 
@@ -1654,12 +1646,11 @@ def test_a_legend_typed_into_a_csv_without_quotes_is_read(tmp_path: Path) -> Non
         in err.getvalue()
 
 
-def _imported_with_report(sheet: Path) -> tuple[list[str], list[dict[str, Any]]]:
-    """``import SHEET`` beside it: the grades imported (column ``grade``), in
-    order, and the report's columns."""
+def _imported_with_report(sheet: Path) -> tuple[list[dict[str, str]], dict[str, Any]]:
+    """``import SHEET`` beside it: the rows imported and the report."""
     out, report = sheet.with_name("o.csv"), sheet.with_name("r.json")
     assert main(["import", str(sheet), "-o", str(out), "--report", str(report)],
                 io.StringIO()) == 0
     with open(out, newline="", encoding="utf-8") as fh:
-        grades = [r["grade"] for r in csv.DictReader(fh)]
-    return grades, json.loads(report.read_text("utf-8"))["columns"]
+        rows = list(csv.DictReader(fh))
+    return rows, json.loads(report.read_text("utf-8"))
