@@ -427,6 +427,8 @@ class FileOps(QObject):
         # digest's state once known, _settle_state.)
         self.file_state = None
         keep_first_seen(doc, path)  # a spreadsheet's edit seen on an earlier opening
+        if not self.window.session.modified:  # (the document replaced: as a close)
+            self.journaling.leaving(self.window.document)
         recovery = recover(self.window, doc, path)
         try:
             # Recovered edits are not on disk yet: the window shows it modified

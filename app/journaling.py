@@ -87,7 +87,15 @@ class Journaling:
         (:meth:`Journal.clear_if_nothing`); any other stays on disk, offered
         at the next open if it holds unsaved edits."""
         self.journal.close_for_good()
-        if as_saved is not None and not self.recovered_from:
+        if as_saved is not None:
+            self.leaving(as_saved)
+
+    def leaving(self, as_saved: Document) -> None:
+        """The window's document, unmodified (as its file holds it), is
+        closed or about to be replaced by another file's: its journal is
+        removed when its edits were all undone, or saved
+        (:meth:`Journal.clear_if_nothing`)."""
+        if not self.recovered_from:
             self.journal.clear_if_nothing(as_saved)
 
     def _clear_recovered(self) -> None:

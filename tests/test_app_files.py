@@ -427,6 +427,26 @@ def test_a_window_closed_unmodified_removes_a_journal_of_edits_undone_or_saved(
     assert Journal(sheet).is_pending()
 
 
+def test_a_file_opened_over_one_unmodified_removes_its_journal_of_edits_undone(
+        qtbot: Any, sheet: Path, tmp_path: Path, boxes: Boxes):
+    """File > Open over a document whose edits were all undone replaces it
+    without asking, as a close does: its journal stayed on disk until that
+    file was opened again. The next file's own is left alone."""
+    other = tmp_path / "other.csv"
+    write_document(seed_document(), other)
+    window, ops = _window(qtbot)
+    _finish(qtbot, ops.open_path(sheet))
+    _grade(window, 0, 2.5)
+    window.session.undo()
+    _finish(qtbot, ops.open_path(other))
+    assert window.path == other
+    assert boxes.questions == []
+    assert Journal.written(sheet) == []
+    _grade(window, 1, 0.0)  # the new file's edits journaled as before
+    assert [e["source_id"] for e in Journal(other).entries()] == [
+        window.document.source_text(1)]
+
+
 def test_an_edit_undone_in_a_file_changed_since_is_still_set_aside(
         qtbot: Any, sheet: Path, boxes: Boxes):
     """A journal made on a version of the file another tool saved over is
