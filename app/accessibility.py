@@ -80,23 +80,58 @@ def with_mnemonics(texts: Sequence[str], taken: Iterable[str] = ()) -> list[str]
     """``texts`` (menu items made from data, a grid's column titles) each
     given the first letter not ``taken`` nor given to an earlier text: a
     word's first letter first, then any letter; a text that has one keeps
-    it, one with no letter left stays without."""
+    it. A text left with no letter free takes one an earlier text gave up
+    for another of its own letters (the import wizard's mapping page: the
+    rubric, the consensus and its rounding found every letter of theirs
+    taken by the columns' roles, though the roles had letters to spare);
+    only one with no letter left at all stays without."""
     used = {letter.lower() for letter in taken}
     used |= {m for m in map(mnemonic, texts) if m}
+    choices = [_letter_order(text) if mnemonic(text) is None and "&" not in text else []
+               for text in texts]
+    at: dict[int, int] = {}  # text -> position of its letter
+    holder: dict[str, int] = {}  # letter -> text
+    for n, options in enumerate(choices):  # each the first it finds free
+        free = next((i for i in options if texts[n][i].lower() not in used | holder.keys()),
+                    None)
+        if free is not None:
+            at[n], holder[texts[n][free].lower()] = free, n
+    for n, options in enumerate(choices):  # then letters handed on, where that helps
+        if options and n not in at:
+            _hand_on(n, texts, choices, used, at, holder, set())
+    return [f"{text[:at[n]]}&{text[at[n]:]}" if n in at else text
+            for n, text in enumerate(texts)]
+
+
+def _letter_order(text: str) -> list[int]:
+    """The places of ``text``'s letters a mnemonic may take: a word's
+    first letter first, then any letter (each letter once)."""
+    starts = [i for i, c in enumerate(text) if c.isalnum() and (i == 0 or text[i - 1] == " ")]
+    others = [i for i, c in enumerate(text) if c.isalnum() and i not in starts]
+    seen: set[str] = set()
     out = []
-    for text in texts:
-        if mnemonic(text) is not None:
-            out.append(text)
-            continue
-        starts = [i for i, c in enumerate(text) if c.isalnum() and (i == 0 or text[i - 1] == " ")]
-        others = [i for i, c in enumerate(text) if c.isalnum() and i not in starts]
-        free = next((i for i in (*starts, *others) if text[i].lower() not in used), None)
-        if free is None or "&" in text:
-            out.append(text)
-            continue
-        used.add(text[free].lower())
-        out.append(f"{text[:free]}&{text[free:]}")
+    for i in (*starts, *others):
+        if text[i].lower() not in seen:
+            seen.add(text[i].lower())
+            out.append(i)
     return out
+
+
+def _hand_on(n: int, texts: Sequence[str], choices: list[list[int]], used: set[str],
+             at: dict[int, int], holder: dict[str, int], seen: set[str]) -> bool:
+    """Give text ``n`` a letter, the text holding it moving to another of
+    its own in turn (an augmenting path of a bipartite matching); True when
+    one was found (``at`` and ``holder`` updated), else nothing moved."""
+    for i in choices[n]:
+        letter = texts[n][i].lower()
+        if letter in used or letter in seen:
+            continue
+        seen.add(letter)
+        other = holder.get(letter)
+        if other is None or _hand_on(other, texts, choices, used, at, holder, seen):
+            at[n], holder[letter] = i, n
+            return True
+    return False
 
 
 def underline_letters(root: QWidget, taken: Iterable[str] = ()) -> None:

@@ -284,8 +284,10 @@ class FileOps(QObject):
         # Discarded edits are not offered back.
         self.window.changes_discarded.connect(lambda: self.journaling.discard())
         # Closed, the window's journal lets its helper thread go (a window
-        # closed, even unmodified after an undo, left it waiting for ever).
-        self.window.closing.connect(lambda: self.journaling.close())
+        # closed, even unmodified after an undo, left it waiting for ever);
+        # closed unmodified, a journal of edits undone or saved is removed.
+        self.window.closing.connect(lambda: self.journaling.close(
+            None if self.window.session.modified else self.window.document))
         self.window.save_handler = lambda: self.save(blocking=True)
         self.window.close_question = self.close_question
 
@@ -425,6 +427,8 @@ class FileOps(QObject):
         # digest's state once known, _settle_state.)
         self.file_state = None
         keep_first_seen(doc, path)  # a spreadsheet's edit seen on an earlier opening
+        if not self.window.session.modified:  # (the document replaced: as a close)
+            self.journaling.leaving(self.window.document)
         recovery = recover(self.window, doc, path)
         try:
             # Recovered edits are not on disk yet: the window shows it modified

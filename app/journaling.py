@@ -13,6 +13,7 @@ from core.io.journal import Journal
 
 if TYPE_CHECKING:
     from app.recovery import Recovered
+    from core.model.document import Document
 
 __all__ = ["Journaling"]
 
@@ -78,11 +79,24 @@ class Journaling:
             self.journal.rebase(base)
         self._clear_recovered()
 
-    def close(self) -> None:
+    def close(self, as_saved: Document | None = None) -> None:
         """The window closed: its journal's file closed and its helper
-        thread ended and joined, never started again (the journal stays on
-        disk, offered at the next open if it holds unsaved edits)."""
+        thread ended and joined, never started again. ``as_saved``: the
+        window's document when it closed unmodified (as its file holds it):
+        a journal whose edits were all undone, or saved, is removed
+        (:meth:`Journal.clear_if_nothing`); any other stays on disk, offered
+        at the next open if it holds unsaved edits."""
         self.journal.close_for_good()
+        if as_saved is not None:
+            self.leaving(as_saved)
+
+    def leaving(self, as_saved: Document) -> None:
+        """The window's document, unmodified (as its file holds it), is
+        closed or about to be replaced by another file's: its journal is
+        removed when its edits were all undone, or saved
+        (:meth:`Journal.clear_if_nothing`)."""
+        if not self.recovered_from:
+            self.journal.clear_if_nothing(as_saved)
 
     def _clear_recovered(self) -> None:
         for journal in self.recovered_from:

@@ -27,7 +27,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from PySide6.QtCore import QChildEvent, QEvent, QObject, QRect, Qt, QTimer, Signal
+from PySide6.QtCore import (
+    QByteArray,
+    QChildEvent,
+    QDataStream,
+    QEvent,
+    QObject,
+    QRect,
+    Qt,
+    QTimer,
+    Signal,
+)
 from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QTabBar, QWidget
 
@@ -154,6 +164,27 @@ def default_geometry(available: QRect) -> QRect:
                  round(available.height() * SCREEN_SHARE))
     rect.moveCenter(available.center())
     return rect
+
+
+#: The first field of what ``QWidget.saveGeometry`` writes.
+_GEOMETRY_MAGIC = 0x1D9D0CB
+
+
+def saved_normal_geometry(geometry: QByteArray) -> QRect | None:
+    """The window's normal (not maximized) geometry that
+    ``QWidget.saveGeometry`` wrote in ``geometry`` (Qt's format: magic,
+    version, the frame's rectangle, then the normal one, each as its
+    corners); None for bytes of another form."""
+    stream = QDataStream(geometry)
+    if stream.readUInt32() != _GEOMETRY_MAGIC or stream.readUInt16() < 1:
+        return None
+    stream.readUInt16()
+    corners = [stream.readInt32() for _ in range(8)][4:]  # (the frame's, then the normal)
+    if stream.status() != QDataStream.Status.Ok:
+        return None
+    left, top, right, bottom = corners
+    rect = QRect(left, top, right - left + 1, bottom - top + 1)
+    return rect if rect.isValid() else None
 
 
 def _share(area: Qt.DockWidgetArea, length: int, asked: int = 0,
@@ -544,6 +575,25 @@ class Workplace(QObject):
                                 Qt.Orientation.Vertical)
 
     # -- remembered between sessions ---------------------------------------------------------
+    def _keep_saved_place(self, geometry: QByteArray) -> None:
+        """The window's normal geometry as saved when it lies in its
+        screen's available area. Qt's ``restoreGeometry`` moves a window
+        whose top leaves no room for a title bar of the height it guesses
+        (25 px) down, and shrinks it: without a window manager the first
+        start's window, filling the screen, came back 25 px lower and 26
+        shorter each time; under openbox (a 19 px title bar) a window left
+        filling the screen came back 5 px lower, its bottom off the screen.
+        A maximized window keeps its state (its normal geometry put back)."""
+        saved = saved_normal_geometry(geometry)
+        w = self.window
+        if (saved is None or saved == w.normalGeometry()
+                or not w.screen().availableGeometry().contains(saved)):
+            return
+        state = w.windowState()
+        w.setWindowState(state & ~Qt.WindowState.WindowMaximized)
+        w.setGeometry(saved)
+        w.setWindowState(state)
+
     def save(self) -> None:
         """Keep the window's geometry and dock layout in the settings."""
         self.settings.geometry = self.window.saveGeometry()
@@ -564,9 +614,11 @@ class Workplace(QObject):
             for name, home in self.homes.items():
                 if not home.hidden:
                     view_of(self.docks[name])
-        if (geometry.isEmpty() or state.isEmpty()
-                or not self.window.restoreGeometry(geometry)
-                or not self.window.restoreState(state, LAYOUT_VERSION)):
+        restored = (not (geometry.isEmpty() or state.isEmpty())
+                    and self.window.restoreGeometry(geometry))
+        if restored:  # (the place first: the docks then restored into the window as placed)
+            self._keep_saved_place(geometry)
+        if not (restored and self.window.restoreState(state, LAYOUT_VERSION)):
             self.reset(available)
             return False
         self._restored = self._placed = True

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from app.file_formats import Origin
 from core.model.conventions import Conventions
-from core.model.presets import apply_preset
+from core.model.presets import defaults_under
 
 __all__ = ["KEEP_TEXT", "conventions_for_opening", "opened_with"]
 
@@ -28,7 +28,7 @@ def conventions_for_opening(shown: Conventions, *, preset: str | None,
     defaults under the launch's ``preset`` (None: the defaults)."""
     if keep:
         return shown
-    return apply_preset(Conventions(), preset) if preset is not None else Conventions()
+    return defaults_under(preset)  # (as the launch's read: app.opening.run_ties)
 
 
 def opened_with(name: str, origin: Origin, *, preset: str | None, keep: bool) -> str:

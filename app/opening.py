@@ -19,7 +19,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from core.model.presets import PRESETS, apply_preset
+from core.model.presets import PRESETS, apply_preset, defaults_under
 
 if TYPE_CHECKING:
     from core.engine.evaluation import Evaluation
@@ -66,10 +66,10 @@ def run_ties(preset: str | None) -> TieRule:
     the run's ranked order (and, ties averaged, its tie groups) is worked
     out beside its join, on a core the join leaves idle, as ``evaluate``'s
     is (:func:`core.io.trec.join.document_from_trec`): the evaluation after
-    the join, on the launch's serial path, does not rank the run again."""
-    from core.model.conventions import Conventions
-
-    return (Conventions() if preset is None else apply_preset(Conventions(), preset)).ties
+    the join, on the launch's serial path, does not rank the run again.
+    (The conventions a file opened in the window gets are the same
+    declaration's: :func:`app.opened_conventions.conventions_for_opening`.)"""
+    return defaults_under(preset).ties
 
 
 #: The interpreter's switch interval while a file is read beside the

@@ -62,6 +62,9 @@ class PreferencesDialog(QDialog):
         self.advance = QCheckBox(self.tr("Move to the next row after a grade key"), self)
         self.advance.setObjectName("advanceCheck")
         self.advance.setChecked(settings.advance_after_grade)
+        self.advance.setToolTip(self.tr(
+            "A grade typed in the grid (a digit, Mark unknown, Mark unrateable) moves the "
+            "cursor to the next row; after a query's last row, to the next query"))
         form = QFormLayout()
         form.addRow(self.tr("Reviewer name:"), self.reviewer)
         form.addRow(self.tr("Decimals shown:"), self.decimals)
@@ -72,8 +75,9 @@ class PreferencesDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
-        layout.addWidget(QLabel(self.tr("Changes apply to the next grade; grades already "
-                                        "in the audit log keep their name."), self))
+        # (It said "Changes apply to the next grade": the digits change at OK.)
+        layout.addWidget(QLabel(self.tr("A new reviewer name applies from the next grade on; "
+                                        "grades already in the audit log keep theirs."), self))
         layout.addWidget(buttons)
         guard_wheel(self)
         underline_letters(self)  # (Alt+R: the name, Alt+D: the decimals, ...)

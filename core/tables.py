@@ -36,7 +36,7 @@ from core.engine.evaluation import evaluate
 from core.errors import InputError
 from core.io.columnar import Side, join_tables, pyarrow_module, side_from_table
 from core.model.conventions import Conventions, format_cutoff
-from core.model.presets import apply_preset
+from core.model.presets import defaults_under
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -98,8 +98,8 @@ class TableResult:
 def conventions_of(conventions: Conventions | str | None) -> Conventions:
     """Conventions given as a value, a preset's name, or None (the defaults)."""
     if isinstance(conventions, str):
-        return apply_preset(Conventions(), conventions)
-    return conventions if conventions is not None else Conventions()
+        return defaults_under(conventions)
+    return conventions if conventions is not None else defaults_under(None)
 
 
 def _arrow(table: Any, what: str) -> pa.Table:

@@ -29,6 +29,7 @@ from app.accessibility import (
     relative_luminance,
     spoken_name,
     unnamed_controls,
+    with_mnemonics,
 )
 from app.help import HelpMenu
 from app.import_wizard.report import ImportReportDialog
@@ -514,7 +515,49 @@ def test_alt_and_a_letter_reaches_every_field_of_the_dialogs(qtbot: Any, window:
     qtbot.waitUntil(lambda: not wizard.busy, timeout=10_000)
     sheet, _ = _letters(wizard.sheet_page)
     mapping, twice = _letters(wizard.mapping_page)
-    assert (sheet, twice) == ([], [])
-    # The conventions' last three boxes find no letter left (the alphabet is
-    # taken by the columns' roles, Next, Back and Finish): Tab reaches them.
-    assert mapping == ["Rubric:", "Several annotators:", "Rounding of the consensus:"]
+    # (The conventions' last three boxes found no letter left: the columns'
+    # roles, Next, Back and Finish took every letter of theirs.)
+    assert (sheet, mapping, twice) == ([], [], [])
+
+
+def test_alt_and_a_letter_reaches_every_field_of_the_wizards_mapping_page(
+        qtbot: Any, window: Any, wide_csv: Path):
+    """Typed on the "Columns and grades" page, Alt and the letter each
+    label underlines moves the focus to its field, the rubric, the
+    consensus and its rounding too (underlined none: the greedy choice had
+    given their letters to the columns' roles, which had others to spare)."""
+    wizard = ImportWizard(wide_csv, Conventions(), window)
+    qtbot.addWidget(wizard)
+    wizard.show()
+    qtbot.waitExposed(wizard)
+    qtbot.waitUntil(lambda: not wizard.busy, timeout=10_000)
+    qtbot.mouseClick(wizard.button(QWizard.WizardButton.NextButton), Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: wizard.currentPage() is wizard.mapping_page and not wizard.busy,
+                    timeout=10_000)
+    page = wizard.mapping_page
+    labels = [w for w in page.findChildren(QLabel) if w.buddy() is not None]
+    assert len(labels) == 17
+    reached = []
+    for layout_key in (None, Qt.Key.Key_Up):  # the wide layout guessed, then the long
+        if layout_key is not None:
+            qtbot.keyClick(page.layout_combo, layout_key)
+            assert page.layout_combo.currentData() == "long"
+        for label in labels:
+            if not label.buddy().isEnabled():  # (the other layout's)
+                continue
+            letter = mnemonic(label.text())
+            assert letter is not None, label.text()
+            QTest.keySequence(QApplication.focusWidget(), QKeySequence(f"Alt+{letter.upper()}"))
+            assert (label.text(), QApplication.focusWidget()) == (label.text(), label.buddy())
+            reached.append(label.buddy())
+    assert set(reached) == {label.buddy() for label in labels}
+    assert [mnemonic(w.text()) for w in labels if w.buddy() in (
+        page.rubric, page.consensus, page.rounding)] == ["p", "e", "r"]
+
+
+def test_a_text_left_without_a_letter_takes_one_an_earlier_text_can_give_up():
+    """Greedy, "Rank" took the r "Rubric" needed (its u, b and i taken, its
+    c Score's): Rank has an a to spare, and now moves on to it."""
+    assert with_mnemonics(["Rank", "Score", "Rubric"], taken=["s", "n", "u", "b", "i"]) == [
+        "R&ank", "S&core", "&Rubric"]
+    assert with_mnemonics(["ab", "ba", "a"]) == ["&ab", "&ba", "a"]  # (none left: stays)

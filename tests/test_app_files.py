@@ -393,6 +393,60 @@ def test_an_edit_undone_before_closing_is_not_offered_back(qtbot: Any, sheet: Pa
     assert Journal.written(sheet) == []  # gone, not offered again
 
 
+def test_a_window_closed_unmodified_removes_a_journal_of_edits_undone_or_saved(
+        qtbot: Any, sheet: Path, boxes: Boxes):
+    """Edit, undo, close: the journal (edit, undo) stayed on disk until the
+    file was opened again; so did one of an edit saved and another undone.
+    Now the close removes each; a journal of an edit kept (a crash: the
+    window never closed) stays."""
+    window, ops = _window(qtbot)
+    _finish(qtbot, ops.open_path(sheet))
+    _grade(window, 0, 2.5)
+    window.session.undo()
+    assert len(Journal(sheet).entries()) == 2
+    assert window.close()
+    assert Journal.written(sheet) == []
+
+    window, ops = _window(qtbot)
+    _finish(qtbot, ops.open_path(sheet))
+    _grade(window, 0, 2.5)
+    boxes.answers = [QMessageBox.StandardButton.Save]  # (CSV keeps less: save anyway)
+    assert ops.save(blocking=True)
+    _grade(window, 3, 3.0)
+    window.session.undo()
+    assert len(Journal(sheet).entries()) == 2  # (against the file as saved)
+    assert window.close()
+    assert Journal.written(sheet) == []
+    assert read_delimited(sheet).grade[0] == 2.5
+
+    window, ops = _window(qtbot)
+    _finish(qtbot, ops.open_path(sheet))
+    _grade(window, 3, 3.0)
+    window.session.undo()
+    window.session.redo()  # modified: a crash now leaves the edit to recover
+    assert Journal(sheet).is_pending()
+
+
+def test_a_file_opened_over_one_unmodified_removes_its_journal_of_edits_undone(
+        qtbot: Any, sheet: Path, tmp_path: Path, boxes: Boxes):
+    """File > Open over a document whose edits were all undone replaces it
+    without asking, as a close does: its journal stayed on disk until that
+    file was opened again. The next file's own is left alone."""
+    other = tmp_path / "other.csv"
+    write_document(seed_document(), other)
+    window, ops = _window(qtbot)
+    _finish(qtbot, ops.open_path(sheet))
+    _grade(window, 0, 2.5)
+    window.session.undo()
+    _finish(qtbot, ops.open_path(other))
+    assert window.path == other
+    assert boxes.questions == []
+    assert Journal.written(sheet) == []
+    _grade(window, 1, 0.0)  # the new file's edits journaled as before
+    assert [e["source_id"] for e in Journal(other).entries()] == [
+        window.document.source_text(1)]
+
+
 def test_an_edit_undone_in_a_file_changed_since_is_still_set_aside(
         qtbot: Any, sheet: Path, boxes: Boxes):
     """A journal made on a version of the file another tool saved over is
@@ -401,10 +455,11 @@ def test_an_edit_undone_in_a_file_changed_since_is_still_set_aside(
     _finish(qtbot, ops.open_path(sheet))
     _grade(window, 0, 2.5)
     window.session.undo()
-    assert window.close()
     other = seed_document()
     other.grades_to_edit()[2] = 3.0
-    write_document(other, sheet)  # another tool saved it
+    write_document(other, sheet)  # another tool saved it (the window still open)
+    assert window.close()
+    assert len(Journal(sheet).entries()) == 2  # (stale: kept at the close)
     window2, ops2 = _window(qtbot)
     _finish(qtbot, ops2.open_path(sheet))
     assert boxes.questions == []

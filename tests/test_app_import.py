@@ -1089,8 +1089,9 @@ def test_a_legend_lacking_a_grade_is_refused_naming_the_rubric_field(
     shown = _refused_on_next(qtbot, wizard, boxes)
     field = next(w for w in page.findChildren(QLabel) if w.buddy() is page.rubric)
     example = "0=not relevant,1=partial,2=relevant,3"
+    named = without_mnemonic(field.text()).removesuffix(":")
     assert shown.endswith(
-        f"(type in “{field.text().removesuffix(':')}” the scale the grades are on (e.g. "
+        f"(type in “{named}” the scale the grades are on (e.g. "
         f"“{example}”), or correct the legend or the grade)"), shown
     assert "--" not in shown, shown
     qtbot.mouseClick(wizard.button(QWizard.WizardButton.BackButton), Qt.MouseButton.LeftButton)
@@ -1161,10 +1162,11 @@ def test_legends_that_disagree_are_said_on_the_mapping_page(qtbot: Any, tmp_path
     book.save(path)
     page = _at_mapping(qtbot, path).mapping_page
     field = next(w for w in page.findChildren(QLabel) if w.buddy() is page.rubric)
+    named = without_mnemonic(field.text()).removesuffix(":")
     assert page.labels_info.text().splitlines()[-1] == (
         "The sheet's legends list different grades: cell A1 of sheet 'Judgments' (0=no,"
         "1=partly,2=yes) and rows 2-5 of sheet 'Legend' (0=bad,1=fair,2=good,3=perfect), so "
-        f"none was read as the scale: type in “{field.text().removesuffix(':')}” the scale the "
+        f"none was read as the scale: type in “{named}” the scale the "
         "grades are on, or correct the legend that is wrong")
     assert page.rubric.text() == "0,1,2"
 

@@ -275,6 +275,25 @@ def test_the_queues_next_from_the_keyboard(qtbot, window):
     assert queue.dock.isVisible()
 
 
+def test_the_queue_says_one_unknown_grade_and_a_mean_it_cannot_change(qtbot, window):
+    """The bundled example's one unknown grade (case-F-unknown's B, at rank
+    2) cannot change its NDCG@1: Ctrl+Shift+J showed "Mean NDCG@1 between
+    0.4524 and 0.4524; 1 unknown grades. Judging the first narrows it by at
+    least 0.0000"."""
+    queue = window.findChild(QueueController, "queueController")
+    window.grid.setFocus()
+    both = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    press(qtbot, Qt.Key.Key_J, both)
+    qtbot.waitUntil(lambda: queue.queue is not None and queue.view.message.text() != "",
+                    timeout=10000)
+    assert len(queue.queue) == 1
+    assert queue.view.message.text() == (
+        "Mean NDCG@1 0.4524: the 1 unknown grade cannot change it.")
+    window.set_document(doc_with_unknowns())  # three unknown grades, a mean they move
+    qtbot.waitUntil(lambda: "3 unknown grades" in queue.view.message.text(), timeout=10000)
+    assert queue.view.message.text().startswith("Mean NDCG@all between 0.7500 and 1.0000; ")
+
+
 def test_a_conflict_resolved_with_alt_1(qtbot, window):
     merged, q, x = merged_with_conflict()
     window.set_document(merged)

@@ -371,6 +371,24 @@ def test_preferences_change_the_reviewer_and_the_digits(qtbot, monkeypatch):
 
 
 
+def test_preferences_explain_each_field_and_what_waits_for_the_next_grade(qtbot):
+    """Seen at 1280x800: "Move to the next row after a grade key" had no
+    tooltip (the other two have), and the note said "Changes apply to the
+    next grade", though the digits change at OK (the test above)."""
+    from PySide6.QtWidgets import QLabel
+
+    from app.preferences import PreferencesDialog
+
+    dialog = PreferencesDialog(Settings())
+    qtbot.addWidget(dialog)
+    tips = [w.toolTip() for w in (dialog.reviewer, dialog.decimals, dialog.advance)]
+    assert all(tips), tips
+    assert "next row" in tips[2]
+    assert [label.text() for label in dialog.findChildren(QLabel) if label.buddy() is None] == [
+        "A new reviewer name applies from the next grade on; grades already in the audit "
+        "log keep theirs."]
+
+
 def test_the_digits_setting_rounds_every_number_shown(qtbot, monkeypatch):
     """Decimals shown: 2, typed in Preferences: the result sentence, the
     footer's sentences and the conventions panel's gain table and formula

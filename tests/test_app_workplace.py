@@ -226,6 +226,43 @@ def test_layout_is_restored_after_a_restart_and_reset_brings_the_default(qtbot):
     assert again.frameGeometry() == again.screen().availableGeometry()
 
 
+def test_a_window_filling_its_screen_comes_back_where_it_was_left(qtbot):
+    """Qt's restoreGeometry moved a window whose top leaves no room for the
+    title bar it guesses (25 px) down and shrank it: the first start's
+    window, maximized on its screen (without a window manager: filling it),
+    came back at (1, 25) 1278x774; one left at the screen's top, 5 px lower
+    under openbox. Each now comes back as left."""
+    w = build_window(None)
+    qtbot.addWidget(w)
+    w.show()
+    w.workplace.reset()  # the first start: its own screen
+    _settle(qtbot, w)
+    available = w.screen().availableGeometry()
+    assert w.isMaximized()
+    assert w.frameGeometry() == available
+    normal = w.normalGeometry()  # (inside the offscreen platform's 2 px frame)
+    assert normal.top() < 25
+    assert w.close()
+    again = build_window(None)
+    qtbot.addWidget(again)
+    again.show()
+    _settle(qtbot, again)
+    assert again.isMaximized()
+    assert (again.frameGeometry(), again.normalGeometry()) == (available, normal)
+    again.setWindowState(Qt.WindowState.WindowNoState)
+    again.setGeometry(0, 0, 900, available.height() - 40)  # at the top, not maximized
+    _settle(qtbot, again)
+    left = again.geometry()
+    assert left.top() < 25
+    assert again.close()
+    third = build_window(None)
+    qtbot.addWidget(third)
+    third.show()
+    _settle(qtbot, third)
+    assert not third.isMaximized()
+    assert third.geometry() == left
+
+
 #: Run in its own process (the real path: a layout saved by one start and
 #: restored by the next): the window's dock tab bars shown over a docked
 #: panel or the grid, where no tab group of the layout is, and the tab groups.

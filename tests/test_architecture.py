@@ -118,6 +118,30 @@ def test_core_io_is_handed_results_and_computes_none():
     assert calls == []
 
 
+def test_the_defaults_under_a_preset_are_declared_once():
+    """``core.model.presets.defaults_under`` is the one declaration of the
+    conventions a file that declares none is read under: the launch's read
+    (``app.opening.run_ties``, on a thread that must not load Qt) worked them
+    out again beside File > Open's (``app.opened_conventions``, which imports
+    Qt), and so did the tables' API. Nothing else builds
+    ``apply_preset(Conventions(), ...)``, and the launch's module still loads
+    no Qt."""
+    built = []
+    for path in sorted([*(REPO / "core").rglob("*.py"), *(REPO / "app").rglob("*.py")]):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "apply_preset"
+                    and node.args and isinstance(node.args[0], ast.Call)
+                    and getattr(node.args[0].func, "id", None) == "Conventions"
+                    and not node.args[0].args and not node.args[0].keywords):
+                built.append(f"{path.relative_to(REPO)}:{node.lineno}")
+    assert [b.split(":")[0] for b in built] == ["core/model/presets.py"], built
+    code = ("import sys, app.opening\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6', 'shiboken6')))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
+                         text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
 def test_import_contracts_hold():
     lint = Path(sys.executable).with_name("lint-imports")
     if not lint.exists():

@@ -81,3 +81,48 @@ def test_an_export_over_our_ods_stopped_while_reading_its_additions_is_stopped(
         write_document(seed_document(), target)
     assert target.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == [target.name]
+
+
+def test_a_stop_during_calamines_parse_of_the_ods_replaced_ends_the_export_there(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """calamine parses the whole .ods in one call that cannot look at the
+    stop (10-15 s of a 100,000-candidate workbook at load 6, the interpreter
+    lock let go): a quit during it waited for the parse to end, towards its
+    10 s deadline. Now the export's thread looks at its stop while the parse
+    runs beside it, and ends at the stop, the parse not finished."""
+    import python_calamine
+
+    target = tmp_path / "book.ods"
+    write_document(seed_document(), target)
+    before = target.read_bytes()
+    stop = Stop()
+    parse_ended = threading.Event()
+    let_go = threading.Event()
+    real_parse = python_calamine.CalamineWorkbook.from_path
+
+    def long_parse(path: str) -> object:
+        stop.set()  # (as Cancel or a quit does, from the UI thread)
+        let_go.wait(timeout=20)  # (a parse in native code, the lock let go)
+        parse_ended.set()
+        return real_parse(path)
+
+    monkeypatch.setattr(python_calamine.CalamineWorkbook, "from_path", long_parse)
+    try:
+        with stoppable(stop), pytest.raises(Stopped):
+            write_document(seed_document(), target)
+        assert not parse_ended.is_set()  # ended at the stop, not after the parse
+    finally:
+        let_go.set()
+    assert parse_ended.wait(timeout=20)
+    assert target.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == [target.name]
+
+
+def test_a_call_waited_beside_its_stop_gives_its_result_or_its_error() -> None:
+    from core.io.stop import waited
+
+    assert waited(divmod, 7, 2) == (3, 1)  # (no stop: called here)
+    with stoppable(Stop()):
+        assert waited(divmod, 7, 2) == (3, 1)
+        with pytest.raises(ZeroDivisionError):
+            waited(divmod, 7, 0)

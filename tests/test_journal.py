@@ -611,3 +611,44 @@ def test_a_journal_that_changes_one_thing_or_cannot_be_read_whole_changes_someth
     with journal.file.open("a", encoding="utf-8") as out:
         out.write(json.dumps(entry) + "\n")
     assert not Journal.changes_nothing([journal], read_delimited(sheet))
+
+
+def test_a_journal_clears_itself_only_when_it_holds_nothing_to_recover(sheet: Path):
+    """A window closed unmodified hands its document, as the file holds it:
+    its journal is deleted when replayed over it nothing would change, and
+    kept when something would, when it is not the file's only journal (the
+    others replay after it), when the file changed on disk since (set aside
+    at the next open), and for an untitled document."""
+    doc = read_delimited(sheet)
+    journal = Journal(sheet)
+    session, _counts = journaled(doc, journal)
+    session.apply(SetGrades.of([0], [grade(2.5)], who="ana"))
+    journal.close()
+    assert not journal.clear_if_nothing(read_delimited(sheet))  # the grade would change
+    assert journal.exists()
+    session.undo()
+    journal.close()
+    later = journal.elsewhere()
+    later.record_note(doc, 6)
+    later.close()
+    assert not journal.clear_if_nothing(read_delimited(sheet))  # another one follows it
+    later.clear()
+    assert journal.clear_if_nothing(read_delimited(sheet))
+    assert Journal.written(sheet) == []
+
+    session.apply(SetGrades.of([1], [grade(0.0)], who="ana"))
+    session.undo()
+    journal.close()
+    other = read_delimited(sheet)
+    other.grades_to_edit()[2] = 3.0
+    write_delimited(other, sheet)  # another tool saved it
+    assert not journal.clear_if_nothing(read_delimited(sheet))
+    assert journal.is_stale()
+
+    untitled = Journal(None, directory=journal.directory)
+    session2, _counts = journaled(seed_document(), untitled)
+    session2.apply(SetGrades.of([1], [grade(0.0)], who="ana"))
+    session2.undo()
+    untitled.close()
+    assert not untitled.clear_if_nothing(seed_document())
+    assert untitled.exists()

@@ -145,3 +145,34 @@ def test_a_workbook_s_check_looks_before_each_piece_of_its_parts(
             return used_area_parsed(fh, where, file=str(book))
 
     assert _stopped(used_area, 0) == 1
+
+
+def test_a_stop_during_calamines_parse_of_a_workbook_read_ends_the_read_there(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """calamine opens a workbook in one call that cannot look at the stop
+    (the interpreter lock let go): File > Open's Cancel, or a quit, waited
+    for it. Now the reading thread looks while it runs beside it."""
+    import threading
+
+    import python_calamine
+
+    book = tmp_path / "book.xlsx"
+    export_workbook(evaluate(seed_document()), book)
+    stop = Stop()
+    parse_ended, let_go = threading.Event(), threading.Event()
+    real_parse = python_calamine.CalamineWorkbook.from_path
+
+    def long_parse(path: str) -> object:
+        stop.set()  # (as Cancel does, from the UI thread)
+        let_go.wait(timeout=20)
+        parse_ended.set()
+        return real_parse(path)
+
+    monkeypatch.setattr(python_calamine.CalamineWorkbook, "from_path", long_parse)
+    try:
+        with stoppable(stop), pytest.raises(Stopped):
+            read_workbook(book)
+        assert not parse_ended.is_set()
+    finally:
+        let_go.set()
+    assert parse_ended.wait(timeout=20)

@@ -58,7 +58,7 @@ ANNOTATOR_COLUMNS = "Annotator grade columns (wide layout):"
 #: grades left out (``--map grade=C`` of the guessed column).
 GRADE_ALONE = "Take the Grade column alone (leave other columns of grades out)"
 #: The mapping page's field of the rubric (``--rubric``).
-RUBRIC = "Rubric:"
+RUBRIC = "Rubric (permitted grades):"
 
 
 def _tr(text: str) -> str:

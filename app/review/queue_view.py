@@ -29,6 +29,7 @@ from core.analysis.queue import JudgingQueue, QueryJudgments, judging_queue, rev
 from core.engine.evaluation import Evaluation
 from core.model.conventions import format_cutoff
 from core.model.document import Document, GradeState
+from core.model.numbers import counted
 from core.session import Changes
 
 if TYPE_CHECKING:
@@ -157,17 +158,21 @@ class QueueView(QWidget):
         self.model.set_queue(doc, ev, queue)
         d = self._decimals()
         k = format_cutoff(queue.k)
+        unknown = counted(len(queue), "unknown grade")  # (it said "1 unknown grades")
         if not len(queue):
             text = self.tr("No unknown grade is left to judge.")
         elif queue.low is None or queue.high is None:
-            text = self.tr("{0} unknown grades; no query has an NDCG@{1} to average.").format(
-                len(queue), k)
+            text = self.tr("{0}; no query has an NDCG@{1} to average.").format(unknown, k)
+        elif queue.low == queue.high:
+            # (it said "between 0.4524 and 0.4524 ... narrows it by at least 0.0000")
+            text = self.tr("Mean NDCG@{0} {1}: the {2} cannot change it.").format(
+                k, bound_text(queue.low, d), unknown)
         else:
             first = queue.narrowing[0]
-            text = self.tr("Mean NDCG@{0} between {1} and {2}{3}; {4} unknown grades. Judging "
+            text = self.tr("Mean NDCG@{0} between {1} and {2}{3}; {4}. Judging "
                            "the first narrows it by at least {5}.").format(
                 k, bound_text(queue.low, d), bound_text(queue.high, d),
-                "" if queue.exact else self.tr(" (outer bounds)"), len(queue),
+                "" if queue.exact else self.tr(" (outer bounds)"), unknown,
                 format_number(float(first), d) if first == first else self.tr("(not worked out)"))
         self.message.setText(text)
         self.next_button.setEnabled(bool(len(queue)))

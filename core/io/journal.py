@@ -7,9 +7,10 @@ acknowledged edit. The journal lives under
 real path (symbolic links resolved, so the file has one journal whatever path
 opened it), or ``untitled``. Its header records the file as it was read
 (:class:`core.io.identity.FileState`: size, time, content digest). Saving
-clears it; opening the same, unchanged file offers to replay it, unless the
-replay would change nothing (:meth:`Journal.changes_nothing`: every edit
-undone before the session ended). A journal
+clears it; so does closing the document unmodified when the replay would
+change nothing (:meth:`Journal.clear_if_nothing`). Opening the same,
+unchanged file offers to replay it, unless the replay would change nothing
+(:meth:`Journal.changes_nothing`: every edit undone before a crash). A journal
 whose file changed on disk since is *stale*: it is never replayed over the
 newer file (the editor sets it aside and says so).
 
@@ -270,6 +271,28 @@ class Journal:
             return not result.skipped and kept.unchanged()
         finally:
             kept.put_back()
+
+    def clear_if_nothing(self, doc: Document) -> bool:
+        """Delete the journal when it holds nothing to recover; True when
+        deleted. ``doc`` is the document as its file holds it (read, or
+        saved and not edited since: a window closed unmodified). Deleted
+        only when the journal is its file's (never ``untitled``), its edits
+        were made on the file as it is now (a *stale* one is set aside at
+        the next open, never deleted), it is the only journal of the file
+        (:meth:`written`: the others replay after it) and
+        :meth:`changes_nothing`: each edit undone, or set back by hand.
+        Memory running out while finding it keeps the journal."""
+        if self.path is None or not self.is_pending():
+            return False
+        if [j.file for j in Journal.written(self.path, directory=self.directory)] != [self.file]:
+            return False
+        try:
+            if not Journal.changes_nothing([self], doc):
+                return False
+        except MemoryError:
+            return False
+        self.clear()
+        return True
 
     @classmethod
     def pending(cls, path: str | Path | None, *, directory: str | Path | None = None) -> bool:

@@ -23,20 +23,25 @@ raises :class:`Stopped` before
 each batch of Candidates rows and each sheet, at each write of the
 workbook's file (:class:`core.io.atomic.FirstErrorOnly`), every
 :data:`LINES` lines of a CSV and before each sheet of the workbook it
-replaces (reading what people added); the file written is a temporary one,
-so the target stays as it was.
+replaces (reading what people added; calamine's parse of an ``.ods``, one
+long call that cannot look, runs on a helper thread while the reading
+thread looks: :func:`waited`); the file written is a temporary one, so the
+target stays as it was.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import Any, TypeVar
 
 from core.io.child import Child
 
-__all__ = ["LINES", "Stop", "Stopped", "check", "current", "stoppable"]
+__all__ = ["LINES", "LOOK_EVERY", "Stop", "Stopped", "check", "current", "stoppable", "waited"]
+
+T = TypeVar("T")
 
 #: Lines a line-by-line reader reads between two looks at its stop (a
 #: look is one ``ContextVar`` lookup): 32,768 lines are 50-65 ms of CPU in
@@ -44,6 +49,9 @@ __all__ = ["LINES", "Stop", "Stopped", "check", "current", "stoppable"]
 #: that. The test beside each line did not show (262,144 lines, 5 alternating
 #: turns of each: 398-422 against 400-413 ms without it, load 11).
 LINES = 1 << 15
+#: Seconds between two looks at the stop while a call that cannot look
+#: itself runs on a helper thread (:func:`waited`).
+LOOK_EVERY = 0.05
 
 
 class Stopped(Exception):
@@ -109,3 +117,34 @@ def check() -> None:
     stop = _CURRENT.get()
     if stop is not None and stop.is_set():
         raise Stopped("the read was stopped")
+
+
+def waited(fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)``, run on a helper thread while this one looks at its
+    stop every :data:`LOOK_EVERY` seconds: for one long call in native code
+    that lets go of the interpreter lock but cannot look at the stop itself
+    (calamine parsing an ``.ods``: 10-15 s of a 100,000-candidate workbook
+    at load 6). At a stop, :class:`Stopped` is raised here at once; the
+    helper ends when the call does, its result dropped. A read no stop can
+    end (none set on this thread) calls ``fn`` here."""
+    if current() is None:
+        return fn(*args)
+    check()
+    out: list[Any] = []
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            out.append((True, fn(*args)))
+        except BaseException as exc:  # (handed to the caller)
+            out.append((False, exc))
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name="stoppable-call", daemon=True).start()
+    while not done.wait(LOOK_EVERY):
+        check()
+    ok, value = out[0]
+    if not ok:
+        raise value
+    return value  # type: ignore[no-any-return]

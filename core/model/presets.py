@@ -31,6 +31,7 @@ __all__ = [
     "PRESETS",
     "PRESET_FIELDS",
     "apply_preset",
+    "defaults_under",
     "matching_presets",
     "peer_command",
     "preset",
@@ -138,6 +139,23 @@ def apply_preset(current: Conventions, name: str) -> Conventions:
     """
     chosen = preset(name)
     return current.replace(**{f: getattr(chosen, f) for f in PRESET_FIELDS}, preset=name)
+
+
+def defaults_under(name: str | None) -> Conventions:
+    """The default conventions, under preset ``name`` when one is named
+    (None: the defaults): what a file that declares none is read under, at
+    launch (``--preset``, read beside the window's building) and opened in
+    the window, and what a preset's name stands for in the tables' API.
+
+    Examples
+    --------
+    >>> defaults_under(None) == Conventions()
+    True
+    >>> c = defaults_under("sklearn")
+    >>> c.preset, c.ties.value, c.cutoffs == Conventions().cutoffs
+    ('sklearn', 'average', True)
+    """
+    return apply_preset(Conventions(), name) if name is not None else Conventions()
 
 
 def matching_presets(conv: Conventions) -> list[str]:

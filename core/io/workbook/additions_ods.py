@@ -24,7 +24,7 @@ from typing import Any
 
 from core.errors import InputError
 from core.io.safety import check_ods
-from core.io.stop import LINES, Stopped
+from core.io.stop import LINES, Stopped, waited
 from core.io.stop import check as check_stopped
 from core.io.workbook.additions_types import (
     FIRST_ADDED_COLUMN,
@@ -51,7 +51,9 @@ def _book(path: Path) -> Any:
         raise InputError("this .ods is damaged (not a zip archive)", file=str(path),
                          hint="open it in LibreOffice and save it again")
     check_ods(path)  # size, zip and content.xml bombs, repeated cells: before calamine
-    return python_calamine.CalamineWorkbook.from_path(str(path))
+    # (its parse of the whole content, one call that cannot look at the stop,
+    # beside a thread that does: a quit during an export over it waited)
+    return waited(python_calamine.CalamineWorkbook.from_path, str(path))
 
 
 def _rows(book: Any, sheet: str) -> list[list[Any]]:

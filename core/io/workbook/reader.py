@@ -17,7 +17,7 @@ from core.io.safety import (
     formula_rows,
 )
 from core.io.safety.ods import ods_formula_cells
-from core.io.stop import Stopped
+from core.io.stop import Stopped, waited
 from core.io.stop import check as check_stopped
 from core.io.workbook.edits import CandidateCells, CellsNeeded, apply_edits, same_id
 from core.io.workbook.layout import GRADE_COLUMN, SHEETS
@@ -230,10 +230,12 @@ def _open(path: Path, *, candidates: bool) -> Iterator[_Book]:
 
 @contextmanager
 def _calamine(path: Path) -> Iterator[Any]:
-    """The workbook opened once for every sheet read from it."""
+    """The workbook opened once for every sheet read from it (calamine's
+    parse, one call that cannot look at the stop, beside a thread that
+    does: :func:`core.io.stop.waited`)."""
     import python_calamine
 
-    with python_calamine.CalamineWorkbook.from_path(str(path)) as book:
+    with waited(python_calamine.CalamineWorkbook.from_path, str(path)) as book:
         yield book
 
 
