@@ -236,6 +236,36 @@ def test_a_line_of_too_few_or_many_fields_says_what_to_do(tmp_path, run_line, qr
     assert str(err) == str(error_of(run, qrels, slow=True))
 
 
+@pytest.mark.parametrize(("text", "hint"), [
+    # A run saved from a table (pandas' to_csv): a header, then query, source, score.
+    ("qid\tdocid\tscore\nq1\ta\t3.5\nq1\tb\t2.25\n",
+     "a header (qid docid score), its third column a score: write the run "
+     "as TREC lines, awk 'NR > 1 {print $1, \"Q0\", $2, NR - 1, $3, \"run\"}' run.tsv > "
+     "run.txt"),
+    ("query-id corpus-id rank\nq1 a 1\n",
+     "a header (query-id corpus-id rank), its third column a rank: write the "
+     "run as TREC lines whose score is minus the rank, awk 'NR > 1 {print $1, \"Q0\", $2, "
+     "$3, -$3, \"run\"}' run.tsv > run.txt"),
+    # No header, and a third column that is no rank (not a whole number): a score.
+    ("q1 a 3.5\nq1 b 2.25\n",
+     "the third column is a score, not a rank (3.5): write the run as TREC lines, "
+     "awk '{print $1, \"Q0\", $2, NR, $3, \"run\"}' run.tsv > run.txt"),
+    ("q1 a 1\nq1 b 2\n", "an MS MARCO run (qid pid rank) has no score"),
+])
+def test_a_three_column_run_is_told_by_its_third_column(tmp_path, text, hint):
+    """A run of three columns was always taken for an MS MARCO run (qid pid
+    rank), whose hint writes minus the third column as the score: followed
+    for a run whose third column is a score (a header "qid docid score", or
+    scores such as 3.5), it ranked the run upside down (fails before)."""
+    run = write(tmp_path / "r.txt", text)
+    qrels = write(tmp_path / "q.txt", QRELS)
+    err = error_of(run, qrels)
+    assert err.line == 1
+    assert err.hint is not None
+    assert err.hint.startswith(hint), err.hint
+    assert str(err) == str(error_of(run, qrels, slow=True))
+
+
 def test_bad_qrels_line_is_named(tmp_path):
     run = write(tmp_path / "r.txt", RUN)
     qrels = write(tmp_path / "q.txt", QRELS + "q1 0 f\n")
