@@ -266,6 +266,48 @@ def test_a_three_column_run_is_told_by_its_third_column(tmp_path, text, hint):
     assert str(err) == str(error_of(run, qrels, slow=True))
 
 
+@pytest.mark.parametrize(("encoding", "said", "iconv"), [
+    ("utf-16", "UTF-16", "UTF-16"), ("utf-16-be", "UTF-16", "UTF-16BE"),
+    ("utf-16-le", "UTF-16", "UTF-16LE"), ("utf-32", "UTF-32", "UTF-32")])
+@pytest.mark.parametrize("which", ["run", "qrels"])
+def test_a_utf16_file_is_named_so(tmp_path, encoding, said, iconv, which):
+    """A run or qrels redirected by Windows PowerShell 5 (``>`` writes UTF-16
+    with its byte order mark) or saved as Notepad's "Unicode" was refused as
+    "the file is binary, not a TREC text file", which it is not; it is now
+    named UTF-16 (or UTF-32) with what to do (fails before). UTF-16 without
+    a byte order mark (utf-16-be, -le here) is told by its zero bytes."""
+    bom = encoding == "utf-16" or encoding == "utf-32"
+    run = write(tmp_path / "r.txt", RUN)
+    qrels = write(tmp_path / "q.txt", QRELS)
+    target = run if which == "run" else qrels
+    target.write_bytes(target.read_text(encoding="utf-8").replace("\n", "\r\n")
+                       .encode(encoding))
+    for slow in (False, True):
+        err = error_of(run, qrels, slow=slow)
+        assert err.file == str(target)
+        assert err.problem == (f"the file is {said} text"
+                               + ("" if bom else " without a byte order mark")
+                               + ", not UTF-8 as TREC files are")
+        assert err.hint is not None
+        assert err.hint.startswith(f"save it as UTF-8: iconv -f {iconv} -t UTF-8 "), err.hint
+
+
+def test_utf16_trec_qrels_given_to_evaluate_are_named_so(tmp_path, capsys):
+    """UTF-16 text given as --qrels went to the annotators' sheet reader (a
+    spreadsheet's UTF-16 export), which said "no query column found in the
+    columns A"; a first line that is a TREC line now goes to the TREC reader,
+    which names the encoding (fails before)."""
+    from app.cli.main import main
+
+    run = write(tmp_path / "r.txt", RUN)
+    qrels = tmp_path / "q.txt"
+    qrels.write_bytes(QRELS.encode("utf-16"))
+    assert main(["evaluate", str(run), "--qrels", str(qrels)]) == 2
+    err = capsys.readouterr().err
+    assert f"{qrels}: the file is UTF-16 text, not UTF-8 as TREC files are (save it as " \
+        "UTF-8: iconv -f UTF-16 -t UTF-8 q.txt > utf8-q.txt" in err
+
+
 def test_bad_qrels_line_is_named(tmp_path):
     run = write(tmp_path / "r.txt", RUN)
     qrels = write(tmp_path / "q.txt", QRELS + "q1 0 f\n")
