@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from core.errors import InputError
 from core.io.trec import Run, document_from_trec, join, scan
 from core.io.trec import columns as trec_columns
+from core.io.trec.read import SCORE_HINT
 from core.model.document import Document
 
 
@@ -306,6 +307,24 @@ def test_utf16_trec_qrels_given_to_evaluate_are_named_so(tmp_path, capsys):
     err = capsys.readouterr().err
     assert f"{qrels}: the file is UTF-16 text, not UTF-8 as TREC files are (save it as " \
         "UTF-8: iconv -f UTF-16 -t UTF-8 q.txt > utf8-q.txt" in err
+
+
+def test_a_runs_header_line_is_named_so(tmp_path):
+    """A run whose first line names its six columns (``qid Q0 docno rank
+    score tag``, as a run written from a table with its header) was refused
+    as "'score' is not a finite number (a run's score is the system's score
+    for the source, a number)"; it is now named a header, with the line that
+    drops it (fails before). A word where the score goes further down is
+    still a score that is no number."""
+    run = write(tmp_path / "r.txt", "qid Q0 docno rank score tag\n" + RUN)
+    qrels = write(tmp_path / "q.txt", QRELS)
+    for slow in (False, True):
+        err = error_of(run, qrels, slow=slow)
+        assert (err.line, err.column) == (1, "score (field 5)")
+        assert err.hint == ("line 1 is a header (qid Q0 docno rank score tag): a TREC run has "
+                            "none; drop it, tail -n +2 r.txt > run.txt")
+    run = write(tmp_path / "r.txt", RUN + "q1 Q0 f rank score t\n")
+    assert error_of(run, qrels).hint == SCORE_HINT
 
 
 def test_bad_qrels_line_is_named(tmp_path):

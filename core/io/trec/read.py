@@ -41,11 +41,19 @@ QRELS_FIELDS_HINT = "each line holds query iteration source grade (the iteration
 COMMENT_HINT = "a comment line: remove it; trec_eval reads no comments either"
 
 
-def number_hint(parts: Sequence[bytes], hint: str) -> str:
+def number_hint(parts: Sequence[bytes], hint: str, path: Path | None = None,
+                line: int = 0) -> str:
     """``hint``, or what to do about a comment line whose words fell where
     the number is (a query id may start with '#': only a refused line is
-    taken for a comment)."""
-    return COMMENT_HINT if parts[0].startswith(b"#") else hint
+    taken for a comment), or about a run's header (line 1 of ``path``, its
+    rank a word as well as its score)."""
+    if parts[0].startswith(b"#"):
+        return COMMENT_HINT
+    if path is not None and line == 1 and len(parts) == 6 and not parts[3].isdigit():
+        words = " ".join(p.decode("utf-8", "replace") for p in parts)
+        return (f"line 1 is a header ({words}): a TREC run has none; drop it, "
+                f"tail -n +2 {path.name} > run.txt")
+    return hint
 
 
 def fields_hint(parts: Sequence[bytes], expected: int, line: int = 0) -> str:
@@ -226,7 +234,7 @@ class Run:
                     file=name, line=line_no, hint=fields_hint(parts, 6, line_no),
                 )
             value = finite(parts[4], file=name, line=line_no, column="score (field 5)",
-                           hint=number_hint(parts, SCORE_HINT))
+                           hint=number_hint(parts, SCORE_HINT, self.path, line_no))
             qb = parts[0]
             q = queries.get(qb)
             if q is None:
