@@ -216,6 +216,33 @@ def test_the_programs_help_says_how_the_editor_opens_a_file():
         assert command.format_usage().startswith(f"usage: ndcg-worksheet {name} [-h]")
 
 
+def test_imports_help_names_the_formats_it_reads_once():
+    """``import --help`` began "Read an annotators' sheet (.xlsx, .csv, .tsv)"
+    while its SHEET said .xlsx, .ods, CSV, TSV, Excel's UTF-16 text, JSON or
+    JSON Lines, all of which it reads (fails before)."""
+    parser = build_parser()
+    subparsers = next(a for a in parser._actions if a.dest == "command")
+    helped = " ".join(subparsers.choices["import"].format_help().split())  # type: ignore[attr-defined]
+    formats = ".xlsx, .ods, CSV, TSV, Excel's UTF-16 text, JSON or JSON Lines"
+    assert f"Read an annotators' sheet ({formats})." in helped
+    assert f"the annotators' sheet: {formats}" in helped
+
+
+def test_splits_help_says_what_its_base_and_qrels_may_be():
+    """``split --help`` said --qrels is a "TREC qrels file" and BOOK "a
+    workbook, CSV/TSV or TREC run", while split reads its base as the editor
+    and evaluate do (core.io.rounds.read_base: an annotators' sheet or JSON as
+    qrels, a JSON or Parquet run; BEIR's qrels TSV was taken): it now says
+    what evaluate's help says (fails before)."""
+    from app.cli.options import INPUT_HELP, QRELS_HELP
+
+    parser = build_parser()
+    subparsers = next(a for a in parser._actions if a.dest == "command")
+    helped = " ".join(subparsers.choices["split"].format_help().split())  # type: ignore[attr-defined]
+    assert " ".join(f"the base: {INPUT_HELP}".split()) in helped
+    assert " ".join(QRELS_HELP.format(run="BOOK is then a run").split()) in helped
+
+
 def _cli(*args: str, **kw) -> subprocess.CompletedProcess[str]:  # type: ignore[no-untyped-def]
     return subprocess.run([sys.executable, "-m", "app.launcher", *args], cwd=REPO, text=True,
                           capture_output=True, timeout=120, **kw)

@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import openpyxl
 import pytest
 
@@ -338,3 +339,28 @@ def test_an_older_base_and_a_newer_copy_of_the_same_edits_merge_as_one(tmp_path:
         ("lead", DASH, "app"), ("copy", "y", OUTSIDE_ORIGIN), ("me", "y", MERGE_ORIGIN)]
     (count,) = result.reviewers
     assert (count.reviewer, count.assigned, count.graded, count.changes) == ("copy", 2, 1, 1)
+
+
+def test_a_round_split_from_a_run_and_its_qrels_is_merged_against_them(tmp_path: Path) -> None:
+    """split takes a TREC run with --qrels as its base; merge had no --qrels,
+    and the same run as BASE was refused ("this looks like a TREC run file
+    (name its judgments with --qrels QRELS)"): a round handed out from a run
+    could not come back without first exporting the base to a workbook. merge
+    now takes --qrels as split does (fails before)."""
+    run_file = tmp_path / "run.txt"
+    run_file.write_text("".join(f"q{q} Q0 d{d} {d + 1} {10 - d} t\n"
+                                for q in (1, 2) for d in range(4)))
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 d0 2\nq1 0 d2 0\nq2 0 d1 1\n")  # d1, d3 of q1 and three of q2 unknown
+    books = split(run_file, tmp_path / "round", "--qrels", qrels)
+    ana = read_workbook(books["ana"])
+    q = ana.query_ids[0]
+    edit_grades(books["ana"], {(q, unknown_of(ana, q)[0]): 3})
+    code, text = run("merge", run_file, books["ana"], books["ben"], "--qrels", qrels,
+                     "-o", tmp_path / "merged.xlsx")
+    assert code == 0, text
+    merged = read_workbook(tmp_path / "merged.xlsx")
+    i = next(i for i in merged.members(merged.query_index(q)).tolist()
+             if str(merged.source_id[i]) == unknown_of(ana, q)[0])
+    assert (merged.grade[i], merged.state[i]) == (3.0, GradeState.NUMBER)
+    assert np.isnan(merged.original_grade[i])  # unknown in the base, as handed out

@@ -43,8 +43,7 @@ def test_bad_input_in_the_childs_share_gives_the_threads_message():
         "(a run's score is the system's score for the source, a number)")
     assert said["short line past the split"].endswith(
         "r.txt, line 899: expected 6 fields (query Q0 source rank score tag), found 3 "
-        "(an MS MARCO run (qid pid rank) has no score: write it as a TREC run whose score is "
-        "minus the rank, awk '{print $1, \"Q0\", $2, $3, -$3, \"msmarco\"}' run.tsv > run.txt)")
+        "(each line holds query Q0 source rank score tag, split by spaces or tabs)")
     assert "q.txt, line 451, column 'grade (field 4)': 'high'" in said["bad grade in the qrels"]
     assert said["twice in the run, across the split"].endswith(
         "r.txt, line 901: query 'q0' retrieves source 'd0' twice (first on line 1) "

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from core.errors import InputError
 from core.io.trec import Run, document_from_trec, join, scan
 from core.io.trec import columns as trec_columns
+from core.io.trec.read import SCORE_HINT
 from core.model.document import Document
 
 
@@ -234,6 +235,96 @@ def test_a_line_of_too_few_or_many_fields_says_what_to_do(tmp_path, run_line, qr
     assert err.hint is not None
     assert err.hint.startswith(hint), err.hint
     assert str(err) == str(error_of(run, qrels, slow=True))
+
+
+@pytest.mark.parametrize(("text", "hint"), [
+    # A run saved from a table (pandas' to_csv): a header, then query, source, score.
+    ("qid\tdocid\tscore\nq1\ta\t3.5\nq1\tb\t2.25\n",
+     "a header (qid docid score), its third column a score: write the run "
+     "as TREC lines, awk 'NR > 1 {print $1, \"Q0\", $2, NR - 1, $3, \"run\"}' run.tsv > "
+     "run.txt"),
+    ("query-id corpus-id rank\nq1 a 1\n",
+     "a header (query-id corpus-id rank), its third column a rank: write the "
+     "run as TREC lines whose score is minus the rank, awk 'NR > 1 {print $1, \"Q0\", $2, "
+     "$3, -$3, \"run\"}' run.tsv > run.txt"),
+    # No header, and a third column that is no rank (not a whole number): a score.
+    ("q1 a 3.5\nq1 b 2.25\n",
+     "the third column is a score, not a rank (3.5): write the run as TREC lines, "
+     "awk '{print $1, \"Q0\", $2, NR, $3, \"run\"}' run.tsv > run.txt"),
+    ("q1 a 1\nq1 b 2\n", "an MS MARCO run (qid pid rank) has no score"),
+])
+def test_a_three_column_run_is_told_by_its_third_column(tmp_path, text, hint):
+    """A run of three columns was always taken for an MS MARCO run (qid pid
+    rank), whose hint writes minus the third column as the score: followed
+    for a run whose third column is a score (a header "qid docid score", or
+    scores such as 3.5), it ranked the run upside down (fails before)."""
+    run = write(tmp_path / "r.txt", text)
+    qrels = write(tmp_path / "q.txt", QRELS)
+    err = error_of(run, qrels)
+    assert err.line == 1
+    assert err.hint is not None
+    assert err.hint.startswith(hint), err.hint
+    assert str(err) == str(error_of(run, qrels, slow=True))
+
+
+@pytest.mark.parametrize(("encoding", "said", "iconv"), [
+    ("utf-16", "UTF-16", "UTF-16"), ("utf-16-be", "UTF-16", "UTF-16BE"),
+    ("utf-16-le", "UTF-16", "UTF-16LE"), ("utf-32", "UTF-32", "UTF-32")])
+@pytest.mark.parametrize("which", ["run", "qrels"])
+def test_a_utf16_file_is_named_so(tmp_path, encoding, said, iconv, which):
+    """A run or qrels redirected by Windows PowerShell 5 (``>`` writes UTF-16
+    with its byte order mark) or saved as Notepad's "Unicode" was refused as
+    "the file is binary, not a TREC text file", which it is not; it is now
+    named UTF-16 (or UTF-32) with what to do (fails before). UTF-16 without
+    a byte order mark (utf-16-be, -le here) is told by its zero bytes."""
+    bom = encoding == "utf-16" or encoding == "utf-32"
+    run = write(tmp_path / "r.txt", RUN)
+    qrels = write(tmp_path / "q.txt", QRELS)
+    target = run if which == "run" else qrels
+    target.write_bytes(target.read_text(encoding="utf-8").replace("\n", "\r\n")
+                       .encode(encoding))
+    for slow in (False, True):
+        err = error_of(run, qrels, slow=slow)
+        assert err.file == str(target)
+        assert err.problem == (f"the file is {said} text"
+                               + ("" if bom else " without a byte order mark")
+                               + ", not UTF-8 as TREC files are")
+        assert err.hint is not None
+        assert err.hint.startswith(f"save it as UTF-8: iconv -f {iconv} -t UTF-8 "), err.hint
+
+
+def test_utf16_trec_qrels_given_to_evaluate_are_named_so(tmp_path, capsys):
+    """UTF-16 text given as --qrels went to the annotators' sheet reader (a
+    spreadsheet's UTF-16 export), which said "no query column found in the
+    columns A"; a first line that is a TREC line now goes to the TREC reader,
+    which names the encoding (fails before)."""
+    from app.cli.main import main
+
+    run = write(tmp_path / "r.txt", RUN)
+    qrels = tmp_path / "q.txt"
+    qrels.write_bytes(QRELS.encode("utf-16"))
+    assert main(["evaluate", str(run), "--qrels", str(qrels)]) == 2
+    err = capsys.readouterr().err
+    assert f"{qrels}: the file is UTF-16 text, not UTF-8 as TREC files are (save it as " \
+        "UTF-8: iconv -f UTF-16 -t UTF-8 q.txt > utf8-q.txt" in err
+
+
+def test_a_runs_header_line_is_named_so(tmp_path):
+    """A run whose first line names its six columns (``qid Q0 docno rank
+    score tag``, as a run written from a table with its header) was refused
+    as "'score' is not a finite number (a run's score is the system's score
+    for the source, a number)"; it is now named a header, with the line that
+    drops it (fails before). A word where the score goes further down is
+    still a score that is no number."""
+    run = write(tmp_path / "r.txt", "qid Q0 docno rank score tag\n" + RUN)
+    qrels = write(tmp_path / "q.txt", QRELS)
+    for slow in (False, True):
+        err = error_of(run, qrels, slow=slow)
+        assert (err.line, err.column) == (1, "score (field 5)")
+        assert err.hint == ("line 1 is a header (qid Q0 docno rank score tag): a TREC run has "
+                            "none; drop it, tail -n +2 r.txt > run.txt")
+    run = write(tmp_path / "r.txt", RUN + "q1 Q0 f rank score t\n")
+    assert error_of(run, qrels).hint == SCORE_HINT
 
 
 def test_bad_qrels_line_is_named(tmp_path):

@@ -15,10 +15,11 @@ from pathlib import Path
 import pytest
 
 from core.engine.evaluation import evaluate
-from core.io.workbook import export_workbook
+from core.io.workbook import export_workbook, read_workbook
 from core.model.conventions import Conventions
 from core.model.document import Document
 from core.model.examples import seed_document
+from core.model.grades import GradeState
 from tests.libreoffice import read_values
 from tests.test_workbook_export import CONVENTIONS, case, check_values
 from tests.test_workbook_libreoffice import tied_run
@@ -65,3 +66,29 @@ def test_gnumeric_recalculates_the_engines_values(tmp_path: Path, name: str,
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert out.exists(), proc.stderr[-2000:]
     check_values(read_values(out), doc, conv)
+
+
+@pytest.mark.filterwarnings("ignore:Workbook contains no default style")
+def test_a_workbook_saved_by_gnumeric_keeps_the_spaces_of_its_texts(tmp_path: Path) -> None:
+    """The hidden sheet holds the document's JSON in cells of 32,000
+    characters. Gnumeric writes those cells without ``xml:space="preserve"``,
+    so a space at a cell's start or end is dropped when the workbook is read
+    back: an unrateable grade's reason (kept in that sheet only) whose space
+    fell on a cut lost it ("a a" came back "aa"), as did every ", " cut
+    between two values (harmless there). The cuts now fall between two
+    characters that are not spaces (fails before)."""
+    doc = seed_document()
+    # Past the first cut (the fields before it take about 2,000 characters);
+    # one of the two characters at any cut is a space.
+    reason = "a " * 16_000 + "a"
+    doc.set_grade(0, None, GradeState.UNRATEABLE, who="test", reason=reason)
+    src = tmp_path / "book.xlsx"
+    export_workbook(evaluate(doc, doc.conventions), src)
+    out = tmp_path / "resaved.xlsx"
+    proc = subprocess.run([ssconvert(), str(src), str(out)], capture_output=True, text=True,
+                          timeout=240, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    back = read_workbook(out)
+    assert back.reason[0] == reason
+    assert back.state[0] == GradeState.UNRATEABLE
+    assert list(back.note) == list(doc.note)

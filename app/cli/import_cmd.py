@@ -28,6 +28,8 @@ CONSENSUS = {"mean": "mean", "median": "median", "majority": "majority", "min": 
 ROUNDING = {"none": "none", "half-up": "half-up", "half-even": "half-even", "floor": "floor",
             "ceil": "ceiling", "ceiling": "ceiling"}
 OUTPUTS = (".csv", ".xlsx", ".ods", ".qrels")
+#: The formats an annotators' sheet comes in (core.io.annotator reads them all).
+_SHEETS = ".xlsx, .ods, CSV, TSV, Excel's UTF-16 text, JSON or JSON Lines"
 _FIELDS = "query, source_id, version, score, rank, grade, annotator, note, reason, status"
 
 
@@ -35,11 +37,9 @@ def add_import_parser(sub: Any) -> None:
     """The ``import`` command's parser, under ``sub`` (the commands' subparsers)."""
     p = sub.add_parser(
         "import", help="read an annotators' sheet (guessed) into a worksheet CSV or workbook",
-        description="Read an annotators' sheet (.xlsx, .csv, .tsv). Without flags the sheet, "
+        description=f"Read an annotators' sheet ({_SHEETS}). Without flags the sheet, "
         "header row, layout, columns and rubric are guessed.")
-    p.add_argument("input", metavar="SHEET",
-                   help="the annotators' sheet: .xlsx, .ods, CSV, TSV, Excel's UTF-16 text, "
-                   "JSON or JSON Lines")
+    p.add_argument("input", metavar="SHEET", help=f"the annotators' sheet: {_SHEETS}")
     p.add_argument("-o", "--output", required=True, metavar="OUT",
                    help="OUT.csv: the worksheet CSV (query,source_id,version,score,grade and "
                    "each annotator's grade); OUT.xlsx or OUT.ods: the audited workbook; "

@@ -1,4 +1,4 @@
-"""``ndcg-worksheet merge BASE RETURNED... -o MERGED.xlsx [--report MERGE.json]``:
+"""``ndcg-worksheet merge BASE RETURNED... [--qrels QRELS] -o MERGED.xlsx [--report MERGE.json]``:
 bring the reviewers' workbooks back into one."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TextIO
 
 from app.cli.notices import say_not_carried, say_reopened
+from app.cli.options import QRELS_HELP
 from core.errors import InputError
 
 __all__ = ["add_merge_arguments", "cmd_merge"]
@@ -17,6 +18,8 @@ __all__ = ["add_merge_arguments", "cmd_merge"]
 
 def add_merge_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("base", metavar="BASE", help="the workbook (or file) the round was split from")
+    p.add_argument("--qrels", help=QRELS_HELP.format(
+        run="BASE is then a run, given as split was"))
     p.add_argument("returned", metavar="RETURNED", nargs="+",
                    help="the reviewers' workbooks as they came back")
     p.add_argument("-o", "--output", required=True, metavar="MERGED.xlsx",
@@ -50,8 +53,9 @@ def cmd_merge(args: argparse.Namespace, out: TextIO) -> int:
 
     check_workbook_target(args.output)  # MERGED.xlsx or MERGED.ods
     outputs = [args.output] + ([args.report] if args.report else [])
-    check_outputs(outputs, [args.base, *args.returned])
-    base = read_base(args.base)
+    inputs = [args.base, *([args.qrels] if args.qrels else []), *args.returned]
+    check_outputs(outputs, inputs)
+    base = read_base(args.base, qrels=args.qrels)
     read = read_returned(args.returned)
     say_reopened([base, *(doc for _, doc in read)], args)
     returned = [Returned(name, doc) for name, doc in read]

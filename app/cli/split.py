@@ -7,12 +7,14 @@ import argparse
 from pathlib import Path
 from typing import TextIO
 
+from app.cli.options import INPUT_HELP, QRELS_HELP
+
 __all__ = ["add_split_arguments", "cmd_split"]
 
 
 def add_split_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("input", metavar="BOOK", help="the base: a workbook, CSV/TSV or TREC run")
-    p.add_argument("--qrels", help="TREC qrels file; BOOK is then a TREC run")
+    p.add_argument("input", metavar="BOOK", help=f"the base: {INPUT_HELP}")
+    p.add_argument("--qrels", help=QRELS_HELP.format(run="BOOK is then a run"))
     p.add_argument("--reviewers", required=True, metavar="NAME,NAME,...",
                    help="who judges (one workbook each)")
     p.add_argument("--overlap", type=float, default=0.0, metavar="FRACTION",

@@ -51,8 +51,8 @@ def is_judgment_sheet(path: str | Path, head: Head | None = None) -> bool:
     return _sheet_head(head.data, suffix)
 
 
-def _first_line(head: bytes) -> str:
-    text = head.decode("utf-8-sig", errors="replace")
+def _first_line(head: bytes, encoding: str = "utf-8-sig") -> str:
+    text = head[: len(head) // 2 * 2].decode(encoding, errors="replace")
     return next((ln for ln in text.splitlines() if ln.strip()), "")
 
 
@@ -78,7 +78,11 @@ def _trec_text_line(line: str) -> bool:
 
 def _sheet_head(head: bytes, suffix: str) -> bool:
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return True  # UTF-16 text: a spreadsheet's export, never a qrels file
+        # UTF-16 text: a spreadsheet's export, unless its first line is a
+        # TREC line (PowerShell 5's > writes UTF-16), which the TREC reader
+        # then refuses naming its encoding and what to do.
+        wide = _first_line(head[:4096], "utf-16")
+        return not (_trec_line(wide) or _trec_text_line(wide))
     first = _first_line(head)
     if not first or _trec_line(first):
         return False

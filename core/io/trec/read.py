@@ -41,22 +41,29 @@ QRELS_FIELDS_HINT = "each line holds query iteration source grade (the iteration
 COMMENT_HINT = "a comment line: remove it; trec_eval reads no comments either"
 
 
-def number_hint(parts: Sequence[bytes], hint: str) -> str:
+def number_hint(parts: Sequence[bytes], hint: str, path: Path | None = None,
+                line: int = 0) -> str:
     """``hint``, or what to do about a comment line whose words fell where
     the number is (a query id may start with '#': only a refused line is
-    taken for a comment)."""
-    return COMMENT_HINT if parts[0].startswith(b"#") else hint
-
-
-def fields_hint(parts: Sequence[bytes], expected: int) -> str:
-    """What to do about a TREC line of ``parts`` that is not ``expected``
-    fields long: the ways runs and qrels come so, as the README lists them."""
+    taken for a comment), or about a run's header (line 1 of ``path``, its
+    rank a word as well as its score)."""
     if parts[0].startswith(b"#"):
         return COMMENT_HINT
-    if expected == 6 and len(parts) == 3:
-        return ("an MS MARCO run (qid pid rank) has no score: write it as a TREC run whose "
-                "score is minus the rank, awk '{print $1, \"Q0\", $2, $3, -$3, \"msmarco\"}' "
-                "run.tsv > run.txt")
+    if path is not None and line == 1 and len(parts) == 6 and not parts[3].isdigit():
+        words = " ".join(p.decode("utf-8", "replace") for p in parts)
+        return (f"line 1 is a header ({words}): a TREC run has none; drop it, "
+                f"tail -n +2 {path.name} > run.txt")
+    return hint
+
+
+def fields_hint(parts: Sequence[bytes], expected: int, line: int = 0) -> str:
+    """What to do about a TREC line of ``parts`` (the file's ``line``) that is
+    not ``expected`` fields long: the ways runs and qrels come so, as the
+    README lists them."""
+    if parts[0].startswith(b"#"):
+        return COMMENT_HINT
+    if expected == 6 and len(parts) == 3 and parts[1].upper() != b"Q0":
+        return _three_columns_hint(parts, line)
     if expected == 4 and len(parts) == 6:
         return ("this line is a run's (query Q0 source rank score tag): give the run first "
                 "and its qrels after --qrels")
@@ -69,6 +76,36 @@ def fields_hint(parts: Sequence[bytes], expected: int) -> str:
     if len(parts) > expected:
         return "an id or a grade holding a space splits the line: join its words (with _)"
     return RUN_FIELDS_HINT if expected == 6 else QRELS_FIELDS_HINT
+
+
+def _three_columns_hint(parts: Sequence[bytes], line: int) -> str:
+    """What to do about a run line ``query source X``: X a rank (MS MARCO's
+    qid pid rank, or a header on line 1 naming a rank) is written as minus the
+    rank, X a score (a header naming no rank, or a number that is no whole
+    number) as the score; taking a score for a rank would rank the run upside
+    down."""
+    third = parts[2].decode("utf-8", "replace")
+    try:
+        value: float | None = float(third)
+    except ValueError:
+        value = None
+    if value is None and line != 1:
+        return RUN_FIELDS_HINT
+    if value is None:  # a header
+        words = " ".join(p.decode("utf-8", "replace") for p in parts)
+        if "rank" in third.lower():
+            return (f"a header ({words}), its third column a rank: write the run "
+                    "as TREC lines whose score is minus the rank, awk 'NR > 1 {print $1, "
+                    "\"Q0\", $2, $3, -$3, \"run\"}' run.tsv > run.txt")
+        return (f"a header ({words}), its third column a score: write the run "
+                "as TREC lines, awk 'NR > 1 {print $1, \"Q0\", $2, NR - 1, $3, \"run\"}' "
+                "run.tsv > run.txt")
+    if not value.is_integer():
+        return (f"the third column is a score, not a rank ({third}): write the run as TREC "
+                "lines, awk '{print $1, \"Q0\", $2, NR, $3, \"run\"}' run.tsv > run.txt")
+    return ("an MS MARCO run (qid pid rank) has no score: write it as a TREC run whose "
+            "score is minus the rank, awk '{print $1, \"Q0\", $2, $3, -$3, \"msmarco\"}' "
+            "run.tsv > run.txt")
 
 
 def read_qrels(path: str | Path) -> tuple[Qrels, dict[tuple[str, str], int]]:
@@ -194,10 +231,10 @@ class Run:
             if len(parts) != 6:
                 raise InputError(
                     f"expected 6 fields (query Q0 source rank score tag), found {len(parts)}",
-                    file=name, line=line_no, hint=fields_hint(parts, 6),
+                    file=name, line=line_no, hint=fields_hint(parts, 6, line_no),
                 )
             value = finite(parts[4], file=name, line=line_no, column="score (field 5)",
-                           hint=number_hint(parts, SCORE_HINT))
+                           hint=number_hint(parts, SCORE_HINT, self.path, line_no))
             qb = parts[0]
             q = queries.get(qb)
             if q is None:

@@ -16,12 +16,50 @@ __all__ = ["BOM", "check_head", "decode", "finite", "read_bytes", "refuse_nul"]
 BOM = codecs.BOM_UTF8
 
 
+#: A compressed file's suffix -> the command that writes it decompressed.
+_CATS = {".gz": "zcat", ".bz2": "bzcat", ".xz": "xzcat"}
+
+
 def check_head(head: bytes, path: Path) -> None:
     """Refuse a workbook or a binary file from its first bytes."""
     if head.startswith(b"PK\x03\x04") or head.startswith(b"\xd0\xcf\x11\xe0"):
         raise InputError("this is a workbook, not a TREC text file", file=str(path))
+    wide = _wide_text(head[:4096])
+    if wide is not None:
+        said, iconv, bom = wide
+        cat = _CATS.get(path.suffix.lower())
+        name = path.with_suffix("").name if cat else path.name
+        command = (f"{cat} {path.name} | iconv -f {iconv} -t UTF-8" if cat else
+                   f"iconv -f {iconv} -t UTF-8 {path.name}")
+        raise InputError(
+            f"the file is {said} text{'' if bom else ' without a byte order mark'}, not UTF-8 "
+            "as TREC files are", file=str(path),
+            hint=f"save it as UTF-8: {command} > utf8-{name} (Windows PowerShell 5's > "
+            "writes UTF-16: write with | Out-File -Encoding utf8)")
     if b"\x00" in head[:4096]:
         raise InputError("the file is binary, not a TREC text file", file=str(path))
+
+
+def _wide_text(head: bytes) -> tuple[str, str, bool] | None:
+    """(encoding said, iconv's name for it, has a byte order mark) of text in
+    UTF-16 or UTF-32, by its byte order mark, or for UTF-16 without one by
+    its zero bytes (an ASCII character's high byte): None for other bytes."""
+    for bom, said, iconv in ((codecs.BOM_UTF32_LE, "UTF-32", "UTF-32"),
+                             (codecs.BOM_UTF32_BE, "UTF-32", "UTF-32"),
+                             (codecs.BOM_UTF16_LE, "UTF-16", "UTF-16"),
+                             (codecs.BOM_UTF16_BE, "UTF-16", "UTF-16")):
+        if head.startswith(bom):
+            return said, iconv, True
+    pairs = len(head) // 2
+    if pairs < 4:
+        return None
+    high_odd = head[1 : 2 * pairs : 2].count(0)  # little-endian: the high byte second
+    high_even = head[0 : 2 * pairs : 2].count(0)
+    if high_odd >= 0.9 * pairs and high_even == 0:
+        return "UTF-16", "UTF-16LE", False
+    if high_even >= 0.9 * pairs and high_odd == 0:
+        return "UTF-16", "UTF-16BE", False
+    return None
 
 
 def refuse_nul(path: Path, at: int) -> None:

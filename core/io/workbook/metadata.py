@@ -64,14 +64,32 @@ def _metadata(doc: Document, conv: Conventions, perm: np.ndarray) -> dict[str, A
     return meta
 
 
+def _chunks(text: str) -> list[str]:
+    """``text`` (JSON with no space between tokens) in cells of
+    :data:`CHUNK` characters, a space at a cell's start or end written
+    ``\\u0020``: Gnumeric writes a cell's text without ``xml:space="preserve"``,
+    and the spaces at its ends are then dropped when the workbook is read back
+    (an unrateable grade's reason "a b" cut at its space came back "ab")."""
+    chunks = [text[i : i + CHUNK] for i in range(0, len(text), CHUNK)] or [""]
+    for i, chunk in enumerate(chunks):
+        if chunk.startswith(" "):
+            chunk = "\\u0020" + chunk[1:]
+        if chunk.endswith(" "):
+            chunk = chunk[:-1] + "\\u0020"
+        chunks[i] = chunk
+    return chunks
+
+
 def write_metadata(wb: Any, doc: Document, conv: Conventions, perm: np.ndarray) -> None:
     """The hidden sheet: a format line, then the JSON in cells of :data:`CHUNK` characters."""
     ws = wb.add_worksheet(SHEETS["metadata"])
     # ASCII-only JSON, and "_x" escaped so that no reader takes it for an
-    # OOXML character escape (_x000D_).
-    text = json.dumps(_metadata(doc, conv, perm), ensure_ascii=True, allow_nan=False)
+    # OOXML character escape (_x000D_). No space between tokens: a space is
+    # then always inside a string, where _chunks may escape it.
+    text = json.dumps(_metadata(doc, conv, perm), ensure_ascii=True, allow_nan=False,
+                      separators=(",", ":"))
     text = text.replace("_x", "\\u005fx")
-    chunks = [text[i : i + CHUNK] for i in range(0, len(text), CHUNK)] or [""]
+    chunks = _chunks(text)
     ws.write_string(0, 0, METADATA_FORMAT)
     ws.write_string(0, 1, str(len(chunks)))
     ws.write_string(0, 2, "Kept by NDCG Worksheet to reopen this workbook exactly; do not edit.")
