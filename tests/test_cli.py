@@ -589,3 +589,28 @@ def test_a_run_with_no_line_is_said_so_naming_it(tmp_path, capsys, content):
         assert err.splitlines() == [f"ndcg-worksheet: error: {empty}: the run has no line (it "
                                     "ranks no query) (name a run with a line per query, "
                                     "candidate and score)"]
+
+
+@pytest.mark.parametrize("command", ["evaluate", "export", "split", "merge"])
+def test_each_commands_help_example_runs_as_written(command, tmp_path, capsys):
+    """Each command's --help shows an example, its lines whole (not run into
+    the text), and they run as written in an empty folder."""
+    from app.cli.main import EXAMPLES
+
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    helped = capsys.readouterr().out
+    assert "Example:\n" + "\n".join(f"  {line}" for line in EXAMPLES[command]) in helped
+    script = "set -e\nndcg-worksheet() { \"$PY\" -m app.launcher \"$@\"; }\n" + "\n".join(
+        EXAMPLES[command])
+    env = {**os.environ, "PY": sys.executable, "PYTHONPATH": str(REPO)}
+    proc = subprocess.run(["bash", "-c", script], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    made = {"evaluate": None, "export": "audited.xlsx", "split": "round1/base-ben.xlsx",
+            "merge": "merged.xlsx"}[command]
+    if made is None:
+        assert "NDCG@10" in proc.stdout
+    else:
+        assert (tmp_path / made).stat().st_size > 0

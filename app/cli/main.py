@@ -65,6 +65,61 @@ def cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
     return run(args, out)
 
 
+#: What each command that reads a worksheet does, in a sentence or two: the
+#: commands' --help descriptions, each followed by its :data:`EXAMPLES`.
+DESCRIPTIONS = {
+    "evaluate": "Print NDCG per query and the means, at each cutoff, under the conventions "
+    "the flags declare (the defaults, or a peer's with --preset). A TREC run is given with "
+    "its qrels: evaluate run.txt --qrels qrels.txt --preset trec_eval --k 10.",
+    "export": "Write the audited workbook: each candidate's original and current grade, "
+    "and its gain, discount and contribution, each query's DCG, ideal DCG and NDCG, and "
+    "the means, as live formulas under the declared conventions (or the worksheet as "
+    "CSV/TSV, its grades as TREC qrels, its ranking as a TREC run).",
+    "split": "Hand a round of grading out: each reviewer gets a workbook of their share "
+    "of the queries that still have unknown grades (with --overlap, some queries go to "
+    "two reviewers, for agreement); merge takes the workbooks back.",
+    "merge": "Take a round back, a three-way merge against the base: a grade one "
+    "reviewer changed is taken; on the queries given to two reviewers their grades become "
+    "ratings and the grade their declared consensus; different grades elsewhere are "
+    "conflicts, the base's grade kept (the editor's Conflicts dock resolves them). A "
+    "workbook handed out from another base is refused and named. The base is never "
+    "changed; the merged workbook's audit log names who gave each grade.",
+}
+_COPY = 'cp "$(ndcg-worksheet example --format xlsx)" base.xlsx'
+_SPLIT = "ndcg-worksheet split base.xlsx --reviewers ana,ben --overlap 1 -o round1"
+#: Each command's example: shell lines that run as written, in order, in an
+#: empty folder, on the bundled example (tests/test_cli.py runs them).
+EXAMPLES = {
+    "evaluate": ['ndcg-worksheet evaluate "$(ndcg-worksheet example)" --k 10 --k all'],
+    "export": ['ndcg-worksheet export "$(ndcg-worksheet example)" -o audited.xlsx'],
+    "split": [_COPY, _SPLIT],
+    "merge": [_COPY, _SPLIT, "ndcg-worksheet merge base.xlsx round1/base-ana.xlsx "
+              "round1/base-ben.xlsx -o merged.xlsx"],
+}
+
+
+def _described(name: str) -> str:
+    """Command ``name``'s --help description: what it does, then its example's
+    lines, each on a line of its own (:class:`_KeepExamples` keeps them)."""
+    return (DESCRIPTIONS[name] + "\n\nExample:\n"
+            + "\n".join(f"  {line}" for line in EXAMPLES[name]))
+
+
+class _KeepExamples(argparse.HelpFormatter):
+    """argparse's formatter, but a description's lines that start with two
+    spaces (commands to copy) are kept whole, not run into the text."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        parts = []
+        for paragraph in text.split("\n\n"):
+            lines = paragraph.split("\n")
+            kept = [x for x in lines if x.startswith("  ")]
+            prose = "\n".join(x for x in lines if not x.startswith("  "))
+            filled = super()._fill_text(prose, width, indent) if prose else ""
+            parts.append("\n".join([filled, *(indent + x for x in kept)]).strip("\n"))
+        return "\n\n".join(parts)
+
+
 def _program() -> argparse.ArgumentParser:
     """The program's parser before its commands: what it is, and the flags about
     the installation (``--version``, the desktop entry)."""
@@ -91,7 +146,9 @@ def build_parser() -> argparse.ArgumentParser:
     # with the program's usage above.
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND", prog=PROG)
 
-    e = sub.add_parser("evaluate", help="print NDCG per query and the means")
+    e = sub.add_parser("evaluate", help="print NDCG per query and the means",
+                       description=_described("evaluate"),
+                       formatter_class=_KeepExamples)
     e.add_argument("input", help=INPUT_HELP)
     e.add_argument("--qrels", help=QRELS_HELP.format(run="INPUT is then a run"))
     add_encoding(e)
@@ -107,6 +164,8 @@ def build_parser() -> argparse.ArgumentParser:
     x = sub.add_parser(
         "export",
         help="write an audited workbook with live formulas (or CSV/TSV, TREC qrels or run)",
+        description=_described("export"),
+                       formatter_class=_KeepExamples,
     )
     add_export_arguments(x)
     x.set_defaults(func=cmd_export)
@@ -152,11 +211,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_import_parser(sub)
 
-    s = sub.add_parser("split", help="hand a workbook out to reviewers, one workbook each")
+    s = sub.add_parser("split", help="hand a workbook out to reviewers, one workbook each",
+                       description=_described("split"),
+                       formatter_class=_KeepExamples)
     add_split_arguments(s)
     s.set_defaults(func=cmd_split)
 
-    m = sub.add_parser("merge", help="merge the reviewers' returned workbooks into one")
+    m = sub.add_parser("merge", help="merge the reviewers' returned workbooks into one",
+                       description=_described("merge"),
+                       formatter_class=_KeepExamples)
     add_merge_arguments(m)
     add_strict(m)
     m.set_defaults(func=cmd_merge)
