@@ -140,36 +140,8 @@ def _program() -> argparse.ArgumentParser:
     return p
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = _program()
-    # prog given: the commands' usage lines start "ndcg-worksheet COMMAND", not
-    # with the program's usage above.
-    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND", prog=PROG)
-
-    e = sub.add_parser("evaluate", help="print NDCG per query and the means",
-                       description=_described("evaluate"),
-                       formatter_class=_KeepExamples)
-    e.add_argument("input", help=INPUT_HELP)
-    e.add_argument("--qrels", help=QRELS_HELP.format(run="INPUT is then a run"))
-    add_encoding(e)
-    add_convention_arguments(e)
-    e.add_argument("--format", choices=["table", "json", "csv"], default="table",
-                   help="table (default): conventions, NDCG per query, means; json: also "
-                   "the DCG, the ideal DCG and an unresolved query's bounds; csv: a row per "
-                   "query and cutoff")
-    add_engine_arguments(e)
-    add_strict(e)
-    e.set_defaults(func=cmd_evaluate)
-
-    x = sub.add_parser(
-        "export",
-        help="write an audited workbook with live formulas (or CSV/TSV, TREC qrels or run)",
-        description=_described("export"),
-                       formatter_class=_KeepExamples,
-    )
-    add_export_arguments(x)
-    x.set_defaults(func=cmd_export)
-
+def _add_compare_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The compare command and its arguments: the conventions and the tests."""
     c = sub.add_parser(
         "compare", help="compare two or more rankings of the same queries",
         description="Two runs: the detailed report of B against A (per query, candidates that "
@@ -208,6 +180,39 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_strict(c)
     c.set_defaults(func=cmd_compare)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _program()
+    # prog given: the commands' usage lines start "ndcg-worksheet COMMAND", not
+    # with the program's usage above.
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND", prog=PROG)
+
+    e = sub.add_parser("evaluate", help="print NDCG per query and the means",
+                       description=_described("evaluate"),
+                       formatter_class=_KeepExamples)
+    e.add_argument("input", help=INPUT_HELP)
+    e.add_argument("--qrels", help=QRELS_HELP.format(run="INPUT is then a run"))
+    add_encoding(e)
+    add_convention_arguments(e)
+    e.add_argument("--format", choices=["table", "json", "csv"], default="table",
+                   help="table (default): conventions, NDCG per query, means; json: also "
+                   "the DCG, the ideal DCG and an unresolved query's bounds; csv: a row per "
+                   "query and cutoff")
+    add_engine_arguments(e)
+    add_strict(e)
+    e.set_defaults(func=cmd_evaluate)
+
+    x = sub.add_parser(
+        "export",
+        help="write an audited workbook with live formulas (or CSV/TSV, TREC qrels or run)",
+        description=_described("export"),
+                       formatter_class=_KeepExamples,
+    )
+    add_export_arguments(x)
+    x.set_defaults(func=cmd_export)
+
+    _add_compare_parser(sub)
 
     add_import_parser(sub)
 
