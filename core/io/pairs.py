@@ -116,8 +116,9 @@ def check_exist(*paths: str | Path | None) -> list[Head]:
 
 def _judged_run(run: str | Path | Run, judgments: QrelsColumns) -> Document:
     """``run`` joined with ``judgments``; a :class:`Run` given is spent (its
-    columns become the document's: every caller lets go of it)."""
-    doc = document_from_trec(run, judgments, spent=True)
+    columns become the document's: every caller lets go of it). One thread
+    a join: the two runs' lanes join at the same time."""
+    doc = document_from_trec(run, judgments, spent=True, threads=1)
     return _judged(doc, run.path if isinstance(run, Run) else run, judgments.path)
 
 

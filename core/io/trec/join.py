@@ -9,9 +9,11 @@ ids' text (:func:`_join_lines`) for any file the fast reader leaves.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
+from contextvars import copy_context
+from functools import partial
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -59,7 +61,8 @@ def document_from_trec(
     Rows keep the run's order; the judged-not-retrieved rows follow, query by
     query (in the run's order), each query's in the qrels' order.
     ``threads`` read a run given as a path (one when another file is read at
-    the same time); qrels given as a path are scanned on one more thread
+    the same time) and, two or more, share the join's independent halves
+    (:func:`_beside`); qrels given as a path are scanned on one more thread
     while the run is read, or, for a large run, by a forked child that also
     reads the run's last part (:func:`core.io.trec.both.read_both`).
     ``ties``: the tie rule the document will be evaluated under, when known:
@@ -84,7 +87,7 @@ def document_from_trec(
     name = stem(run.path)
     if run._table is not None and table is not None:
         doc = _join_columns(run, run._table, table, qrels_path, conventions, name,
-                            release=own, unshared=unshared, ties=ties)
+                            release=own, unshared=unshared, ties=ties, threads=threads)
         if doc is not None:
             return doc
     return _join_lines(run, qrels_path, conventions, name, unshared=unshared)
@@ -271,18 +274,24 @@ def _grid(key: U64Array, low: np.uint64, sizes: IntArray, starts: IntArray) -> U
 
 
 def _matches(run: _Sorted, run_key: U64Array, qrels: _Sorted, qrels_key: U64Array,
-             judged: int) -> tuple[IntArray, IntArray]:
+             judged: int, pool: Executor | None = None) -> tuple[IntArray, IntArray]:
     """The run rows and the qrels rows (the first ``judged`` of ``qrels``'
     order) that may hold the same pair: the same (query, source key), or the
     same sort key when no two run rows share one (the caller compares the
     bytes); within a query neither file repeats a source key. Each qrels row
     is searched for among the run's sorted keys, in order (the search then
-    stays near its last answer)."""
+    stays near its last answer); the first half of them on ``pool``'s thread
+    meanwhile (:func:`_halves`)."""
     needle = qrels.key[:judged]
     if not run.key.size or not judged:
         return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
-    at = np.searchsorted(run.key, needle)
-    np.minimum(at, run.key.size - 1, out=at)
+
+    def search(part: slice) -> npt.NDArray[np.intp]:
+        at = np.searchsorted(run.key, needle[part])
+        np.minimum(at, run.key.size - 1, out=at)
+        return at
+
+    at = _halves(pool, search, needle.size)
     found = np.flatnonzero(run.key[at] == needle)
     # int64 once: numpy would convert int32 rows at each use as an index.
     hit = run.order[at[found]].astype(np.int64)
@@ -370,7 +379,7 @@ def _common_queries(rt: Table, qt: Table, unshared: bool = False) -> _Queries | 
 def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
                   conventions: Conventions | None, name: str, *,
                   release: bool = False, unshared: bool = False,
-                  ties: TieRule | None = None) -> Document | None:
+                  ties: TieRule | None = None, threads: int = 1) -> Document | None:
     """The join on integer codes and bytes; None where the line-by-line join
     must do it (ids that are not UTF-8, a key clash). With ``release`` (a
     run read for this document only), the run's columns become the
@@ -391,9 +400,10 @@ def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
     if (common.run_to_doc < 0).any():
         rows = np.flatnonzero(run_query >= 0)
         run_query = run_query[rows]
-    with _order_ahead(ties if rows is None else None, run_query, rt) as ahead:
+    with (_order_ahead(ties if rows is None else None, run_query, rt) as ahead,
+          _beside(threads, run_query.size) as pool):
         doc = _join_sorted(run, rt, qt, qrels_path, conventions, name, common, run_query,
-                           rows, release=release, ahead=ahead)
+                           rows, release=release, ahead=ahead, pool=pool)
     if doc is None:
         return None
     doc.queries_left_out = tuple(common.unjudged), tuple(common.unranked)
@@ -404,12 +414,14 @@ def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
 def _join_sorted(run: Run, rt: Table, qt: Table, qrels_path: Path,
                  conventions: Conventions | None, name: str, common: _Queries,
                  run_query: IntArray, rows: IntArray | None, *,
-                 release: bool, ahead: Future[Ahead] | None
+                 release: bool, ahead: Future[Ahead] | None, pool: Executor | None = None
                  ) -> Document | None:
     """:func:`_join_columns` from the run's kept rows (``rows``, None: all)
     with their document query codes on: the sorts, the search, the
     document. ``ahead`` (the run's ranked order, on another thread) is
-    waited for before the run's columns become the document's."""
+    waited for before the run's columns become the document's. ``pool``
+    (:func:`_beside`) sorts the run while the qrels are sorted here, and
+    takes half the search and half the ids' comparison."""
     query_ids, n_doc = common.query_ids, len(common.query_ids)
     run_key = rt.source_key if rows is None else rt.source_key[rows]
     qrels_query = common.qrels_to_doc[qt.query.code]
@@ -417,12 +429,16 @@ def _join_sorted(run: Run, rt: Table, qt: Table, qrels_path: Path,
     qrels_code = np.where(qrels_query >= 0, qrels_query, qt.query.code + n_doc)
     groups = _groups(run_query), _groups(qrels_code)
     bits = _key_bits(n_doc + qt.query.key.size, *groups)
+    sort_run = partial(_sorted_pairs, run_query, run_key, bits, groups[0])
+    # (the run's sort on the pool's thread while the qrels' is done here)
+    run_sorted = None if pool is None else pool.submit(copy_context().run, sort_run)
     qrels = _sorted_pairs(qrels_code, qt.source_key, bits, groups[1])
     del qrels_code
     if qrels.tied and _qrels_repeat(qt, qrels_path):
-        return None
+        return None  # (the pool's end waits for the run's sort)
     check_stopped()  # between the join's blocks: a stopped read ends here (core.io.stop)
-    ranked = _sorted_pairs(run_query, run_key, bits, groups[0])
+    ranked = sort_run() if run_sorted is None else run_sorted.result()
+    del sort_run, run_sorted
     if ranked.tied and _run_repeat(run, rt, query_ids, run_query, run_key, rows):
         return None
     check_stopped()
@@ -431,9 +447,10 @@ def _join_sorted(run: Run, rt: Table, qt: Table, qrels_path: Path,
         if not ranked.tied:  # and its keys (the search compares them on ties only)
             rt.source_key = run_key = np.empty(0, dtype=np.uint64)
     judged = int(np.searchsorted(qrels.key, np.uint64(n_doc) << np.uint64(64 - bits)))
-    hit, match = _matches(ranked, run_key, qrels, qt.source_key, judged)
+    hit, match = _matches(ranked, run_key, qrels, qt.source_key, judged, pool)
     del ranked, qrels, run_key
-    same = rt.source.same(hit if rows is None else rows[hit], qt.source, match)
+    same = _halves(pool, partial(_same_ids, rt.source, hit if rows is None else rows[hit],
+                                 qt.source, match), hit.size)
     hit, match = hit[same], match[same]
     join = _Join(run_query, rows, qrels_query, hit, match)
     del run_query
@@ -443,6 +460,52 @@ def _join_sorted(run: Run, rt: Table, qt: Table, qrels_path: Path,
     if ordered is not None:
         give_order(doc, ordered)
     return doc
+
+
+def _same_ids(ids: IdBytes, rows: IntArray, other: IdBytes, other_rows: IntArray,
+              part: slice) -> npt.NDArray[np.bool_]:
+    """:meth:`IdBytes.same` of ``part`` of ``rows`` and ``other_rows``."""
+    return ids.same(rows[part], other, other_rows[part])
+
+
+#: A join of fewer run rows than this is done on one thread (a thread's
+#: start and hand-over cost more than the halves save).
+_BESIDE_FROM = 1 << 16
+
+@contextmanager
+def _beside(threads: int, rows: int) -> Iterator[Executor | None]:
+    """A thread that takes the join's independent parts (the run's sort,
+    :func:`_halves`) while this one does the rest, for a join of ``rows``
+    run rows given ``threads`` (None: one thread does all; a command that
+    joins two runs at once gives one each). The join's numpy steps let go
+    of the interpreter lock, and after a read the second core is otherwise
+    idle (the run's ranked order worked out ahead, :func:`_order_ahead`,
+    takes it for ~20 ms at the defaults); the halves' results are the
+    whole's, element for element. The 2M-row run's join after the editor's
+    read: 318 -> 196 ms of the reading thread's CPU, 338 -> 253 ms of wall
+    (medians of 5 alternating turns, load 7-9; docs/benchmarks.md, hopen5)."""
+    if threads < 2 or rows < _BESIDE_FROM:
+        yield None
+        return
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="join") as pool:
+        yield pool
+
+
+def _halves(pool: Executor | None, work: Callable[[slice], npt.NDArray[Any]],
+            n: int) -> npt.NDArray[Any]:
+    """``work(slice(0, n))``, element for element: with ``pool``, its first
+    half there while its second half is worked out here, then the two put
+    together (what this thread's half raises first)."""
+    if pool is None or n < _BESIDE_FROM:
+        return work(slice(0, n))
+    half = n // 2
+    first = pool.submit(copy_context().run, work, slice(0, half))
+    try:
+        second = work(slice(half, n))
+    except BaseException:
+        wait([first])
+        raise
+    return np.concatenate([first.result(), second])
 
 
 @contextmanager
