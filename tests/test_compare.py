@@ -444,14 +444,16 @@ def test_sides_given_with_their_scores_released_compare_as_the_documents(
 ) -> None:
     """The command line's compare of two runs hands :func:`compare` each
     run's :func:`compare_side` and releases the documents' scores
-    (:meth:`Document.release_scores`): both reports are those of the
+    (:meth:`Document.release_scores`) and the id-desc order
+    (:meth:`Evaluation.release_order`): both reports are those of the
     documents compared whole, bit for bit."""
     conv = Conventions(cutoffs=(1, None), ties=rule, unknown=unknown)  # type: ignore[arg-type]
     whole = compare(a, b, conv, resamples=40, seed=1)
     a2, b2 = a.subset(np.arange(len(a))), b.subset(np.arange(len(b)))
     side_a, side_b = compare_side(evaluate(a2, conv)), compare_side(evaluate(b2, conv))
-    a2.release_scores()
-    b2.release_scores()
+    for side, doc in ((side_a, a2), (side_b, b2)):
+        doc.release_scores()
+        side.evaluation.release_order()  # (let go only of trec_eval's id order)
     released = compare(a2, b2, conv, resamples=40, seed=1, evaluation_a=side_a,
                        evaluation_b=side_b)
     assert json.dumps(compare_json(released)) == json.dumps(compare_json(whole))

@@ -69,6 +69,42 @@ def test_the_ranked_gains_are_shared_or_let_go_and_gathered_alike():
     np.testing.assert_array_equal(averaged.rank, [1, 2, 3, 1, 2])
 
 
+def _runs_and_judged() -> Document:
+    # Lists of unequal lengths, ties the id order turns over, unknown grades
+    # and judged rows no run retrieved (no score: not ranked).
+    return Document.from_columns(
+        query=["q", "q", "q", "q", "r", "r", "r", "s", "q"],
+        source_id=["x", "y", "z", "w", "u", "v", "t", "a", "j"],
+        score=[3, 2, 2, 2, 1, 5, 1, 4, None],
+        grade=[0, 2, None, 1.5, 1, 3, 2, None, 2])
+
+
+def test_an_order_released_is_made_again_and_the_contributions_are_the_same_bits():
+    doc = _runs_and_judged()
+    for conv in (preset("trec_eval"), Conventions(ties=TieRule.ID_DESC),
+                 Conventions(ties=TieRule.PESSIMISTIC, unknown=UnknownRule.CONDENSED,
+                             cutoffs=(1, 2, None))):
+        ev = evaluate(doc, conv)
+        kept = ev.order.copy()
+        terms = {k: ev.contribution_at(k) for k in (1, 2, 3, None)}
+        assert ev._rows._order is not None
+        ev.release_order()
+        assert ev._rows.released, conv
+        assert ev._rows._order is None  # let go
+        np.testing.assert_array_equal(ev.order, kept)
+        np.testing.assert_array_equal(ev.ranked_between(1, 5), kept[1:5])
+        np.testing.assert_array_equal(ev.ranked_at(np.array([4, 0])), kept[[4, 0]])
+        for k, want in terms.items():
+            assert _bits(ev.contribution_at(k)) == _bits(want), (conv, k)
+    # Averaged ties keep the order they have (their terms are the groups').
+    averaged = evaluate(doc, Conventions())
+    before = averaged._rows._order
+    assert before is not None  # (r's rows are not in score order)
+    averaged.release_order()
+    assert averaged._rows._order is before
+    assert not averaged._rows.released
+
+
 def _bits(values: np.ndarray) -> list[int]:
     return values.view(np.uint64).tolist()
 

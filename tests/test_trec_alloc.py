@@ -102,3 +102,41 @@ def test_compare_of_two_runs_maps_large_blocks_before_its_read(
     assert main(["compare", str(run_file), str(run_file), "--qrels", str(qrels)], out=out) == 0
     assert calls == [alloc.PAIR_MAP_FROM, "read"]
     assert "mean delta" in out.getvalue()
+
+
+def test_compare_of_two_runs_evaluates_one_run_at_a_time(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command line's compare of two runs evaluates the runs one at a
+    time, each run's side made (its scores and trec_eval's id order
+    released) before the other run's evaluation: the two evaluations'
+    temporaries sat side by side at the read's peak."""
+    import threading
+
+    import app.cli.compare as command
+
+    events: list[str] = []
+    both = threading.Barrier(2, timeout=0.5)  # reached by both only if they overlap
+    evaluate_named = command.evaluate_named
+
+    def evaluating(*a: object, **k: object) -> object:
+        events.append("evaluate")
+        try:
+            both.wait()
+            events.append("side by side")
+        except threading.BrokenBarrierError:
+            pass
+        return evaluate_named(*a, **k)  # type: ignore[arg-type]
+
+    compare_side = command.compare_side
+    monkeypatch.setattr(command, "evaluate_named", evaluating)
+    monkeypatch.setattr(command, "compare_side",
+                        lambda ev: events.append("side") or compare_side(ev))
+    run_file, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    run_file.write_text("q1 Q0 d1 1 3 t\nq1 Q0 d2 2 3 t\nq1 Q0 d3 3 1 t\n")
+    qrels.write_text("q1 0 d1 1\nq1 0 d2 2\n")
+    out = io.StringIO()
+    assert main(["compare", str(run_file), str(run_file), "--qrels", str(qrels),
+                 "--preset", "trec_eval"], out=out) == 0
+    assert events == ["evaluate", "side", "evaluate", "side"]
+    assert "side by side" not in events
+    assert "mean delta" in out.getvalue()

@@ -366,12 +366,51 @@ class Evaluation:
     def contribution_at(self, k: int | None) -> FloatArray:
         """Each candidate's contribution to DCG@k (:meth:`position_terms`: 0 beyond
         k, NaN when its gain is unknown and it counts; NaN when not ranked)."""
-        value = self.position_terms(k)
         out = np.zeros(len(self.doc))
-        self._rows.put(out, value)
-        del value
+        if self._rows.released:
+            self._terms_in_row_order(k, out)
+        else:
+            value = self.position_terms(k)
+            self._rows.put(out, value)
+            del value
         out[~self.ranked_mask] = np.nan
         return out
+
+    def _terms_in_row_order(self, k: int | None, out: FloatArray) -> None:
+        """:meth:`position_terms` written at the ranked rows of ``out``, from
+        each row's own gain and rank a block of rows at a time, not through
+        the order (ties not averaged: each term is its position's alone, so
+        the same bits)."""
+        rank = self.rank
+        for lo in range(0, len(self.doc), CHUNK):
+            rows = np.flatnonzero(self.ranked_mask[lo:lo + CHUNK])
+            rows += lo
+            out[rows] = position_terms(self.gain[rows], rank[rows], k, divide=self._divide)
+
+    def release_order(self) -> None:
+        """Let go of the ranked order (8 bytes a ranked candidate: 16 MB at 2M)
+        where it is not the rows' own and ties are not averaged (trec_eval's
+        id order), for a caller that reads no more of it than the
+        contributions (:meth:`contribution_at`, then worked out from each
+        row's rank): the command line's compare of two runs, once each side
+        is made (:func:`core.analysis.compare.compare_side`). The ranks are
+        kept; any other reader of the order makes it again from them, a pass
+        over every position each time."""
+        if self._new_group is not None or self._rows.own:
+            return
+        rank, q_sorted, ranked = self.rank, self._sorted_query, self.ranked_mask
+        query, nq = self.doc.query, self.doc.n_queries
+
+        def remake() -> IntArray:
+            rows = np.flatnonzero(ranked)
+            place = np.searchsorted(q_sorted, np.arange(nq))[query[rows]]
+            place += rank[rows]
+            place -= 1
+            order = np.empty(rows.size, dtype=np.int64)
+            order[place] = rows
+            return order
+
+        self._rows.release(remake)
 
     def cumulative_dcg(self, q: int) -> FloatArray:
         """Running DCG down query ``q``'s ranked list, aligned with :meth:`ranked`:
