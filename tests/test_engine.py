@@ -523,6 +523,19 @@ def test_tie_group_dcg_in_chunks_is_one_bincount_bit_for_bit(sizes, chunk, cutof
     assert got.tobytes() == want.tobytes()
 
 
+def test_whole_chunks_take_the_chunk_size_of_the_time_they_are_called():
+    """A test's smaller CHUNK (mock.patch) splits the lists as it says (a
+    default bound when the function was made kept 1 << 18, and every
+    "in chunks" test above worked one chunk)."""
+    from unittest import mock
+
+    from core.engine import sums
+
+    with mock.patch.object(sums, "CHUNK", 4):
+        assert sums.whole_chunks(np.array([0, 3, 5, 9, 10])) == [(0, 2), (2, 4)]
+    assert sums.whole_chunks(np.array([0, 3, 5, 9, 10])) == [(0, 4)]
+
+
 @given(st.lists(st.integers(0, 40), min_size=1, max_size=8), st.sampled_from([1, 7, 1 << 18]),
        st.sampled_from([1, 3, None]), st.integers(0, 2**32 - 1))
 def test_effective_discounts_in_chunks_are_each_querys(sizes, chunk, k, seed):

@@ -87,17 +87,20 @@ def sums_at_cutoffs(values: FloatArray, query: npt.NDArray[Any], rank: npt.NDArr
 CHUNK = 1 << 18
 
 
-def whole_chunks(starts: npt.NDArray[Any], size: int = CHUNK) -> list[tuple[int, int]]:
+def whole_chunks(starts: npt.NDArray[Any], size: int | None = None) -> list[tuple[int, int]]:
     """Consecutive lists a chunk at a time: the first list of each chunk
     and the one after its last. ``starts``: where each list starts among
     the positions, and where the last one ends (ascending). Each chunk is
-    at least ``size`` positions long but the last, which is at least half
-    that unless it is the only one; a list is never split, so a sum per
-    list made in its chunk is the sum made over the whole, bit for bit.
+    at least ``size`` positions long (None: :data:`CHUNK`, read when called,
+    so that a test's smaller one takes effect) but the last, which is at
+    least half that unless it is the only one; a list is never split, so a
+    sum per list made in its chunk is the sum made over the whole, bit for
+    bit.
 
     >>> whole_chunks(np.array([0, 3, 5, 9, 10]), size=4)
     [(0, 2), (2, 4)]
     """
+    size = CHUNK if size is None else size
     n = starts.size - 1
     edges = [0]
     while edges[-1] < n:
