@@ -536,3 +536,49 @@ def test_every_completion_lies_within_the_bounds_when_a_gain_can_be_negative(cas
     assert (every.low, every.high) == (outer.low, outer.high)
     assert _within(outer, values)
     assert _within(bounds.Bounds(0, low, high, False, 0), values)
+
+
+@given(st.lists(st.lists(st.sampled_from([3.0, 1.0, 0.0, -0.0, -2.0, math.nan]), max_size=12),
+                min_size=1, max_size=6),
+       st.sampled_from([-1.0, 0.0, 1.0, 3.0, 5.0]),
+       st.lists(st.sampled_from([1, 2, 4, None]), min_size=1, max_size=3, unique=True))
+def test_ideal_dcg_with_unknowns_at_a_value_sums_the_known_gains_but_0(lists, value, cutoffs):
+    """The extreme ideal DCGs of the outer bounds, every unknown gain at a
+    value: only the known gains other than 0 are ranked, discounted and
+    summed (a 0 adds +0.0 or -0.0, and a sum from +0.0 is the same without
+    it): the bits of every position summed, as the bounds summed before."""
+    from core.engine.discount import discount
+
+    ideal = [sorted(g, key=lambda x: (math.isnan(x), -x)) for g in lists]  # best first, NaN last
+    gain = np.array([x for g in ideal for x in g], dtype=np.float64)
+    query = np.repeat(np.arange(len(ideal)), [len(g) for g in ideal])
+    nq, longest = len(ideal), max(len(g) for g in ideal)
+    cumulative = np.concatenate(([0.0], np.cumsum(discount(np.arange(1, longest + 1)))))
+    made: list[int] = []
+    some = outer_module.discount_of_some
+
+    def counted(rank, *args):
+        made.append(rank.size)
+        return some(rank, *args)
+
+    with mock.patch.object(outer_module, "discount_of_some", counted):
+        chunk = outer_module._IdealChunk(gain, query, nq, cumulative)
+        got = [chunk.idcg(value, k) for k in cutoffs]
+    # Every position, as before: the unknown gains 0, ranks moved down by
+    # the unknowns unless above the value, 0 past k.
+    unknown = np.isnan(gain)
+    u = np.bincount(query[unknown], minlength=nq)
+    starts = np.searchsorted(query, np.arange(nq + 1))
+    higher = gain > value
+    rank = np.arange(1, gain.size + 1) - starts[query] + np.where(higher, 0, u[query])
+    contribution = np.where(unknown, 0.0, gain) * discount(rank)
+    above = np.bincount(query[higher], minlength=nq)
+    for k, one in zip(cutoffs, got, strict=True):
+        terms = contribution if k is None else np.where(rank <= k, contribution, 0.0)
+        first, last = above, above + u
+        if k is not None:
+            first, last = np.minimum(first, k), np.minimum(last, k)
+        want = (np.bincount(query, weights=terms, minlength=nq)
+                + value * (cumulative[last] - cumulative[first]))
+        assert one.tobytes() == want.tobytes()
+    assert made == [int((np.where(unknown, 0.0, gain) != 0).sum())]

@@ -523,6 +523,86 @@ def test_tie_group_dcg_in_chunks_is_one_bincount_bit_for_bit(sizes, chunk, cutof
     assert got.tobytes() == want.tobytes()
 
 
+def test_whole_chunks_take_the_chunk_size_of_the_time_they_are_called():
+    """A test's smaller CHUNK (mock.patch) splits the lists as it says (a
+    default bound when the function was made kept 1 << 18, and every
+    "in chunks" test above worked one chunk)."""
+    from unittest import mock
+
+    from core.engine import sums
+
+    with mock.patch.object(sums, "CHUNK", 4):
+        assert sums.whole_chunks(np.array([0, 3, 5, 9, 10])) == [(0, 2), (2, 4)]
+    assert sums.whole_chunks(np.array([0, 3, 5, 9, 10])) == [(0, 4)]
+
+
+def test_dcg_of_lists_with_an_unknown_gain_within_k_is_not_summed():
+    """A query with an unknown gain (NaN) ranked within k has DCG@k NaN
+    whatever its other terms: only the other queries' terms are made, a
+    chunk of whole queries at a time, and theirs are the bits of one
+    bincount of every term (k = all: any unknown gain)."""
+    from unittest import mock
+
+    from core.engine import sums
+    from core.engine.order import list_starts, score_ties, segment_rank
+
+    nan = np.nan
+    # q0: unknown at rank 2; q1: at rank 4 (tied with rank 3); q2: none
+    gain = np.array([3.0, nan, 1.0, 2.0, 0.0, 1.0, nan, 1.0, 2.0, 0.0])
+    query = np.array([0, 0, 0, 1, 1, 1, 1, 2, 2, 2])
+    score = np.array([9.0, 8.0, 7.0, 9.0, 8.0, 5.0, 5.0, 4.0, 4.0, 1.0])
+    rank = segment_rank(query)[0]
+    new_group = score_ties(score, np.arange(query.size), list_starts(query))
+    cutoffs = (1, 3, None)
+    groups = sums.TieGroups.of(gain, new_group)
+    want = np.stack([np.bincount(query, weights=sums.position_terms(gain, rank, k, groups=groups),
+                                 minlength=3) for k in cutoffs], axis=1)
+    summed: list[int] = []
+    terms = sums.position_terms
+
+    def counted(g, *args, **kwargs):
+        summed.append(g.size)
+        return terms(g, *args, **kwargs)
+
+    for chunk in (2, 1 << 18):
+        summed.clear()
+        with mock.patch.object(sums, "CHUNK", chunk), \
+                mock.patch.object(sums, "position_terms", counted):
+            got = sums.tie_group_dcg(gain, query, rank, new_group, cutoffs, 3)
+        # (q1 at k = 3: its unknown gain at rank 4 is tied with rank 3)
+        assert np.isnan(got).tolist() == [[False, True, True], [False, True, True],
+                                          [False, False, False]]
+        assert got[~np.isnan(got)].tobytes() == want[~np.isnan(want)].tobytes()
+        # The positions whose terms were made: k = 1: q0 (1), q1 (1), q2 (2:
+        # a tie at ranks 1-2); k = 3: q1 (4: its tie group starts at 3), q2
+        # (3); k = all: q2 (3). Before: 24 (q0's 3 and q1's 4 at k = 3 and
+        # at k = all, q2's 3).
+        assert sum(summed) == 4 + 7 + 3
+
+
+def test_ideal_dcg_of_queries_not_asked_for_is_not_summed():
+    """The ideal DCG's sums leave out a chunk of only the queries whose
+    sums are not asked for (open grades: their ideal DCG is NaN), and give
+    the others' bit for bit."""
+    from unittest import mock
+
+    from core.engine import sums
+    from core.engine.order import segment_rank
+
+    gain = np.array([3.0, 1.0, 2.0, 2.0, 0.0, 1.0, 7.0, 1.0])
+    query = np.array([0, 0, 1, 1, 1, 2, 3, 3])
+    rank = segment_rank(query)[0]
+    starts = np.searchsorted(query, np.arange(5))
+    unneeded = np.array([True, True, False, True])
+    whole = sums.sums_in_chunks(gain, rank, None, starts, (1, None), 4)
+    with mock.patch.object(sums, "CHUNK", 2), \
+            mock.patch.object(sums, "times_discount", wraps=sums.times_discount) as times:
+        got = sums.sums_in_chunks(gain, rank, None, starts, (1, None), 4, unneeded=unneeded)
+    assert times.call_count == 1  # (chunks q0 | q1 | q2, q3: only the last is summed)
+    assert got[2:].tobytes() == whole[2:].tobytes()
+    assert got[:2].tolist() == [[0.0, 0.0], [0.0, 0.0]]
+
+
 @given(st.lists(st.integers(0, 40), min_size=1, max_size=8), st.sampled_from([1, 7, 1 << 18]),
        st.sampled_from([1, 3, None]), st.integers(0, 2**32 - 1))
 def test_effective_discounts_in_chunks_are_each_querys(sizes, chunk, k, seed):

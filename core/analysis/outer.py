@@ -18,9 +18,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from core.engine.discount import discount_of_some
 from core.engine.evaluation import Evaluation, discount
 from core.engine.gains import LIFT_BELOW, SUMS_BELOW
-from core.engine.order import list_starts, prefixes, tie_starts, ties_follow_gains
+from core.engine.order import list_starts, tie_starts, ties_follow_gains
 from core.engine.query_values import query_ideal
 from core.engine.sums import whole_chunks
 from core.model.conventions import ZeroIdealRule
@@ -279,7 +280,13 @@ class _IdealChunk:
     """Some queries' ideal lists (known gains best first, unknown last) and
     their ideal DCG@k with every unknown gain at a value: the known gains
     above it keep their ranks, the rest move down by the number of unknowns,
-    which fill the ranks between."""
+    which fill the ranks between.
+
+    Only the known gains other than 0 are looked at past the counts: a
+    gain of 0 (or unknown, 0 in the sums) adds +0.0 or -0.0, and a sum from
+    +0.0 is the same without them (measured at 2M candidates, 30% judged,
+    the default conventions' 30 chunks, three cutoffs, serial: this class's
+    ~58 -> ~27 ms of CPU)."""
 
     def __init__(self, gain: FloatArray, query: IntArray, nq: int,
                  cumulative: FloatArray) -> None:
@@ -288,49 +295,48 @@ class _IdealChunk:
         self.u = np.bincount(query[self.unknown], minlength=nq)
         #: Where each query's list starts, and where the last one ends.
         self.starts = np.searchsorted(query, np.arange(nq + 1))
-        self.rank = np.arange(1, gain.size + 1) - self.starts[query]
-        # Made once for both extreme values: how far each position moves when
-        # it does, and the gains with the unknown ones 0 (0 times a discount
-        # is the 0 a contribution of theirs was set to).
-        self.moved = self.u[query]
-        self.known_gain = np.where(self.unknown, 0.0, gain)
+        length = np.diff(self.starts)
+        # The known gains other than 0: where, their queries and ranks.
+        at = np.flatnonzero(np.where(self.unknown, 0.0, gain))
+        self.at_query = query[at]
+        self.at_gain = gain[at]
+        self.at_rank = at + 1 - self.starts[self.at_query]
+        self.moved = self.u[self.at_query]  # (how far each moves when it does)
+        #: The known gains of 0 per query (above a value below 0).
+        self.zeros = length - self.u - np.bincount(self.at_query, minlength=nq)
+        # How many positions and their highest rank once moved (a list's
+        # last, unknown where any is, moves down by its unknowns): each
+        # discount is the one all positions would be given at once
+        # (core.engine.discount.discount_of_some).
+        self.total, self.highest = gain.size, int((length + self.u).max(initial=0))
         self.filled: dict[float, tuple[IntArray, FloatArray, IntArray]] = {}
-        self.heads: dict[int, tuple[IntArray, IntArray]] = {}
 
     def _fill(self, value: float) -> tuple[IntArray, FloatArray, IntArray]:
-        """Each known gain's rank and contribution with unknowns at ``value``,
-        and how many known gains stand above it per query."""
+        """Each known gain's (other than 0) rank and contribution with
+        unknowns at ``value``, and how many known gains stand above it per
+        query."""
         if value not in self.filled:
-            query = self.query
             # The gains above the value lead their lists (best first): the
             # rest are the ones whose rank exceeds their count, and move down
             # (no per-position gather of the count, no count in floats;
             # measured: OuterBounds.at ~148 -> ~123 ms CPU at 2M candidates).
-            higher = self.gain > value
-            above = np.bincount(query[higher], minlength=self.nq)
-            rank = self.rank + np.where(higher, 0, self.moved)
+            higher = self.at_gain > value
+            above = np.bincount(self.at_query[higher], minlength=self.nq)
+            if value < 0:
+                above += self.zeros
+            rank = self.at_rank + np.where(higher, 0, self.moved)
             del higher
-            contribution = self.known_gain * discount(rank)
+            contribution = self.at_gain * discount_of_some(rank, self.total, self.highest)
             self.filled[value] = rank, contribution, above
         return self.filled[value]
 
-    def _head(self, k: int) -> tuple[IntArray, IntArray]:
-        """The first ``k`` positions of each list and their queries, found
-        once for both extreme values."""
-        if k not in self.heads:
-            head = prefixes(self.starts[:-1], np.minimum(np.diff(self.starts), k))
-            self.heads[k] = head, self.query[head]
-        return self.heads[k]
-
     def idcg(self, value: float, k: int | None) -> FloatArray:
         rank, contribution, above = self._fill(value)
-        query = self.query
+        query = self.at_query
         if k is not None:
-            # Only the first k of each list can stand within k (the others
-            # move down, if at all); the sums skip the rest, which add 0.
-            head, query = self._head(k)
-            rank, contribution = rank[head], contribution[head]
-            contribution = np.where(rank <= k, contribution, 0.0)
+            # Only the gains standing within k add anything (the others 0).
+            within = np.flatnonzero(rank <= k)
+            query, contribution = query[within], contribution[within]
         idcg = _sums(query, contribution, self.nq)
         first, last = above, above + self.u
         if k is not None:

@@ -132,7 +132,9 @@ class Evaluation:
         # Open grades, and a report to bound them: its bounds take the ideal
         # lists' gains (others, e.g. the editor's, would hold them for the
         # evaluation's life: 16 MB at 2M candidates).
-        idcg = self._idcg_at_cutoffs(blocks, keep=for_report and bool(n_open.any()))
+        open_queries = n_open > 0
+        idcg = self._idcg_at_cutoffs(blocks, keep=for_report and bool(open_queries.any()),
+                                     unneeded=open_queries)
         #: Every query's numbers (:class:`~core.engine.results.QueryResults`).
         self.results = lifted(self, QueryResults.from_sums(
             dcg, idcg, n_open, c.zero_ideal, self.n_ranked == 0, c.unranked))
@@ -203,8 +205,11 @@ class Evaluation:
         return sums_in_chunks(self.sorted_gain, rank, self._blocks, starts, ks, nq,
                               divide=self._divide)
 
-    def _idcg_at_cutoffs(self, blocks: tuple[int, int] | None, keep: bool) -> FloatArray:
-        """Ideal DCG per query and cutoff (open grades not yet set to NaN).
+    def _idcg_at_cutoffs(self, blocks: tuple[int, int] | None, keep: bool,
+                         unneeded: BoolArray) -> FloatArray:
+        """Ideal DCG per query and cutoff (open grades not yet set to NaN;
+        ``unneeded``: the queries with open grades, whose ideal DCG is NaN
+        then, which may be left unsummed).
 
         The ideal lists of all queries at once. Their totals need only the
         gains in order; which candidate stands where is worked out when asked
@@ -231,7 +236,7 @@ class Evaluation:
             laid = sorted_gain if isinstance(sorted_gain, np.ndarray) else sorted_gain.gains(0, nq)
             return sklearn_idcg(laid, starts, self.cutoffs, nq)
         return sums_in_chunks(sorted_gain, ideal_rank, ideal_blocks, starts, self.cutoffs, nq,
-                              overwrite=not keep, divide=self._divide)
+                              overwrite=not keep, divide=self._divide, unneeded=unneeded)
 
     # -- counts per query (computed when asked) ----------------------------------------
     def _count(self, mask: BoolArray) -> IntArray:

@@ -87,17 +87,20 @@ def sums_at_cutoffs(values: FloatArray, query: npt.NDArray[Any], rank: npt.NDArr
 CHUNK = 1 << 18
 
 
-def whole_chunks(starts: npt.NDArray[Any], size: int = CHUNK) -> list[tuple[int, int]]:
+def whole_chunks(starts: npt.NDArray[Any], size: int | None = None) -> list[tuple[int, int]]:
     """Consecutive lists a chunk at a time: the first list of each chunk
     and the one after its last. ``starts``: where each list starts among
     the positions, and where the last one ends (ascending). Each chunk is
-    at least ``size`` positions long but the last, which is at least half
-    that unless it is the only one; a list is never split, so a sum per
-    list made in its chunk is the sum made over the whole, bit for bit.
+    at least ``size`` positions long (None: :data:`CHUNK`, read when called,
+    so that a test's smaller one takes effect) but the last, which is at
+    least half that unless it is the only one; a list is never split, so a
+    sum per list made in its chunk is the sum made over the whole, bit for
+    bit.
 
     >>> whole_chunks(np.array([0, 3, 5, 9, 10]), size=4)
     [(0, 2), (2, 4)]
     """
+    size = CHUNK if size is None else size
     n = starts.size - 1
     edges = [0]
     while edges[-1] < n:
@@ -109,7 +112,8 @@ def whole_chunks(starts: npt.NDArray[Any], size: int = CHUNK) -> list[tuple[int,
 
 def sums_in_chunks(gains: FloatArray | CountedLists, rank: npt.NDArray[Any] | None, blocks: Blocks,
                    starts: IntArray, cutoffs: tuple[int | None, ...], nq: int, *,
-                   overwrite: bool = False, divide: bool = False) -> FloatArray:
+                   overwrite: bool = False, divide: bool = False,
+                   unneeded: npt.NDArray[np.bool_] | None = None) -> FloatArray:
     """:func:`sums_at_cutoffs` of ``gains`` times their discounts
     (:func:`times_discount`) of lists laid out query by query (``starts``:
     where each query's list starts, and where the last one ends), a chunk
@@ -120,9 +124,13 @@ def sums_in_chunks(gains: FloatArray | CountedLists, rank: npt.NDArray[Any] | No
     very same bits. ``rank`` None: each chunk's ranks are made from
     ``starts`` (or ``blocks``) too. ``gains`` as
     :class:`~core.engine.ideal.CountedLists`: each chunk's laid out in
-    turn (and overwritten). ``divide``: as :func:`times_discount`'s."""
+    turn (and overwritten). ``divide``: as :func:`times_discount`'s.
+    ``unneeded``: the queries whose sums are not asked for: a chunk of
+    only such queries is not summed (its queries' sums left 0.0)."""
     out = np.zeros((nq, len(cutoffs)))
     for a, b in whole_chunks(starts):
+        if unneeded is not None and unneeded[a:b].all():
+            continue
         lo, hi = int(starts[a]), int(starts[b])
         part_blocks = ((hi - lo) // blocks[1], blocks[1]) if blocks else None
         part_rank = (rank[lo:hi] if rank is not None
@@ -180,23 +188,70 @@ def tie_group_dcg(gain: FloatArray, query: npt.NDArray[Any], rank: npt.NDArray[A
         lo, hi = int(starts[a]), int(starts[b])
         if lo == hi:  # (no ranked position at all)
             continue
-        g, r = gain[lo:hi], rank[lo:hi]
-        groups = TieGroups.of(g, new_group[lo:hi])
-        owner = query[lo:hi] - a
+        g, r, owner, new = gain[lo:hi], rank[lo:hi], query[lo:hi] - a, new_group[lo:hi]
+        # A query with an unknown gain (NaN) ranked within k has DCG@k
+        # unknown whatever its other terms: only the others' terms are made
+        # (whole queries, so whole tie groups; each sum as before).
+        unknown = first_unknown_rank(g, r, owner, b - a)
+        if unknown is not None:
+            kept = unknown > min(_last(k) for k in cutoffs)
+            if not kept.any():
+                out[a:b] = np.nan
+                continue
+            if not kept.all():
+                at = np.flatnonzero(kept[owner])
+                g, r, owner, new = g[at], r[at], owner[at], new[at]
+        groups = TieGroups.of(g, new)
         d = discount(r)  # (once for every cutoff)
         first = (r[groups.heads][groups.group] if any(k is not None for k in cutoffs)
                  else None)  # (each position's group's first rank)
         for j, k in enumerate(cutoffs):
-            if k is None:
-                t = position_terms(g, r, None, groups=groups, disc=d)
-                out[a:b, j] = np.bincount(owner, weights=t, minlength=b - a)
-                continue
             # Only the groups that start by k add anything: the others'
             # terms are 0.0, and a sum from 0.0 is the same without them.
-            assert first is not None
-            at = np.flatnonzero(first <= k)
-            t = position_terms(g[at], r[at], k, groups=groups.take(at), disc=d[at])
-            out[a:b, j] = np.bincount(owner[at], weights=t, minlength=b - a)
+            counted = None if first is None or k is None else first <= k
+            if unknown is not None:
+                known = (unknown > _last(k))[owner]
+                counted = known if counted is None else counted & known
+            if counted is None:
+                t = position_terms(g, r, k, groups=groups, disc=d)
+                column = np.bincount(owner, weights=t, minlength=b - a)
+            else:
+                at = np.flatnonzero(counted)
+                t = position_terms(g[at], r[at], k, groups=groups.take(at), disc=d[at])
+                column = np.bincount(owner[at], weights=t, minlength=b - a)
+            out[a:b, j] = column
+            if unknown is not None:
+                out[a:b, j][unknown <= _last(k)] = np.nan
+    return out
+
+
+def _last(k: int | None) -> int:
+    """The last rank cutoff ``k`` counts (None: every rank)."""
+    return _NO_RANK - 1 if k is None else k
+
+
+#: Above every rank (:func:`first_unknown_rank` of a list with no unknown gain).
+_NO_RANK = np.iinfo(np.int64).max
+
+
+def first_unknown_rank(gain: FloatArray, rank: npt.NDArray[Any], owner: npt.NDArray[Any],
+                       n: int) -> IntArray | None:
+    """Per list (``owner``: each position's list, 0 to ``n`` - 1, ascending,
+    ranks ascending within each), the rank of its first unknown gain (NaN),
+    :data:`_NO_RANK` where it has none; None where no gain is unknown.
+
+    >>> first_unknown_rank(np.array([1.0, np.nan, np.nan, 2.0]), np.array([1, 2, 3, 1]),
+    ...                    np.array([0, 0, 0, 1]), 3).tolist()[:1]
+    [2]
+    """
+    nan = np.flatnonzero(np.isnan(gain))
+    if not nan.size:
+        return None
+    whose = owner[nan]
+    first = np.ones(nan.size, dtype=bool)
+    np.not_equal(whose[1:], whose[:-1], out=first[1:])
+    out = np.full(n, _NO_RANK, dtype=np.int64)
+    out[whose[first]] = rank[nan[first]]
     return out
 
 
