@@ -246,24 +246,41 @@ def _label_studio(rnd: Random, items: list[tuple[int, int]], n_people: int,
     row per annotation, its columns in alphabetical order, the annotators
     as the users' numbers (1, 2, 3: small whole numbers) or e-mails, the
     task's ``id``, the annotation's, and its ``lead_time`` in seconds
-    (whole half the time: ``4.0``), the choices as labels."""
+    (whole half the time: ``4.0``), the choices as labels; half the time
+    the task's counts after them (:data:`LABEL_STUDIO_COUNTS`:
+    ``total_annotations``, the task's rows, some tasks annotated by fewer
+    people; its cancelled annotations and predictions), no grades."""
     said = SCALES["labels"][1]
     who = list(range(1, n_people + 1)) if rnd.random() < 0.5 else PEOPLE["email"][:n_people]
     whole = rnd.random() < 0.5
+    counts = rnd.random() < 0.5
     rows: list[list[Any]] = [["annotation_id", "annotator", "created_at", "id", "lead_time",
-                              "query", "doc", "relevance", "updated_at"]]
+                              "query", "doc", "relevance", "updated_at",
+                              *(LABEL_STUDIO_COUNTS if counts else [])]]
     start = datetime(2024, 3, 1, 10, 0)
+    truth: dict[tuple[str, str], list[float]] = {}
     for n, (q, d) in enumerate(items):
-        for w in range(n_people):
+        # (the first person always: every level given once stays so)
+        people = rnd.randint(max(1, n_people - 2), n_people) if counts else n_people
+        task = [rnd.randint(0, 1), rnd.randint(0, 2)]  # cancelled, predictions
+        for w in range(people):
             at = start + timedelta(days=w, minutes=n)
             took = rnd.randint(2, 9) if whole else rnd.uniform(1.5, 40)
             rows.append([100 + n * n_people + w + 1, who[w],
                          at.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), 1000 + n, round(took, 3),
                          QUERIES[q], f"doc/{q}-{d}", said(min(2, grades[((q, d), w)])),
-                         (at + timedelta(seconds=30)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")])
-    truth = {(QUERIES[q], f"doc/{q}-{d}"): sorted(
-        float(min(2, grades[((q, d), w)])) for w in range(n_people)) for q, d in items}
+                         (at + timedelta(seconds=30)).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+                         *([people, *task] if counts else [])])
+            truth.setdefault((QUERIES[q], f"doc/{q}-{d}"), []).append(
+                float(min(2, grades[((q, d), w)])))
+    truth = {k: sorted(v) for k, v in truth.items()}
     return Drawn(rows, "long", truth, kinds=["labelstudio"], grade_headers=["relevance"])
+
+
+#: A Label Studio task's counts, as its CSV export gives them beside each
+#: annotation: of its annotations (the task's rows), of those cancelled
+#: (none of them rows), of a model's predictions: counts, never grades.
+LABEL_STUDIO_COUNTS = ["total_annotations", "cancelled_annotations", "total_predictions"]
 
 
 @st.composite

@@ -31,7 +31,12 @@ from core.io.annotator.legend import LabelsRead, read_labels
 from core.io.annotator.names import ranking_field
 from core.io.safety import column_letters
 from core.model.numbers import number_text
-from tests.platformgen import BOOKKEEPING, label_studio_json, platform_sheets
+from tests.platformgen import (
+    BOOKKEEPING,
+    LABEL_STUDIO_COUNTS,
+    label_studio_json,
+    platform_sheets,
+)
 from tests.sheetgen import (
     LEGENDS,
     Drawn,
@@ -318,6 +323,25 @@ def test_platform_exports_are_read_as_their_judgments(sheet: Drawn, suffix: str)
         assert reason.endswith(", the platform's bookkeeping of each participant's work, "
                                "one value per annotator (no judgment, no ranking); not "
                                "imported"), reason
+    _counts_hold(report)
+
+
+def _counts_hold(report: dict) -> None:
+    """A Label Studio task's counts (``total_annotations``, its cancelled
+    annotations and predictions) are no grades: left out saying what their
+    values are, with no flag making them the grade (``total_annotations``
+    was 'a grade combined from several' with ``--map grade=J``,
+    ``total_predictions`` 'a model's answer given with the task')."""
+    for c in report["columns"]:
+        if c["header"] in LABEL_STUDIO_COUNTS:
+            assert c["role"] is None, c
+            assert "grade=" not in (c["flag"] or ""), c
+            assert "combined" not in c["reason"], c
+            assert "a model's answer" not in c["reason"], c
+        if c["header"] == "total_annotations":
+            assert c["reason"].endswith(
+                ", one per item, each the number of the item's judgments (a count of them, no "
+                "grade); not imported"), c
 
 
 def _radio_holds(sheet: Drawn, report: dict) -> None:
@@ -388,6 +412,7 @@ def test_label_studio_json_exports_are_read_as_their_annotations(sheet: Drawn) -
     assert all(c["role"] or c["reason"] for c in report["columns"])
     assert report["mapping"]["grade"] == "annotations.result.value.choices", report["mapping"]
     assert report["ranking"] == "none: judgments only"
+    _counts_hold(report)
     for c in report["columns"]:
         if c["header"] == "predictions.result.value.choices":
             assert c["reason"].endswith(": a model's answer given with the task (a prediction, "
@@ -791,7 +816,7 @@ def _holds(sheet: Drawn, code: int, err: str, report: dict | None, rows: list[di
         return
     if sheet.layout == "wide":
         assert sorted(mapping["annotators"]) == sorted(sheet.grade_headers)
-    several = sheet.layout != "long" or len(next(iter(sheet.truth.values()))) > 1
+    several = sheet.layout != "long" or max(map(len, sheet.truth.values())) > 1
     got = {(r["query"], r["source_id"]): _grades(r, several) for r in rows}
     assert got == sheet.truth
 
