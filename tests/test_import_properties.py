@@ -408,6 +408,11 @@ def test_label_studio_json_exports_are_read_as_their_annotations(sheet: Drawn) -
         + sheet.predicted_rows, tally
     assert tally["imported"] == tally["read"] - sheet.cancelled - sheet.predicted_rows, tally
     assert tally["ungraded"] == sheet.predicted_rows, tally
+    # rows of a task's predictions are said to be what they are, and name no
+    # one (an annotator '(no name)' was added, holding no grade)
+    assert report["rows_predicted"] == {"rows": sheet.predicted_rows, "columns": [
+        "predictions.result.value.choices"] if sheet.predicted_rows else []}, report
+    assert "(no name)" not in report["annotators"], report["annotators"]
     assert sum(tally["skipped"].values()) == sheet.cancelled, tally
     assert all(c["role"] or c["reason"] for c in report["columns"])
     assert report["mapping"]["grade"] == "annotations.result.value.choices", report["mapping"]
