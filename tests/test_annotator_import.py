@@ -487,6 +487,44 @@ def test_labels_read_on_one_known_scale_by_hand() -> None:
     assert g.grades == {"Yes": 1.0, "No": 0.0}
 
 
+#: Level words platforms and forms use, each set in its order (worst first):
+#: read 0, 1, 2 ... (they were refused as labels on no known scale).
+GRADED_WORDS = [
+    ("irrelevant", "partially", "relevant"),  # MTurk's Answer.rel.partially
+    ("Not relevant", "Partially", "Highly relevant"),
+    ("Not relevant", "Partially relevant", "Fully relevant"),
+    ("Irrelevant", "Somewhat relevant", "Very relevant"),
+    ("Not relevant", "Moderately relevant", "Highly relevant"),
+    ("Not at all relevant", "Somewhat relevant", "Extremely relevant"),
+    ("Off topic", "Partially relevant", "Relevant"),
+    ("Not relevant", "Slightly relevant", "Moderately relevant", "Highly relevant"),
+    ("Irrelevant", "Related", "Highly relevant", "Perfectly relevant"),  # TREC DL
+]
+
+
+@pytest.mark.parametrize("words", GRADED_WORDS)
+def test_level_words_come_out_in_their_order(words: tuple[str, ...]) -> None:
+    """A graded scale's words (``Not relevant`` / ``Partially`` / ``Highly
+    relevant``) read in their order, whatever order the sheet meets them."""
+    from core.io.annotator.scales import guess_labels
+
+    g = guess_labels(dict.fromkeys(reversed(words), 1))
+    assert g.grades == {w: float(n) for n, w in enumerate(words)}
+    assert not g.unmapped
+
+
+def test_two_words_of_one_level_are_asked_for_never_one_grade() -> None:
+    """``Slightly relevant`` and ``Somewhat relevant`` both on a sheet are
+    two levels, though every known scale holding both has them as one: no
+    scale is read, the user is asked for each label's grade (both were 1)."""
+    from core.io.annotator.scales import guess_labels
+
+    words = ("Not relevant", "Slightly relevant", "Somewhat relevant", "Highly relevant")
+    g = guess_labels(dict.fromkeys(words, 1))
+    assert g.grades == {}
+    assert list(g.unmapped) == list(words)
+
+
 #: Two annotators' labels: 3 of the 4 levels of Not relevant ... Highly
 #: relevant, never Relevant.
 THREE_OF_FOUR = ("query,doc,annotator,{}\nq1,a,x,Not relevant\nq1,b,x,Highly relevant\n"

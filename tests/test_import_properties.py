@@ -577,29 +577,24 @@ def test_a_checkbox_ticked_instead_of_a_choice_is_no_judgment(tmp_path: Path) ->
     assert "no column true" in err.getvalue()
 
 
-def test_radio_buttons_words_on_no_scale_are_refused_naming_them(tmp_path: Path) -> None:
+def test_radio_buttons_words_are_read_as_their_scale(tmp_path: Path) -> None:
     """``Answer.rel.irrelevant`` | ``.partially`` | ``.relevant`` (no suffix,
-    a group named as the grade): one grade column, ``partially`` on no
-    known scale, refused in one line naming the column and the --rubric
-    (it was refused as 6 of 18 judgments repeated: each column taken for
-    an annotator named ``irrelevant``, ``partially``, ...); given, imported."""
+    a group named as the grade): one grade column, its words a known
+    scale's levels in order, irrelevant 0, partially 1, relevant 2 (it was
+    refused, ``partially`` on no known scale, asking for --rubric; before
+    that, as 6 of 18 judgments repeated: each column taken for an
+    annotator named ``irrelevant``, ``partially``, ...)."""
     head = "WorkerId,Input.query,Input.doc_id,Answer.rel.irrelevant,Answer.rel.partially," \
         "Answer.rel.relevant"
     rows = [",".join([w, q, d, *("true" if n == c else "false" for n in range(3))])
             for w, q, d, c, _ in _CHOSEN]
     sheet = tmp_path / "batch.csv"
     sheet.write_text("\n".join([head, *rows]) + "\n", encoding="utf-8")
-    err = io.StringIO()
-    with contextlib.redirect_stderr(err):
-        code = main(["import", str(sheet), "-o", str(tmp_path / "o.csv")], io.StringIO())
-    assert code == 2
-    assert err.getvalue() == (
-        f"ndcg-worksheet: error: {sheet}, line 2, column 'Answer.rel': labels on no known "
-        "scale and not in the rubric: 'partially' (2 cells) (give every label its grade with "
-        "--rubric, e.g. --rubric \"0=irrelevant,2=relevant,N=partially\")\n")
-    out = tmp_path / "o.csv"
-    assert main(["import", str(sheet), "-o", str(out), "--rubric",
-                 "0=irrelevant,1=partially,2=relevant"], io.StringIO()) == 0
+    out, report = tmp_path / "o.csv", tmp_path / "r.json"
+    assert main(["import", str(sheet), "-o", str(out), "--report", str(report)],
+                io.StringIO()) == 0
+    assert json.loads(report.read_text("utf-8"))["rubric"] == {
+        "irrelevant": 0.0, "partially": 1.0, "relevant": 2.0}
     with open(out, newline="", encoding="utf-8") as fh:
         got = [(r["source_id"], r["grade_w1"], r["grade_w2"]) for r in csv.DictReader(fh)]
     assert got == [("d1", "1", "2"), ("d2", "0", ""), ("d3", "2", "0"), ("d4", "1", "")]
