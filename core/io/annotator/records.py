@@ -260,40 +260,61 @@ def expand_json_cells(table: Table, header_row: int) -> Table:
     """The table with each column of JSON answers (every filled cell one
     object: Mechanical Turk's ``Answer.taskAnswers`` of a Crowd HTML form)
     read as a column per field, in place: ``Answer.taskAnswers.relevance.label``
-    in the column's own place, the other fields after the last column, the
-    notes saying so. A column otherwise filled is left as it is."""
+    in the column's own place, the other fields beside it (the file's
+    columns after it moved right), the notes saying so. A column otherwise
+    filled is left as it is."""
     rows = table.rows
     if header_row < 0 or header_row >= len(rows):
         return table
-    header = [cell_text(v) for v in rows[header_row]]
-    for c in range(len(header)):
+    c, width, moved = 0, len(rows[header_row]), 0  # (moved: the fields already inserted)
+    while c < width:
         head = itertools.islice(rows, header_row + 1, header_row + 1 + _HEAD)
         sample = list(itertools.islice((v for r in head if c < len(r) and (
             v := r[c]) is not None and cell_text(v).strip()), _SAMPLE))  # (the first filled)
         if not sample or any(_answers_in(v) is None for v in sample):
+            c += 1
             continue
         cells = [r[c] if c < len(r) else None for r in rows[header_row + 1:]]
         answers = [_answers_in(v) if cell_text(v).strip() else {} for v in cells]
         if any(a is None for a in answers):
+            c += 1
             continue
-        _spread_answers(table, header_row, c, header[c], answers)
+        added = _spread_answers(table, header_row, c, cell_text(rows[header_row][c]), answers,
+                                c - moved)
+        c, width, moved = c + 1 + added, width + added, moved + added
     return table
 
 
 def _spread_answers(table: Table, header_row: int, c: int, name: str,
-                    answers: list[dict[str, Any] | None]) -> None:
+                    answers: list[dict[str, Any] | None], own: int) -> int:
     """Write column ``c``'s answers (one dict a data row) as their fields'
-    columns: the first in ``c``, the others after the table's last column."""
+    columns, the first in ``c``, the others beside it, the columns after
+    it moved right (``own``: the file's column ``c`` was); returns how many
+    columns were added."""
     fields = list(dict.fromkeys(k for a in answers if a for k in a))
     width = max(map(len, table.rows))
-    at = [c, *range(width, width + len(fields) - 1)]
-    for i, row in enumerate(table.rows[header_row:]):
-        row.extend([None] * (width + len(fields) - 1 - len(row)))
-        got = answers[i - 1] or {} if i else None
-        for f, col in zip(fields, at, strict=True):
-            row[col] = f"{name}.{f}" if got is None else got.get(f)
+    added = len(fields) - 1
+    at = list(range(c, c + len(fields)))
+    for i, row in enumerate(table.rows):
+        row.extend([None] * (width - len(row)))
+        if i < header_row:  # (rows above the header keep their places by the columns')
+            row[c + 1:c + 1] = [None] * added
+            continue
+        got = answers[i - header_row - 1] or {} if i > header_row else None
+        row[c:c + 1] = [f"{name}.{f}" if got is None else got.get(f) for f in fields]
     table.rectangular = False
     shown = ", ".join(f"{column_letters(col + 1)} ({name}.{f})" for f, col in zip(
         fields, at, strict=True))
-    table.notes.append(f"column {column_letters(c + 1)} ({name}): each row's answers as "
-                       f"JSON, read as a column per answer: {shown}")
+    after = width - c - 1  # the file's columns after it, now further right
+    moved = "" if not added or not after else (
+        f"; the file's columns {_span(own + 2, own + 1 + after)} after it are read as "
+        f"{_span(c + 2 + added, c + 1 + added + after)}")
+    table.notes.append(f"column {column_letters(own + 1)} ({name}): each row's answers as "
+                       f"JSON, read as a column per answer beside it: {shown}{moved}")
+    return added
+
+
+def _span(first: int, last: int) -> str:
+    """Columns ``first`` to ``last`` (1-based) as letters: ``I``, ``I-J``."""
+    return column_letters(first) if first == last else \
+        f"{column_letters(first)}-{column_letters(last)}"
