@@ -283,19 +283,25 @@ def _label_studio(rnd: Random, items: list[tuple[int, int]], n_people: int,
 LABEL_STUDIO_COUNTS = ["total_annotations", "cancelled_annotations", "total_predictions"]
 
 
+#: What annotators write in a Label Studio comment box beside the choice.
+COMMENTS = ["outdated page", "only the title matches", "paywalled", "spam?", "good answer"]
+
+
 @st.composite
 def label_studio_json(draw: Any) -> Drawn:
     """A Label Studio project's JSON export, as its Export button writes it:
     a task a record, its ``annotations`` a list of objects (who completed
-    it, a user's number; its ``result``'s choices; ``was_cancelled`` and a
-    result empty for one skipped), beside the task's own bookkeeping
-    (``inner_id``, ``project``, ``updated_by``, counts, empty ``drafts``
-    and ``predictions``). A small project numbers its tasks, annotations
-    and users from 1, so a task's ``id`` or ``inner_id`` is often one of
-    its annotations' ids (half the projects drawn; the others' ids are
-    large); half the projects with a model's predictions (0-2 a task: the
-    model's choice, its score, its ``model_version``), no judgment. 2-3
-    queries of 2-4 items, 2-3 people, the labels of ``SCALES["labels"]``."""
+    it, a user's number; its ``result``'s choices, half the projects with a
+    comment box's text beside them on some annotations, two controls
+    answered; ``was_cancelled`` and a result empty for one skipped),
+    beside the task's own bookkeeping (``inner_id``, ``project``,
+    ``updated_by``, counts, empty ``drafts`` and ``predictions``). A
+    small project numbers its tasks, annotations and users from 1, so a
+    task's ``id`` or ``inner_id`` is often one of its annotations' ids
+    (half the projects drawn; the others' ids are large); half the
+    projects with a model's predictions (0-2 a task: the model's choice,
+    its score, its ``model_version``), no judgment. 2-3 queries of 2-4
+    items, 2-3 people, the labels of ``SCALES["labels"]``."""
     rnd = draw(st.randoms(use_true_random=False))
     n_q, per_q, n_people = draw(st.integers(2, 3)), draw(st.integers(2, 4)), draw(
         st.integers(2, 3))
@@ -309,6 +315,7 @@ def label_studio_json(draw: Any) -> Drawn:
     truth: dict[tuple[str, str], list[float]] = {}
     cancelled = predicted = 0
     models = rnd.choice([0, 0, 1, 2])  # predictions a task (at most), by model
+    commented = rnd.random() < 0.5  # a comment box beside the choice, filled now and then
     start = datetime(2024, 3, 1, 9, 0)
     for q in range(n_q):
         for d in range(per_q):
@@ -324,12 +331,16 @@ def label_studio_json(draw: Any) -> Drawn:
                     cancelled += 1
                 else:
                     truth.setdefault((QUERIES[q], doc), []).append(float(grade))
+                comment = [{"value": {"text": [rnd.choice(COMMENTS)]}, "id": f"{ann_id:x}Cm{w}",
+                            "from_name": "comment", "to_name": "text", "type": "textarea",
+                            "origin": "manual"}] if commented and (
+                    not tasks or rnd.random() < 0.5) else []
                 annotations.append({
                     "id": ann_id, "completed_by": user,
                     "result": [] if skip else [{
                         "value": {"choices": [said(grade)]}, "id": f"{ann_id:x}Qz{w}",
                         "from_name": "relevance", "to_name": "text", "type": "choices",
-                        "origin": "manual"}],
+                        "origin": "manual"}, *comment],
                     "was_cancelled": skip, "ground_truth": False, "created_at": at,
                     "updated_at": at, "draft_created_at": None,
                     "lead_time": round(rnd.uniform(1.5, 40), 3), "prediction": {},
@@ -361,6 +372,7 @@ def label_studio_json(draw: Any) -> Drawn:
             task_id += 1
     truth = {k: sorted(v) for k, v in truth.items()}
     return Drawn([], "long", truth, kinds=["labelstudio json"],
-                 grade_headers=["annotations.result.value.choices"],
+                 grade_headers=["annotations.result.relevance.value.choices" if commented
+                                else "annotations.result.value.choices"],
                  text=json.dumps(tasks, indent=1), cancelled=cancelled,
                  predicted_rows=predicted)

@@ -415,7 +415,9 @@ def test_label_studio_json_exports_are_read_as_their_annotations(sheet: Drawn) -
     assert "(no name)" not in report["annotators"], report["annotators"]
     assert sum(tally["skipped"].values()) == sheet.cancelled, tally
     assert all(c["role"] or c["reason"] for c in report["columns"])
-    assert report["mapping"]["grade"] == "annotations.result.value.choices", report["mapping"]
+    # a comment beside the choice: a column per control, each annotation
+    # one row (a row per answer put the comments among the grades, refused)
+    assert report["mapping"]["grade"] == sheet.grade_headers[0], report["mapping"]
     assert report["ranking"] == "none: judgments only"
     _counts_hold(report)
     for c in report["columns"]:

@@ -35,8 +35,11 @@ __all__ = ["expand_json_cells", "explode_list_cells", "list_cell", "records_rows
 _MAX_PER_RECORD = 10_000
 
 
-def _flatten(value: Any, prefix: str) -> list[dict[str, Any]]:
-    """The rows one JSON value gives, as column -> cell."""
+def _flatten(value: Any, prefix: str, controls: frozenset[str] = frozenset(),
+             ) -> list[dict[str, Any]]:
+    """The rows one JSON value gives, as column -> cell; ``controls``: the
+    lists whose objects are one answer each of a form's controls
+    (:func:`_controls`)."""
     if isinstance(value, dict):
         value = _legends(value)
         rows: list[dict[str, Any]] = [{}]
@@ -44,7 +47,7 @@ def _flatten(value: Any, prefix: str) -> list[dict[str, Any]]:
         order: dict[str, None] = {}  # the columns in the record's order
         for key, item in value.items():
             name = f"{prefix}.{key}" if prefix else str(key)
-            part = _flatten(item, name)
+            part = _flatten(item, name, controls)
             for row in part:
                 order.update(dict.fromkeys(row))
             if len(part) > 1:
@@ -60,12 +63,48 @@ def _flatten(value: Any, prefix: str) -> list[dict[str, Any]]:
         return [{k: row[k] for k in order if k in row}
                 for row in ({**a, **b} for a, b in itertools.product(rows, stacked))]
     if isinstance(value, list):
+        if prefix in controls and _answers_of_controls(value):
+            # one annotation's answers to its controls: one row, a column
+            # per control (annotations.result.relevance.value.choices)
+            merged: list[dict[str, Any]] = [{}]
+            for v in value:
+                merged = [{**a, **b} for a, b in itertools.product(
+                    merged, _flatten(v, f"{prefix}.{v[_CONTROL]}", controls))]
+            return merged
         if value and all(isinstance(v, dict) for v in value):
-            return [row for v in value for row in _flatten(v, prefix)]
+            return [row for v in value for row in _flatten(v, prefix, controls)]
         if not value:
             return [{prefix: None}]
         return [{prefix: list(value)}]
     return [{prefix: value}]
+
+
+#: The key naming the control an answer is given to (Label Studio's
+#: results: ``{"from_name": "relevance", "value": {"choices": [...]}}``).
+_CONTROL = "from_name"
+
+
+def _answers_of_controls(value: list[Any]) -> bool:
+    """Objects each naming its control, no control twice: one annotation's
+    answers to a form of several controls (a choice and a comment)."""
+    names = [v.get(_CONTROL) if isinstance(v, dict) else None for v in value]
+    return bool(names) and all(isinstance(n, str) and n for n in names) \
+        and len(set(names)) == len(names)
+
+
+def _controls(value: Any, prefix: str, out: set[str]) -> None:
+    """The lists (by their column's prefix) holding, in some record, the
+    answers to several controls: there every list of answers is a column
+    per control, so each annotation stays one row (they were a row per
+    answer, the choices of two controls in one column)."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _controls(item, f"{prefix}.{key}" if prefix else str(key), out)
+    elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+        if len(value) > 1 and _answers_of_controls(value):
+            out.add(prefix)
+        for v in value:
+            _controls(v, prefix, out)
 
 
 def _legends(record: dict[str, Any]) -> dict[str, Any]:
@@ -142,13 +181,18 @@ def records_rows(text: str, name: str) -> list[list[Any]]:
     """A JSON or JSON Lines export as rows, the first of them the header."""
     columns: dict[str, None] = {}
     out: list[dict[str, Any]] = []
-    for at, rec in _records(text, name):
+    records = list(_records(text, name))
+    found: set[str] = set()
+    for at, rec in records:
         if not isinstance(rec, dict):
             raise InputError(f"record {at} is {type(rec).__name__}, not an object",
                              file=name, line=at,
                              hint="each record holds the query, the document and its ratings")
+        _controls(rec, "", found)
+    controls = frozenset(found)
+    for at, rec in records:
         try:
-            rows = [r for row in _flatten(rec, "") for r in _spread(row)]
+            rows = [r for row in _flatten(rec, "", controls) for r in _spread(row)]
         except ValueError as exc:
             raise InputError(f"record {at}: {exc}", file=name, line=at,
                              hint="each rating needs its own row, or its list the same "
