@@ -22,7 +22,7 @@ from tests.sheetgen import PEOPLE, QUERIES, SCALES, Drawn
 #: (:func:`platform_sheets`), with their header rows, metadata columns and
 #: rows that are no judgments, as tests/data/annotators holds them
 #: (qualtrics_export.csv, mturk_batch_results.csv).
-PLATFORMS = ["qualtrics", "prolific", "mturk", "labelstudio"]
+PLATFORMS = ["qualtrics", "prolific", "mturk", "labelstudio", "appen", "google forms"]
 #: Qualtrics' four levels, as its export writes the answers.
 SURVEY_LABELS = ["Not relevant", "Somewhat relevant", "Relevant", "Highly relevant"]
 _MTURK_HEADER = ["HITId", "HITTypeId", "Title", "Reward", "CreationTime", "MaxAssignments",
@@ -58,6 +58,10 @@ def platform_sheets(draw: Any, platform: str | None = None) -> Drawn:
         return _mturk(rnd, items, n_people, grades, radio=platform == "mturk radio")
     if platform == "labelstudio":
         return _label_studio(rnd, items, n_people, grades)
+    if platform == "appen":
+        return _appen(rnd, items, n_people, grades)
+    if platform == "google forms":
+        return _google_forms(rnd, items, n_people, grades)
     return _qualtrics(rnd, items, n_people, grades, platform == "prolific")
 
 
@@ -285,6 +289,74 @@ LABEL_STUDIO_COUNTS = ["total_annotations", "cancelled_annotations", "total_pred
 
 #: What annotators write in a Label Studio comment box beside the choice.
 COMMENTS = ["outdated page", "only the title matches", "paywalled", "spam?", "good answer"]
+
+
+def _appen(rnd: Random, items: list[tuple[int, int]], n_people: int,
+           grades: dict[tuple[tuple[int, int], int], int]) -> Drawn:
+    """An Appen (Figure Eight) job's full report: one row per judgment, the
+    platform's columns first (``_unit_id``, ``_golden``, ``_tainted``,
+    ``_trust``, the contributor's number ``_worker_id``, ...), the answer
+    as the question's value (``somewhat_relevant``), the test questions'
+    known answer and its reason beside it, the unit's data after. A test
+    question or two (``_golden`` true, every worker on it: control tasks)
+    and now and then a tainted worker's judgment (``_tainted`` true): none
+    of them judgments."""
+    values = ["not_relevant", "somewhat_relevant", "highly_relevant"]
+    workers = [41823377, 45519020, 39006611, 47770001][:n_people]
+    rows: list[list[Any]] = [["_unit_id", "_created_at", "_golden", "_id", "_missed",
+                              "_started_at", "_tainted", "_channel", "_trust", "_worker_id",
+                              "_country", "relevance", "relevance_gold",
+                              "relevance_gold_reason", "query", "doc_id"]]
+    golden = [(q, 90 + g) for g in range(rnd.randint(1, 2)) for q in (rnd.randrange(2),)]
+    units = [*items, *golden]
+    rnd.shuffle(units)
+    truth: dict[tuple[str, str], list[float]] = {}
+    start, judgment = datetime(2024, 3, 4, 10, 0), 5500000001
+    for n, (q, d) in enumerate(units):
+        gold = d >= 90
+        for w, worker in enumerate(workers):
+            at = start + timedelta(minutes=7 * n + w)
+            tainted = not gold and w > 0 and rnd.random() < 0.1
+            grade = rnd.randrange(3) if gold else min(2, grades[((q, d), w)])
+            rows.append([2350000100 + n, at.strftime("%m/%d/%Y %H:%M:%S"), str(gold).lower(),
+                         judgment, "", (at - timedelta(seconds=rnd.randint(20, 90))).strftime(
+                             "%m/%d/%Y %H:%M:%S"), str(tainted).lower(),
+                         rnd.choice(["neodev", "clixsense", "imerit_india"]),
+                         round(rnd.uniform(0.7, 1.0), 4), worker,
+                         rnd.choice(["USA", "GBR", "IND", "PHL"]), values[grade],
+                         values[1] if gold else "", "partly on topic" if gold else "",
+                         QUERIES[q], f"D{q}{d:03d}"])
+            judgment += 1
+            if not gold and not tainted:
+                truth.setdefault((QUERIES[q], f"D{q}{d:03d}"), []).append(float(grade))
+    truth = {k: sorted(v) for k, v in truth.items()}
+    return Drawn(rows, "long", truth, kinds=["appen"], grade_headers=["relevance"])
+
+
+def _google_forms(rnd: Random, items: list[tuple[int, int]], n_people: int,
+                  grades: dict[tuple[tuple[int, int], int], int]) -> Drawn:
+    """A Google Forms responses sheet of a grid question: one row per
+    respondent (its ``Timestamp`` and ``Email Address``), a column per item
+    (``Rate each result for: QUERY [URL]``), the answers the four survey
+    labels; now and then an item left unanswered (the grid's answer not
+    required) and a comment question after the grid."""
+    url = {it: f"https://site{it[0]}.example/p/{it[1] + 1}" for it in items}
+    rows: list[list[Any]] = [["Timestamp", "Email Address", *(
+        f"Rate each result for: {QUERIES[q]} [{url[(q, d)]}]" for q, d in items),
+        "Anything else?"]]
+    truth: dict[tuple[str, str], list[float]] = {}
+    start = datetime(2024, 3, 11, 14, 0, 21)
+    for w in range(n_people):
+        answers = []
+        for it in items:
+            left = w > 0 and rnd.random() < 0.1
+            answers.append("" if left else SURVEY_LABELS[grades[(it, w)]])
+            if not left:
+                truth.setdefault((QUERIES[it[0]], url[it]), []).append(float(grades[(it, w)]))
+        rows.append([(start + timedelta(days=w, minutes=w)).strftime("%m/%d/%Y %H:%M:%S"),
+                     PEOPLE["email"][w], *answers, rnd.choice(["", "", "fun!"])])
+    truth = {k: sorted(v) for k, v in truth.items()}
+    return Drawn(rows, "survey", truth, kinds=["google forms"], grade_headers=rows[0][2:-1])
 
 
 @st.composite

@@ -295,8 +295,8 @@ def test_grades_constant_within_each_query_are_grades(sheet: Drawn, suffix: str)
 
 
 #: Platforms' exports drawn: Qualtrics (alone or through Prolific), Mechanical
-#: Turk, Label Studio (12: each drawn twice at least).
-PLATFORM_SHEETS = 12
+#: Turk, Label Studio, Appen, Google Forms (18: each drawn twice or so).
+PLATFORM_SHEETS = 18
 
 
 @settings(PROFILE, max_examples=PLATFORM_SHEETS, phases=[Phase.generate])
@@ -324,6 +324,46 @@ def test_platform_exports_are_read_as_their_judgments(sheet: Drawn, suffix: str)
                                "one value per annotator (no judgment, no ranking); not "
                                "imported"), reason
     _counts_hold(report)
+    _own_reasons(sheet, report)
+
+
+#: Appen (Figure Eight) full reports drawn, as CSV and as a workbook.
+APPEN_SHEETS = 6
+
+
+@settings(PROFILE, max_examples=APPEN_SHEETS, phases=[Phase.generate])
+@given(platform_sheets("appen"), st.sampled_from([".csv", ".xlsx"]))
+def test_appen_reports_skip_test_questions_and_tainted_work(sheet: Drawn, suffix: str) -> None:
+    """An Appen job's full report: the test questions (``_golden``) and the
+    tainted work (``_tainted``) skipped and counted under their columns'
+    names, each flag column with its own reason, the test questions'
+    answer and its reason left out saying what they are; the judgments
+    drawn, no more, no fewer."""
+    code, err, report, rows = _run(sheet, suffix)
+    assert code == 0, err
+    _holds(sheet, code, err, report, rows, suffix)
+    assert report is not None
+    _own_reasons(sheet, report)
+    said = {c["header"]: c["reason"] for c in report["columns"]}
+    assert said["relevance_gold_reason"] == (
+        "relevance_gold_reason: text only on rows that are no judgments (control: skipped), "
+        "no judgment's reason; not imported")
+
+
+def _own_reasons(sheet: Drawn, report: dict) -> None:
+    """Each column is said as it is: a flag column with its own reason
+    (Appen's ``_tainted`` was given ``_golden``'s), a column holding text
+    never 'empty' (the test questions' ``relevance_gold_reason`` was), and
+    the rows skipped counted under the flag column's header, in a workbook
+    too (``C is '…'``: its header was cut)."""
+    data = sheet.rows[1:] if sheet.kinds[0] not in ("qualtrics", "prolific") else []
+    for c in report["columns"]:
+        if (c["role"] or "").startswith("skip ("):
+            assert c["reason"].startswith(f"{c['header']}:"), c
+        if any(c["index"] < len(r) and str(r[c["index"]]).strip() for r in data):
+            assert not c["reason"].startswith("empty"), c
+    for kind in report["rows"]["skipped"]:
+        assert not re.search(r": [A-Z]{1,3} is ", kind), kind
 
 
 def _counts_hold(report: dict) -> None:

@@ -43,7 +43,13 @@ from core.io.annotator.names import (
     predicted_header,
 )
 from core.io.annotator.onehot import one_answer_per_column
-from core.io.annotator.platform import Flag, find_flags, flagged_rows, status_kind, status_like
+from core.io.annotator.platform import (
+    Flag,
+    find_flags,
+    flagged_rows,
+    status_kind,
+    status_like,
+)
 from core.io.annotator.profile import Profile, grouped, profile_columns, span
 from core.io.annotator.read import read_table
 from core.io.annotator.records import expand_json_cells
@@ -275,6 +281,12 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
                                        if t):
                 del found[f]
                 reasons = [(g, w) for g, w in reasons if g != f]
+                used.discard(col)  # (said below: it was 'empty: no row holds a value')
+                kinds = sorted({marked[i][0] for i, t in enumerate(profiles[col].texts) if t})
+                roles.ignored[col] = (
+                    f"{profiles[col].shown()}: text only on rows that are no judgments ("
+                    + ", ".join(kinds) + f": skipped), no judgment's {f}; not imported", "")
+                reasons.append(("ignored", roles.ignored[col][0]))
     left = set(found.values()) | used | set(roles.ignored) | {flag[0] for flag in flags}
     out = [(c, why, flag) for c, (why, flag) in roles.ignored.items()]
     out += [(c, f"{header[c] or column_letters(c + 1)}: {legend_left_out(lg)}", "")
