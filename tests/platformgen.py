@@ -448,3 +448,45 @@ def label_studio_json(draw: Any) -> Drawn:
                                 else "annotations.result.value.choices"],
                  text=json.dumps(tasks, indent=1), cancelled=cancelled,
                  predicted_rows=predicted)
+
+
+@st.composite
+def argilla_jsonl(draw: Any) -> Drawn:
+    """An Argilla dataset's records as JSON Lines, as its export to the Hub
+    flattens them: a record a line, its ``query`` and ``document`` fields,
+    its ``status`` (``completed``, or ``pending`` with no response yet),
+    the question's responses as lists side by side
+    (``relevance.responses``, ``.users``, ``.status``), half the datasets
+    with a model's suggestion (``relevance.suggestion``, its ``.score`` and
+    ``.agent``): no judgment. 2-3 queries of 2-4 documents, 2-3 users
+    (UUIDs), grades 0-3, every level given once."""
+    rnd = draw(st.randoms(use_true_random=False))
+    n_q, per_q, n_people = draw(st.integers(2, 3)), draw(st.integers(2, 4)), draw(
+        st.integers(2, 3))
+    users = [f"{rnd.getrandbits(32):08x}-{w:04x}-4b7e-a1c2-{rnd.getrandbits(48):012x}"
+             for w in range(n_people)]  # (user ids: UUIDs)
+    suggested = rnd.random() < 0.5
+    lines, truth, pending = [], {}, 0
+    for q in range(n_q):
+        for d in range(per_q):
+            n = len(lines)
+            who = users if n < 4 else [u for u in users if rnd.random() < 0.7]
+            grades = [n if n < 4 and w == 0 else rnd.randrange(4) for w in range(len(who))]
+            record: dict[str, Any] = {
+                "id": f"rec-{n:03d}", "status": "completed" if who else "pending",
+                "_server_id": f"{rnd.getrandbits(32):08x}-5c1e-4f0a-9d3b-{n:012x}",
+                "query": QUERIES[q], "document": f"doc-{q}-{d}",
+                "relevance.responses": grades, "relevance.responses.users": who,
+                "relevance.responses.status": ["submitted"] * len(who)}
+            if suggested:
+                record.update({"relevance.suggestion": rnd.randrange(4),
+                               "relevance.suggestion.score": round(rnd.uniform(0.2, 0.99), 3),
+                               "relevance.suggestion.agent": "bm25-ranker"})
+            lines.append(json.dumps(record))
+            if who:
+                truth[(QUERIES[q], f"doc-{q}-{d}")] = sorted(map(float, grades))
+            else:
+                pending += 1
+    return Drawn([], "long", truth, kinds=["argilla jsonl"],
+                 grade_headers=["relevance.responses"], text="\n".join(lines) + "\n",
+                 predicted_rows=pending)

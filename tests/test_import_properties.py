@@ -34,6 +34,7 @@ from core.model.numbers import number_text
 from tests.platformgen import (
     BOOKKEEPING,
     LABEL_STUDIO_COUNTS,
+    argilla_jsonl,
     label_studio_json,
     platform_sheets,
 )
@@ -467,6 +468,35 @@ def test_label_studio_json_exports_are_read_as_their_annotations(sheet: Drawn) -
                                         "annotators; not imported"), c
     got = {(r["query"], r["source_id"]): _grades(r, True) for r in rows}
     assert got == sheet.truth
+
+
+#: Argilla datasets' records drawn as JSON Lines.
+ARGILLA_JSONL = 8
+
+
+@settings(PROFILE, max_examples=ARGILLA_JSONL, phases=[Phase.generate])
+@given(argilla_jsonl())
+def test_argilla_records_are_read_as_their_responses(sheet: Drawn) -> None:
+    """An Argilla dataset's JSON Lines (the responses as lists side by side,
+    a pending record with none): every response a row, its user who judged,
+    a pending record a row with no grade; a model's suggestion, its score
+    and its agent no one's grades (``relevance.suggestion.agent`` was read
+    as the grades of an annotator named ``suggestion.agent``, the import
+    refused as labels on no known scale, 'bm25-ranker')."""
+    code, err, report, rows = _run(sheet, ".jsonl")
+    event(f"{sheet.predicted_rows} pending")
+    assert code == 0, err
+    assert report is not None
+    tally = report["rows"]
+    assert tally["read"] == sum(map(len, sheet.truth.values())) + sheet.predicted_rows, tally
+    assert tally["ungraded"] == sheet.predicted_rows, tally
+    assert report["mapping"]["grade"] == "relevance.responses", report["mapping"]
+    assert report["mapping"]["annotator"] == "relevance.responses.users", report["mapping"]
+    for c in report["columns"]:
+        if "suggestion" in c["header"]:
+            assert c["role"] is None, c
+    got = {(r["query"], r["source_id"]): _grades(r, True) for r in rows}
+    assert {k: v for k, v in got.items() if v} == sheet.truth
 
 
 def test_one_answer_per_column_needs_one_true_per_row(tmp_path: Path) -> None:
