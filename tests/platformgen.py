@@ -22,7 +22,8 @@ from tests.sheetgen import PEOPLE, QUERIES, SCALES, Drawn
 #: (:func:`platform_sheets`), with their header rows, metadata columns and
 #: rows that are no judgments, as tests/data/annotators holds them
 #: (qualtrics_export.csv, mturk_batch_results.csv).
-PLATFORMS = ["qualtrics", "prolific", "mturk", "labelstudio", "appen", "google forms"]
+PLATFORMS = ["qualtrics", "prolific", "mturk", "labelstudio", "appen", "google forms",
+             "toloka"]
 #: Qualtrics' four levels, as its export writes the answers.
 SURVEY_LABELS = ["Not relevant", "Somewhat relevant", "Relevant", "Highly relevant"]
 _MTURK_HEADER = ["HITId", "HITTypeId", "Title", "Reward", "CreationTime", "MaxAssignments",
@@ -62,6 +63,8 @@ def platform_sheets(draw: Any, platform: str | None = None) -> Drawn:
         return _appen(rnd, items, n_people, grades)
     if platform == "google forms":
         return _google_forms(rnd, items, n_people, grades)
+    if platform == "toloka":
+        return _toloka(rnd, items, n_people, grades)
     return _qualtrics(rnd, items, n_people, grades, platform == "prolific")
 
 
@@ -357,6 +360,42 @@ def _google_forms(rnd: Random, items: list[tuple[int, int]], n_people: int,
                      PEOPLE["email"][w], *answers, rnd.choice(["", "", "fun!"])])
     truth = {k: sorted(v) for k, v in truth.items()}
     return Drawn(rows, "survey", truth, kinds=["google forms"], grade_headers=rows[0][2:-1])
+
+
+def _toloka(rnd: Random, items: list[tuple[int, int]], n_people: int,
+            grades: dict[tuple[tuple[int, int], int], int]) -> Drawn:
+    """A Toloka pool's assignments as its TSV download writes them: the
+    task's ``INPUT:`` fields, the answer ``OUTPUT:relevance`` (0-3), the
+    control tasks' ``GOLDEN:relevance`` and ``HINT:text`` (filled on them
+    only), then the ``ASSIGNMENT:`` bookkeeping (its link, ids, the
+    worker's 32-hex id, ``APPROVED`` / ``SUBMITTED`` / ``REJECTED``, when
+    it started). A control task or two, every worker on it, and now and
+    then a rejected assignment: none of them judgments."""
+    workers = [f"{rnd.getrandbits(120):030x}{w:02x}" for w in range(n_people)]
+    rows: list[list[Any]] = [["INPUT:query", "INPUT:doc_id", "OUTPUT:relevance",
+                              "GOLDEN:relevance", "HINT:text", "ASSIGNMENT:link",
+                              "ASSIGNMENT:assignment_id", "ASSIGNMENT:worker_id",
+                              "ASSIGNMENT:status", "ASSIGNMENT:started"]]
+    golden = [(rnd.randrange(2), 90 + g) for g in range(rnd.randint(1, 2))]
+    units = [*items, *golden]
+    rnd.shuffle(units)
+    truth: dict[tuple[str, str], list[float]] = {}
+    start = datetime(2024, 3, 1, 10, 0)
+    for n, (q, d) in enumerate(units):
+        gold = d >= 90
+        for w, worker in enumerate(workers):
+            rejected = not gold and w > 0 and rnd.random() < 0.1
+            grade = rnd.randrange(4) if gold else grades[((q, d), w)]
+            rows.append([QUERIES[q], f"doc_{q}{d:03d}", grade, 2 if gold else "",
+                         "only partly on topic" if gold else "",
+                         f"https://platform.toloka.ai/task/{4100 + n}",
+                         f"0000{n:02x}{w:02x}a1--61ab{n:04x}", worker,
+                         "REJECTED" if rejected else rnd.choice(["APPROVED", "SUBMITTED"]),
+                         (start + timedelta(days=w, minutes=n)).strftime("%Y-%m-%dT%H:%M:%S")])
+            if not gold and not rejected:
+                truth.setdefault((QUERIES[q], f"doc_{q}{d:03d}"), []).append(float(grade))
+    truth = {k: sorted(v) for k, v in truth.items()}
+    return Drawn(rows, "long", truth, kinds=["toloka"], grade_headers=["OUTPUT:relevance"])
 
 
 @st.composite
