@@ -476,6 +476,10 @@ def test_label_studio_json_exports_are_read_as_their_annotations(sheet: Drawn) -
     assert report["mapping"]["grade"] == sheet.grade_headers[0], report["mapping"]
     assert report["ranking"] == "none: judgments only"
     _counts_hold(report)
+    # null on every annotation: empty, never offered as the grades (it was 'a
+    # model's answer given with the task' for its word, with --map grade=V)
+    parent = next(c for c in report["columns"] if c["header"] == "annotations.parent_prediction")
+    assert (parent["reason"], parent["flag"]) == ("empty: no row holds a value; not imported", None)
     for c in report["columns"]:
         if c["header"] == "predictions.result.value.choices":
             assert c["reason"].endswith(": a model's answer given with the task (a prediction, "

@@ -340,7 +340,9 @@ def _left_out(profiles: list[Profile], header: list[str], found: dict[str, int],
         profiles) else None
     out = []
     for c in sorted(combined):
-        if c < len(profiles) and c not in found.values():
+        # (an empty one is said empty: Label Studio's parent_prediction,
+        # null on every annotation, was offered as the grades, --map grade=V)
+        if c < len(profiles) and c not in found.values() and profiles[c].filled:
             # a count of each item's judgments (total_annotations) is no grade,
             # unless its header names one (a tiny sheet's consensus of 2s)
             count = "" if name_field(header[c]).field == "grade" else judgments_count(
