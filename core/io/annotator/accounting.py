@@ -166,8 +166,10 @@ def row_tally(n_rows: int, row_number: int, skipped: list[tuple[int, str]],
         keep = np.arange(n_rows, dtype=np.int64)
     kept = status[keep]
     kinds: dict[str, int] = {}
+    said: dict[str, str] = {}  # (a reason repeats on most skipped rows: read once)
     for i in keep[kept == 3].tolist():
-        kind = _reason_kind(reasons[i])
+        why = reasons[i]
+        kind = said.get(why) or said.setdefault(why, _reason_kind(why))
         kinds[kind] = kinds.get(kind, 0) + 1
     if (kept == 2).any():
         kinds[REPEAT] = int((kept == 2).sum())
