@@ -529,3 +529,32 @@ def argilla_jsonl(draw: Any) -> Drawn:
     return Drawn([], "long", truth, kinds=["argilla jsonl"],
                  grade_headers=["relevance.responses"], text="\n".join(lines) + "\n",
                  predicted_rows=pending)
+
+
+@st.composite
+def doccano_jsonl(draw: Any) -> Drawn:
+    """A Doccano project's text classification export (one annotator's
+    JSON Lines): a record a document, its ``id``, the ``text`` shown, the
+    task's own fields (``query``, ``doc_id``), its ``label`` a list of the
+    one chosen (empty: not labelled yet) and the annotator's ``Comments``.
+    2-3 queries of 2-4 documents, the labels Not / Partially relevant /
+    Relevant, every level given once."""
+    rnd = draw(st.randoms(use_true_random=False))
+    n_q, per_q = draw(st.integers(2, 3)), draw(st.integers(2, 4))
+    labels = ["Not relevant", "Partially relevant", "Relevant"]
+    lines, truth, unlabelled = [], {}, 0
+    for q in range(n_q):
+        for d in range(per_q):
+            n = len(lines)
+            grade = n if n < 3 else rnd.randrange(3)
+            chosen = [] if n >= 3 and rnd.random() < 0.15 else [labels[grade]]
+            lines.append(json.dumps({
+                "id": 2000 + n, "text": f"{QUERIES[q].capitalize()}: the page's text, {d} ...",
+                "query": QUERIES[q], "doc_id": f"doc-{q}-{d}", "label": chosen,
+                "Comments": [] if rnd.random() < 0.7 else [rnd.choice(COMMENTS)]}))
+            if chosen:
+                truth[(QUERIES[q], f"doc-{q}-{d}")] = [float(grade)]
+            else:
+                unlabelled += 1
+    return Drawn([], "long", truth, kinds=["doccano jsonl"], grade_headers=["label"],
+                 text="\n".join(lines) + "\n", predicted_rows=unlabelled)

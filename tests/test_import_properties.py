@@ -36,6 +36,7 @@ from tests.platformgen import (
     LABEL_STUDIO_COUNTS,
     PLATFORMS,
     argilla_jsonl,
+    doccano_jsonl,
     label_studio_json,
     platform_sheets,
 )
@@ -515,6 +516,29 @@ def test_argilla_records_are_read_as_their_responses(sheet: Drawn) -> None:
         if "suggestion" in c["header"]:
             assert c["role"] is None, c
     got = {(r["query"], r["source_id"]): _grades(r, True) for r in rows}
+    assert {k: v for k, v in got.items() if v} == sheet.truth
+
+
+#: Doccano projects' exports drawn as JSON Lines.
+DOCCANO_JSONL = 6
+
+
+@settings(PROFILE, max_examples=DOCCANO_JSONL, phases=[Phase.generate])
+@given(doccano_jsonl())
+def test_doccano_exports_are_read_as_their_labels(sheet: Drawn) -> None:
+    """A Doccano text classification export (a record a document, its
+    ``label`` a list of the one chosen, ``Comments`` beside): each record a
+    row, its label the grade on its scale, a record not labelled yet a row
+    with no grade (its candidate kept, the grade unknown)."""
+    code, err, report, rows = _run(sheet, ".jsonl")
+    assert code == 0, err
+    assert report is not None
+    tally = report["rows"]
+    assert (tally["read"], tally["ungraded"]) == (
+        len(sheet.truth) + sheet.predicted_rows, sheet.predicted_rows), tally
+    assert report["mapping"]["grade"] == "label", report["mapping"]
+    assert report["rubric"] == {"Not relevant": 0.0, "Partially relevant": 1.0, "Relevant": 2.0}
+    got = {(r["query"], r["source_id"]): _grades(r, False) for r in rows}
     assert {k: v for k, v in got.items() if v} == sheet.truth
 
 
