@@ -1458,6 +1458,10 @@ def test_a_blank_grade_cell_is_no_judgment_read(sheet: Drawn, suffix: str) -> No
         return
     assert report is not None
     event(f"{sheet.layout}: {sheet.blank_cells} blank")
+    if sheet.ambiguous and set(report["mapping"].get("annotators") or ()) > set(
+            sheet.grade_headers):
+        return  # a distractor no header tells from grades read as one more annotator's
+        # (as _holds allows): its cells are judgments read too
     judgments = sum(len(v) for v in sheet.truth.values())
     assert (report["judgments_read"], report["imported"], report["blank_grades"]) == (
         judgments, judgments, sheet.blank_cells)
