@@ -47,6 +47,7 @@ from core.io.annotator.platform import (
     Flag,
     find_flags,
     flagged_rows,
+    marked_text,
     status_kind,
     status_like,
 )
@@ -271,22 +272,7 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
     used = set(found.values()) | taken | {c for c, _ in wide}
     flags, why = find_flags(profiles, used, found.get("grade"))
     if flags or "status" in found:
-        # Text only on rows that are not judgments (a control task's hint,
-        # its answer's reason) is no note nor reason of a judgment.
-        marked = flagged_rows(lambda c: profiles[c].texts, len(sample), found.get("status"),
-                              flags, lambda c: profiles[c].shown())
-        for f in ("note", "reason"):
-            col = found.get(f)
-            if col is not None and all(i in marked for i, t in enumerate(profiles[col].texts)
-                                       if t):
-                del found[f]
-                reasons = [(g, w) for g, w in reasons if g != f]
-                used.discard(col)  # (said below: it was 'empty: no row holds a value')
-                kinds = sorted({marked[i][0] for i, t in enumerate(profiles[col].texts) if t})
-                roles.ignored[col] = (
-                    f"{profiles[col].shown()}: text only on rows that are no judgments ("
-                    + ", ".join(kinds) + f": skipped), no judgment's {f}; not imported", "")
-                reasons.append(("ignored", roles.ignored[col][0]))
+        reasons = marked_text(profiles, found, flags, used, roles.ignored, reasons)
     left = set(found.values()) | used | set(roles.ignored) | {flag[0] for flag in flags}
     out = [(c, why, flag) for c, (why, flag) in roles.ignored.items()]
     out += [(c, f"{header[c] or column_letters(c + 1)}: {legend_left_out(lg)}", "")
