@@ -398,6 +398,29 @@ def _toloka(rnd: Random, items: list[tuple[int, int]], n_people: int,
     return Drawn(rows, "long", truth, kinds=["toloka"], grade_headers=["OUTPUT:relevance"])
 
 
+def _ls_result(rnd: Random, ann: str, w: int, label: str, comment: bool) -> list[dict[str, Any]]:
+    """A Label Studio annotation's result: its choice, and with ``comment``
+    the comment box's text beside it (a second control answered)."""
+    return [{"value": {"choices": [label]}, "id": f"{ann}Qz{w}", "from_name": "relevance",
+             "to_name": "text", "type": "choices", "origin": "manual"},
+            *([{"value": {"text": [rnd.choice(COMMENTS)]}, "id": f"{ann}Cm{w}",
+                "from_name": "comment", "to_name": "text", "type": "textarea",
+                "origin": "manual"}] if comment else [])]
+
+
+def _ls_predictions(rnd: Random, first: int, task: int, project: int,
+                    n: int) -> list[dict[str, Any]]:
+    """A Label Studio task's ``n`` predictions, one model's each: its choice,
+    its score, its ``model_version`` (no judgment)."""
+    said = SCALES["labels"][1]
+    return [{"id": first + m, "model_version": f"ranker-v{m + 1}", "created_ago": "2 days",
+             "score": round(rnd.uniform(0.2, 0.99), 4),
+             "result": [{"value": {"choices": [said(rnd.randrange(3))]},
+                         "from_name": "relevance", "to_name": "text", "type": "choices"}],
+             "cluster": None, "neighbors": None, "mislabeling": 0.0, "task": task,
+             "project": project} for m in range(n)]
+
+
 @st.composite
 def label_studio_json(draw: Any) -> Drawn:
     """A Label Studio project's JSON export, as its Export button writes it:
@@ -442,16 +465,11 @@ def label_studio_json(draw: Any) -> Drawn:
                     cancelled += 1
                 else:
                     truth.setdefault((QUERIES[q], doc), []).append(float(grade))
-                comment = [{"value": {"text": [rnd.choice(COMMENTS)]}, "id": f"{ann_id:x}Cm{w}",
-                            "from_name": "comment", "to_name": "text", "type": "textarea",
-                            "origin": "manual"}] if commented and (
-                    not tasks or rnd.random() < 0.5) else []
                 annotations.append({
                     "id": ann_id, "completed_by": user,
-                    "result": [] if skip else [{
-                        "value": {"choices": [said(grade)]}, "id": f"{ann_id:x}Qz{w}",
-                        "from_name": "relevance", "to_name": "text", "type": "choices",
-                        "origin": "manual"}, *comment],
+                    "result": [] if skip else _ls_result(
+                        rnd, f"{ann_id:x}", w, said(grade),
+                        commented and (not tasks or rnd.random() < 0.5)),
                     "was_cancelled": skip, "ground_truth": False, "created_at": at,
                     "updated_at": at, "draft_created_at": None,
                     "lead_time": round(rnd.uniform(1.5, 40), 3), "prediction": {},
@@ -460,13 +478,8 @@ def label_studio_json(draw: Any) -> Drawn:
                     "parent_prediction": None, "parent_annotation": None,
                     "last_created_by": None})
                 ann_id += 1
-            predictions = [{
-                "id": 3000 + 2 * len(tasks) + m, "model_version": f"ranker-v{m + 1}",
-                "created_ago": "2 days", "score": round(rnd.uniform(0.2, 0.99), 4),
-                "result": [{"value": {"choices": [said(rnd.randrange(3))]},
-                            "from_name": "relevance", "to_name": "text", "type": "choices"}],
-                "cluster": None, "neighbors": None, "mislabeling": 0.0,
-                "task": task_id, "project": project} for m in range(rnd.randint(0, models))]
+            predictions = _ls_predictions(rnd, 3000 + 2 * len(tasks), task_id, project,
+                                          rnd.randint(0, models))
             predicted += len(predictions) if len(predictions) > 1 else 0
             tasks.append({
                 "id": task_id, "annotations": annotations, "file_upload": "tasks.json",
