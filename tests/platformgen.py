@@ -22,7 +22,8 @@ from tests.sheetgen import PEOPLE, QUERIES, SCALES, Drawn
 #: (:func:`platform_sheets`), with their header rows, metadata columns and
 #: rows that are no judgments, as tests/data/annotators holds them
 #: (qualtrics_export.csv, mturk_batch_results.csv).
-PLATFORMS = ["qualtrics", "prolific", "mturk", "labelstudio"]
+PLATFORMS = ["qualtrics", "prolific", "mturk", "labelstudio", "appen", "google forms",
+             "toloka"]
 #: Qualtrics' four levels, as its export writes the answers.
 SURVEY_LABELS = ["Not relevant", "Somewhat relevant", "Relevant", "Highly relevant"]
 _MTURK_HEADER = ["HITId", "HITTypeId", "Title", "Reward", "CreationTime", "MaxAssignments",
@@ -58,6 +59,12 @@ def platform_sheets(draw: Any, platform: str | None = None) -> Drawn:
         return _mturk(rnd, items, n_people, grades, radio=platform == "mturk radio")
     if platform == "labelstudio":
         return _label_studio(rnd, items, n_people, grades)
+    if platform == "appen":
+        return _appen(rnd, items, n_people, grades)
+    if platform == "google forms":
+        return _google_forms(rnd, items, n_people, grades)
+    if platform == "toloka":
+        return _toloka(rnd, items, n_people, grades)
     return _qualtrics(rnd, items, n_people, grades, platform == "prolific")
 
 
@@ -246,39 +253,189 @@ def _label_studio(rnd: Random, items: list[tuple[int, int]], n_people: int,
     row per annotation, its columns in alphabetical order, the annotators
     as the users' numbers (1, 2, 3: small whole numbers) or e-mails, the
     task's ``id``, the annotation's, and its ``lead_time`` in seconds
-    (whole half the time: ``4.0``), the choices as labels."""
+    (whole half the time: ``4.0``), the choices as labels; half the time
+    the task's counts after them (:data:`LABEL_STUDIO_COUNTS`:
+    ``total_annotations``, the task's rows, some tasks annotated by fewer
+    people; its cancelled annotations and predictions), no grades."""
     said = SCALES["labels"][1]
     who = list(range(1, n_people + 1)) if rnd.random() < 0.5 else PEOPLE["email"][:n_people]
     whole = rnd.random() < 0.5
+    counts = rnd.random() < 0.5
     rows: list[list[Any]] = [["annotation_id", "annotator", "created_at", "id", "lead_time",
-                              "query", "doc", "relevance", "updated_at"]]
+                              "query", "doc", "relevance", "updated_at",
+                              *(LABEL_STUDIO_COUNTS if counts else [])]]
     start = datetime(2024, 3, 1, 10, 0)
+    truth: dict[tuple[str, str], list[float]] = {}
     for n, (q, d) in enumerate(items):
-        for w in range(n_people):
+        # (the first person always: every level given once stays so)
+        people = rnd.randint(max(1, n_people - 2), n_people) if counts else n_people
+        task = [rnd.randint(0, 1), rnd.randint(0, 2)]  # cancelled, predictions
+        for w in range(people):
             at = start + timedelta(days=w, minutes=n)
             took = rnd.randint(2, 9) if whole else rnd.uniform(1.5, 40)
             rows.append([100 + n * n_people + w + 1, who[w],
                          at.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), 1000 + n, round(took, 3),
                          QUERIES[q], f"doc/{q}-{d}", said(min(2, grades[((q, d), w)])),
-                         (at + timedelta(seconds=30)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")])
-    truth = {(QUERIES[q], f"doc/{q}-{d}"): sorted(
-        float(min(2, grades[((q, d), w)])) for w in range(n_people)) for q, d in items}
+                         (at + timedelta(seconds=30)).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+                         *([people, *task] if counts else [])])
+            truth.setdefault((QUERIES[q], f"doc/{q}-{d}"), []).append(
+                float(min(2, grades[((q, d), w)])))
+    truth = {k: sorted(v) for k, v in truth.items()}
     return Drawn(rows, "long", truth, kinds=["labelstudio"], grade_headers=["relevance"])
+
+
+#: A Label Studio task's counts, as its CSV export gives them beside each
+#: annotation: of its annotations (the task's rows), of those cancelled
+#: (none of them rows), of a model's predictions: counts, never grades.
+LABEL_STUDIO_COUNTS = ["total_annotations", "cancelled_annotations", "total_predictions"]
+
+
+#: What annotators write in a Label Studio comment box beside the choice.
+COMMENTS = ["outdated page", "only the title matches", "paywalled", "spam?", "good answer"]
+
+
+def _appen(rnd: Random, items: list[tuple[int, int]], n_people: int,
+           grades: dict[tuple[tuple[int, int], int], int]) -> Drawn:
+    """An Appen (Figure Eight) job's full report: one row per judgment, the
+    platform's columns first (``_unit_id``, ``_golden``, ``_tainted``,
+    ``_trust``, the contributor's number ``_worker_id``, ...), the answer
+    as the question's value (``somewhat_relevant``), the test questions'
+    known answer and its reason beside it, the unit's data after. A test
+    question or two (``_golden`` true, every worker on it: control tasks)
+    and now and then a tainted worker's judgment (``_tainted`` true): none
+    of them judgments."""
+    values = ["not_relevant", "somewhat_relevant", "highly_relevant"]
+    workers = [41823377, 45519020, 39006611, 47770001][:n_people]
+    rows: list[list[Any]] = [["_unit_id", "_created_at", "_golden", "_id", "_missed",
+                              "_started_at", "_tainted", "_channel", "_trust", "_worker_id",
+                              "_country", "relevance", "relevance_gold",
+                              "relevance_gold_reason", "query", "doc_id"]]
+    golden = [(q, 90 + g) for g in range(rnd.randint(1, 2)) for q in (rnd.randrange(2),)]
+    units = [*items, *golden]
+    rnd.shuffle(units)
+    truth: dict[tuple[str, str], list[float]] = {}
+    start, judgment = datetime(2024, 3, 4, 10, 0), 5500000001
+    for n, (q, d) in enumerate(units):
+        gold = d >= 90
+        for w, worker in enumerate(workers):
+            at = start + timedelta(minutes=7 * n + w)
+            tainted = not gold and w > 0 and rnd.random() < 0.1
+            grade = rnd.randrange(3) if gold else min(2, grades[((q, d), w)])
+            rows.append([2350000100 + n, at.strftime("%m/%d/%Y %H:%M:%S"), str(gold).lower(),
+                         judgment, "", (at - timedelta(seconds=rnd.randint(20, 90))).strftime(
+                             "%m/%d/%Y %H:%M:%S"), str(tainted).lower(),
+                         rnd.choice(["neodev", "clixsense", "imerit_india"]),
+                         round(rnd.uniform(0.7, 1.0), 4), worker,
+                         rnd.choice(["USA", "GBR", "IND", "PHL"]), values[grade],
+                         values[1] if gold else "", "partly on topic" if gold else "",
+                         QUERIES[q], f"D{q}{d:03d}"])
+            judgment += 1
+            if not gold and not tainted:
+                truth.setdefault((QUERIES[q], f"D{q}{d:03d}"), []).append(float(grade))
+    truth = {k: sorted(v) for k, v in truth.items()}
+    return Drawn(rows, "long", truth, kinds=["appen"], grade_headers=["relevance"])
+
+
+def _google_forms(rnd: Random, items: list[tuple[int, int]], n_people: int,
+                  grades: dict[tuple[tuple[int, int], int], int]) -> Drawn:
+    """A Google Forms responses sheet of a grid question: one row per
+    respondent (its ``Timestamp`` and ``Email Address``), a column per item
+    (``Rate each result for: QUERY [URL]``), the answers the four survey
+    labels; now and then an item left unanswered (the grid's answer not
+    required) and a comment question after the grid."""
+    url = {it: f"https://site{it[0]}.example/p/{it[1] + 1}" for it in items}
+    rows: list[list[Any]] = [["Timestamp", "Email Address", *(
+        f"Rate each result for: {QUERIES[q]} [{url[(q, d)]}]" for q, d in items),
+        "Anything else?"]]
+    truth: dict[tuple[str, str], list[float]] = {}
+    start = datetime(2024, 3, 11, 14, 0, 21)
+    for w in range(n_people):
+        answers = []
+        for it in items:
+            left = w > 0 and rnd.random() < 0.1
+            answers.append("" if left else SURVEY_LABELS[grades[(it, w)]])
+            if not left:
+                truth.setdefault((QUERIES[it[0]], url[it]), []).append(float(grades[(it, w)]))
+        rows.append([(start + timedelta(days=w, minutes=w)).strftime("%m/%d/%Y %H:%M:%S"),
+                     PEOPLE["email"][w], *answers, rnd.choice(["", "", "fun!"])])
+    truth = {k: sorted(v) for k, v in truth.items()}
+    return Drawn(rows, "survey", truth, kinds=["google forms"], grade_headers=rows[0][2:-1])
+
+
+def _toloka(rnd: Random, items: list[tuple[int, int]], n_people: int,
+            grades: dict[tuple[tuple[int, int], int], int]) -> Drawn:
+    """A Toloka pool's assignments as its TSV download writes them: the
+    task's ``INPUT:`` fields, the answer ``OUTPUT:relevance`` (0-3), the
+    control tasks' ``GOLDEN:relevance`` and ``HINT:text`` (filled on them
+    only), then the ``ASSIGNMENT:`` bookkeeping (its link, ids, the
+    worker's 32-hex id, ``APPROVED`` / ``SUBMITTED`` / ``REJECTED``, when
+    it started). A control task or two, every worker on it, and now and
+    then a rejected assignment: none of them judgments."""
+    workers = [f"{rnd.getrandbits(120):030x}{w:02x}" for w in range(n_people)]
+    rows: list[list[Any]] = [["INPUT:query", "INPUT:doc_id", "OUTPUT:relevance",
+                              "GOLDEN:relevance", "HINT:text", "ASSIGNMENT:link",
+                              "ASSIGNMENT:assignment_id", "ASSIGNMENT:worker_id",
+                              "ASSIGNMENT:status", "ASSIGNMENT:started"]]
+    golden = [(rnd.randrange(2), 90 + g) for g in range(rnd.randint(1, 2))]
+    units = [*items, *golden]
+    rnd.shuffle(units)
+    truth: dict[tuple[str, str], list[float]] = {}
+    start = datetime(2024, 3, 1, 10, 0)
+    for n, (q, d) in enumerate(units):
+        gold = d >= 90
+        for w, worker in enumerate(workers):
+            rejected = not gold and w > 0 and rnd.random() < 0.1
+            grade = rnd.randrange(4) if gold else grades[((q, d), w)]
+            rows.append([QUERIES[q], f"doc_{q}{d:03d}", grade, 2 if gold else "",
+                         "only partly on topic" if gold else "",
+                         f"https://platform.toloka.ai/task/{4100 + n}",
+                         f"0000{n:02x}{w:02x}a1--61ab{n:04x}", worker,
+                         "REJECTED" if rejected else rnd.choice(["APPROVED", "SUBMITTED"]),
+                         (start + timedelta(days=w, minutes=n)).strftime("%Y-%m-%dT%H:%M:%S")])
+            if not gold and not rejected:
+                truth.setdefault((QUERIES[q], f"doc_{q}{d:03d}"), []).append(float(grade))
+    truth = {k: sorted(v) for k, v in truth.items()}
+    return Drawn(rows, "long", truth, kinds=["toloka"], grade_headers=["OUTPUT:relevance"])
+
+
+def _ls_result(rnd: Random, ann: str, w: int, label: str, comment: bool) -> list[dict[str, Any]]:
+    """A Label Studio annotation's result: its choice, and with ``comment``
+    the comment box's text beside it (a second control answered)."""
+    return [{"value": {"choices": [label]}, "id": f"{ann}Qz{w}", "from_name": "relevance",
+             "to_name": "text", "type": "choices", "origin": "manual"},
+            *([{"value": {"text": [rnd.choice(COMMENTS)]}, "id": f"{ann}Cm{w}",
+                "from_name": "comment", "to_name": "text", "type": "textarea",
+                "origin": "manual"}] if comment else [])]
+
+
+def _ls_predictions(rnd: Random, first: int, task: int, project: int,
+                    n: int) -> list[dict[str, Any]]:
+    """A Label Studio task's ``n`` predictions, one model's each: its choice,
+    its score, its ``model_version`` (no judgment)."""
+    said = SCALES["labels"][1]
+    return [{"id": first + m, "model_version": f"ranker-v{m + 1}", "created_ago": "2 days",
+             "score": round(rnd.uniform(0.2, 0.99), 4),
+             "result": [{"value": {"choices": [said(rnd.randrange(3))]},
+                         "from_name": "relevance", "to_name": "text", "type": "choices"}],
+             "cluster": None, "neighbors": None, "mislabeling": 0.0, "task": task,
+             "project": project} for m in range(n)]
 
 
 @st.composite
 def label_studio_json(draw: Any) -> Drawn:
     """A Label Studio project's JSON export, as its Export button writes it:
     a task a record, its ``annotations`` a list of objects (who completed
-    it, a user's number; its ``result``'s choices; ``was_cancelled`` and a
-    result empty for one skipped), beside the task's own bookkeeping
-    (``inner_id``, ``project``, ``updated_by``, counts, empty ``drafts``
-    and ``predictions``). A small project numbers its tasks, annotations
-    and users from 1, so a task's ``id`` or ``inner_id`` is often one of
-    its annotations' ids (half the projects drawn; the others' ids are
-    large); half the projects with a model's predictions (0-2 a task: the
-    model's choice, its score, its ``model_version``), no judgment. 2-3
-    queries of 2-4 items, 2-3 people, the labels of ``SCALES["labels"]``."""
+    it, a user's number; its ``result``'s choices, half the projects with a
+    comment box's text beside them on some annotations, two controls
+    answered; ``was_cancelled`` and a result empty for one skipped),
+    beside the task's own bookkeeping (``inner_id``, ``project``,
+    ``updated_by``, counts, empty ``drafts`` and ``predictions``). A
+    small project numbers its tasks, annotations and users from 1, so a
+    task's ``id`` or ``inner_id`` is often one of its annotations' ids
+    (half the projects drawn; the others' ids are large); half the
+    projects with a model's predictions (0-2 a task: the model's choice,
+    its score, its ``model_version``), no judgment. 2-3 queries of 2-4
+    items, 2-3 people, the labels of ``SCALES["labels"]``."""
     rnd = draw(st.randoms(use_true_random=False))
     n_q, per_q, n_people = draw(st.integers(2, 3)), draw(st.integers(2, 4)), draw(
         st.integers(2, 3))
@@ -292,6 +449,7 @@ def label_studio_json(draw: Any) -> Drawn:
     truth: dict[tuple[str, str], list[float]] = {}
     cancelled = predicted = 0
     models = rnd.choice([0, 0, 1, 2])  # predictions a task (at most), by model
+    commented = rnd.random() < 0.5  # a comment box beside the choice, filled now and then
     start = datetime(2024, 3, 1, 9, 0)
     for q in range(n_q):
         for d in range(per_q):
@@ -309,10 +467,9 @@ def label_studio_json(draw: Any) -> Drawn:
                     truth.setdefault((QUERIES[q], doc), []).append(float(grade))
                 annotations.append({
                     "id": ann_id, "completed_by": user,
-                    "result": [] if skip else [{
-                        "value": {"choices": [said(grade)]}, "id": f"{ann_id:x}Qz{w}",
-                        "from_name": "relevance", "to_name": "text", "type": "choices",
-                        "origin": "manual"}],
+                    "result": [] if skip else _ls_result(
+                        rnd, f"{ann_id:x}", w, said(grade),
+                        commented and (not tasks or rnd.random() < 0.5)),
                     "was_cancelled": skip, "ground_truth": False, "created_at": at,
                     "updated_at": at, "draft_created_at": None,
                     "lead_time": round(rnd.uniform(1.5, 40), 3), "prediction": {},
@@ -321,13 +478,8 @@ def label_studio_json(draw: Any) -> Drawn:
                     "parent_prediction": None, "parent_annotation": None,
                     "last_created_by": None})
                 ann_id += 1
-            predictions = [{
-                "id": 3000 + 2 * len(tasks) + m, "model_version": f"ranker-v{m + 1}",
-                "created_ago": "2 days", "score": round(rnd.uniform(0.2, 0.99), 4),
-                "result": [{"value": {"choices": [said(rnd.randrange(3))]},
-                            "from_name": "relevance", "to_name": "text", "type": "choices"}],
-                "cluster": None, "neighbors": None, "mislabeling": 0.0,
-                "task": task_id, "project": project} for m in range(rnd.randint(0, models))]
+            predictions = _ls_predictions(rnd, 3000 + 2 * len(tasks), task_id, project,
+                                          rnd.randint(0, models))
             predicted += len(predictions) if len(predictions) > 1 else 0
             tasks.append({
                 "id": task_id, "annotations": annotations, "file_upload": "tasks.json",
@@ -344,6 +496,78 @@ def label_studio_json(draw: Any) -> Drawn:
             task_id += 1
     truth = {k: sorted(v) for k, v in truth.items()}
     return Drawn([], "long", truth, kinds=["labelstudio json"],
-                 grade_headers=["annotations.result.value.choices"],
+                 grade_headers=["annotations.result.relevance.value.choices" if commented
+                                else "annotations.result.value.choices"],
                  text=json.dumps(tasks, indent=1), cancelled=cancelled,
                  predicted_rows=predicted)
+
+
+@st.composite
+def argilla_jsonl(draw: Any) -> Drawn:
+    """An Argilla dataset's records as JSON Lines, as its export to the Hub
+    flattens them: a record a line, its ``query`` and ``document`` fields,
+    its ``status`` (``completed``, or ``pending`` with no response yet),
+    the question's responses as lists side by side
+    (``relevance.responses``, ``.users``, ``.status``), half the datasets
+    with a model's suggestion (``relevance.suggestion``, its ``.score`` and
+    ``.agent``): no judgment. 2-3 queries of 2-4 documents, 2-3 users
+    (UUIDs), grades 0-3, every level given once."""
+    rnd = draw(st.randoms(use_true_random=False))
+    n_q, per_q, n_people = draw(st.integers(2, 3)), draw(st.integers(2, 4)), draw(
+        st.integers(2, 3))
+    users = [f"{rnd.getrandbits(32):08x}-{w:04x}-4b7e-a1c2-{rnd.getrandbits(48):012x}"
+             for w in range(n_people)]  # (user ids: UUIDs)
+    suggested = rnd.random() < 0.5
+    lines, truth, pending = [], {}, 0
+    for q in range(n_q):
+        for d in range(per_q):
+            n = len(lines)
+            who = users if n < 4 else [u for u in users if rnd.random() < 0.7]
+            grades = [n if n < 4 and w == 0 else rnd.randrange(4) for w in range(len(who))]
+            record: dict[str, Any] = {
+                "id": f"rec-{n:03d}", "status": "completed" if who else "pending",
+                "_server_id": f"{rnd.getrandbits(32):08x}-5c1e-4f0a-9d3b-{n:012x}",
+                "query": QUERIES[q], "document": f"doc-{q}-{d}",
+                "relevance.responses": grades, "relevance.responses.users": who,
+                "relevance.responses.status": ["submitted"] * len(who)}
+            if suggested:
+                record.update({"relevance.suggestion": rnd.randrange(4),
+                               "relevance.suggestion.score": round(rnd.uniform(0.2, 0.99), 3),
+                               "relevance.suggestion.agent": "bm25-ranker"})
+            lines.append(json.dumps(record))
+            if who:
+                truth[(QUERIES[q], f"doc-{q}-{d}")] = sorted(map(float, grades))
+            else:
+                pending += 1
+    return Drawn([], "long", truth, kinds=["argilla jsonl"],
+                 grade_headers=["relevance.responses"], text="\n".join(lines) + "\n",
+                 predicted_rows=pending)
+
+
+@st.composite
+def doccano_jsonl(draw: Any) -> Drawn:
+    """A Doccano project's text classification export (one annotator's
+    JSON Lines): a record a document, its ``id``, the ``text`` shown, the
+    task's own fields (``query``, ``doc_id``), its ``label`` a list of the
+    one chosen (empty: not labelled yet) and the annotator's ``Comments``.
+    2-3 queries of 2-4 documents, the labels Not / Partially relevant /
+    Relevant, every level given once."""
+    rnd = draw(st.randoms(use_true_random=False))
+    n_q, per_q = draw(st.integers(2, 3)), draw(st.integers(2, 4))
+    labels = ["Not relevant", "Partially relevant", "Relevant"]
+    lines, truth, unlabelled = [], {}, 0
+    for q in range(n_q):
+        for d in range(per_q):
+            n = len(lines)
+            grade = n if n < 3 else rnd.randrange(3)
+            chosen = [] if n >= 3 and rnd.random() < 0.15 else [labels[grade]]
+            lines.append(json.dumps({
+                "id": 2000 + n, "text": f"{QUERIES[q].capitalize()}: the page's text, {d} ...",
+                "query": QUERIES[q], "doc_id": f"doc-{q}-{d}", "label": chosen,
+                "Comments": [] if rnd.random() < 0.7 else [rnd.choice(COMMENTS)]}))
+            if chosen:
+                truth[(QUERIES[q], f"doc-{q}-{d}")] = [float(grade)]
+            else:
+                unlabelled += 1
+    return Drawn([], "long", truth, kinds=["doccano jsonl"], grade_headers=["label"],
+                 text="\n".join(lines) + "\n", predicted_rows=unlabelled)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import csv
 import hashlib
+import io
 import math
 import re
 from pathlib import Path
@@ -485,6 +488,44 @@ def test_labels_read_on_one_known_scale_by_hand() -> None:
     assert list(g.grades.values()) == [0.0, 1.0, 2.0]
     g = guess_labels({"Yes": 1, "No": 1})
     assert g.grades == {"Yes": 1.0, "No": 0.0}
+
+
+#: Level words platforms and forms use, each set in its order (worst first):
+#: read 0, 1, 2 ... (they were refused as labels on no known scale).
+GRADED_WORDS = [
+    ("irrelevant", "partially", "relevant"),  # MTurk's Answer.rel.partially
+    ("Not relevant", "Partially", "Highly relevant"),
+    ("Not relevant", "Partially relevant", "Fully relevant"),
+    ("Irrelevant", "Somewhat relevant", "Very relevant"),
+    ("Not relevant", "Moderately relevant", "Highly relevant"),
+    ("Not at all relevant", "Somewhat relevant", "Extremely relevant"),
+    ("Off topic", "Partially relevant", "Relevant"),
+    ("Not relevant", "Slightly relevant", "Moderately relevant", "Highly relevant"),
+    ("Irrelevant", "Related", "Highly relevant", "Perfectly relevant"),  # TREC DL
+]
+
+
+@pytest.mark.parametrize("words", GRADED_WORDS)
+def test_level_words_come_out_in_their_order(words: tuple[str, ...]) -> None:
+    """A graded scale's words (``Not relevant`` / ``Partially`` / ``Highly
+    relevant``) read in their order, whatever order the sheet meets them."""
+    from core.io.annotator.scales import guess_labels
+
+    g = guess_labels(dict.fromkeys(reversed(words), 1))
+    assert g.grades == {w: float(n) for n, w in enumerate(words)}
+    assert not g.unmapped
+
+
+def test_two_words_of_one_level_are_asked_for_never_one_grade() -> None:
+    """``Slightly relevant`` and ``Somewhat relevant`` both on a sheet are
+    two levels, though every known scale holding both has them as one: no
+    scale is read, the user is asked for each label's grade (both were 1)."""
+    from core.io.annotator.scales import guess_labels
+
+    words = ("Not relevant", "Slightly relevant", "Somewhat relevant", "Highly relevant")
+    g = guess_labels(dict.fromkeys(words, 1))
+    assert g.grades == {}
+    assert list(g.unmapped) == list(words)
 
 
 #: Two annotators' labels: 3 of the 4 levels of Not relevant ... Highly
@@ -1051,3 +1092,36 @@ def test_judgments_under_numbered_topics_are_never_taken_for_a_legend(
     assert res.document.query_ids == ["301", "302", "303"]
     assert res.document.source_id.tolist() == [d for _, d, _ in rows]
     assert res.document.grade.tolist() == [float(g) for *_, g in rows]
+
+
+def test_a_column_declared_the_rank_that_the_guess_took_for_grades(tmp_path: Path) -> None:
+    """``--map rank=output`` where the guess had read ``output`` (1-3, each
+    item's place in a small query) as the grades, beside labels on no known
+    scale under ``verdict``: the grades are looked for around the declared
+    rank, and the labels asked for (it was refused, 'no grade column found
+    ...; B (output) is the rank': the declared column taken from the grades
+    and no other looked for; 1 of the 8 drawn sheets of
+    test_labels_under_a_header_naming_no_grade_are_read_by_their_values
+    failed so, now and then); with their --rubric, imported."""
+    from app.cli.main import main
+
+    labels = ["Useless", "Marginal", "Useful", "Vital"]
+    lines = ["query,output,who,doc,verdict"]
+    for q in range(2):
+        for d, rank in enumerate((3, 1, 2)):
+            for w in range(2):
+                lines.append(f"q{q},{rank},w{w},d{q}{d},{labels[(d + 2 * w + q) % 4]}")
+    path = tmp_path / "judged.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out, err = tmp_path / "o.csv", io.StringIO()
+    with contextlib.redirect_stderr(err):
+        assert main(["import", str(path), "-o", str(out), "--map", "rank=output"],
+                    io.StringIO()) == 2
+    assert f"{path}, line 2, column 'verdict': labels on no known scale" in err.getvalue()
+    assert main(["import", str(path), "-o", str(out), "--map", "rank=output", "--rubric",
+                 "0=Useless,1=Marginal,2=Useful,3=Vital"], io.StringIO()) == 0
+    with open(out, newline="", encoding="utf-8") as fh:
+        got = [(r["source_id"], r["score"], r["grade_w0"], r["grade_w1"])
+               for r in csv.DictReader(fh)]
+    assert got == [("d00", "-3", "0", "2"), ("d01", "-1", "1", "3"), ("d02", "-2", "2", "0"),
+                   ("d10", "-3", "1", "3"), ("d11", "-1", "2", "0"), ("d12", "-2", "3", "1")]

@@ -123,10 +123,19 @@ def test_a_crowd_forms_json_answers_are_read_as_their_fields(
     assert [c["header"] for c in data["columns"] if c["header"] in left
             and c["role"] is None and "a checkbox beside the radio button" in c["reason"]] == left
     assert any(n.startswith("column H (Answer.taskAnswers): each row's answers as JSON, read "
-                            f"as a column per answer: H ({grade}") for n in data["notes"])
-    if form == "radio":  # its choices in H, K and L (the other answers after J): not H-L
-        assert any(n.startswith("columns H, K, L (Answer.taskAnswers.rel.0 ... Answer."
+                            f"as a column per answer beside it: H ({grade}") for n in data["notes"])
+    # the answers beside their column, the file's columns after it moved
+    # right, said so: the report's columns read in order (the answers after
+    # the second were after the last column: choices in H, K and L)
+    letters = {c["header"]: c["column"] for c in data["columns"]}
+    if form == "radio":
+        assert any(n.startswith("columns H-J (Answer.taskAnswers.rel.0 ... Answer."
                                 "taskAnswers.rel.2): one answer per column") for n in data["notes"])
+        assert any(n.endswith("K (Answer.taskAnswers.unsure.on); the file's columns I-J after "
+                              "it are read as L-M") for n in data["notes"]), data["notes"]
+        assert [letters[h] for h in (*left, "Approve", "Reject")] == ["K", "L", "M"]
+    else:
+        assert [letters[h] for h in ("Approve", "Reject")] == ["I", "J"]
 
 
 def test_label_studio_csv_of_a_multiple_choice_control(tmp_path: Path) -> None:

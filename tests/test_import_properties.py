@@ -31,7 +31,15 @@ from core.io.annotator.legend import LabelsRead, read_labels
 from core.io.annotator.names import ranking_field
 from core.io.safety import column_letters
 from core.model.numbers import number_text
-from tests.platformgen import BOOKKEEPING, label_studio_json, platform_sheets
+from tests.platformgen import (
+    BOOKKEEPING,
+    LABEL_STUDIO_COUNTS,
+    PLATFORMS,
+    argilla_jsonl,
+    doccano_jsonl,
+    label_studio_json,
+    platform_sheets,
+)
 from tests.sheetgen import (
     LEGENDS,
     Drawn,
@@ -290,19 +298,33 @@ def test_grades_constant_within_each_query_are_grades(sheet: Drawn, suffix: str)
 
 
 #: Platforms' exports drawn: Qualtrics (alone or through Prolific), Mechanical
-#: Turk, Label Studio (12: each drawn twice at least).
-PLATFORM_SHEETS = 12
+#: Turk, Label Studio, Appen, Google Forms, Toloka: 3 of each (21; drawn
+#: among all, some platforms went undrawn).
+PLATFORM_SHEETS = 3
 
 
-@settings(PROFILE, max_examples=PLATFORM_SHEETS, phases=[Phase.generate])
-@given(platform_sheets(), st.sampled_from([".csv", ".xlsx"]))
-def test_platform_exports_are_read_as_their_judgments(sheet: Drawn, suffix: str) -> None:
+@pytest.mark.parametrize("platform", PLATFORMS)
+def test_platform_exports_are_read_as_their_judgments(platform: str) -> None:
     """A Qualtrics export (three header rows, metadata columns, preview
     responses; through Prolific, its ids, a timing question and an
     attention check), a Mechanical Turk batch (HIT and assignment
-    bookkeeping, times and seconds, Approve and Reject) or a Label Studio
-    export (users' numbers, task ids, lead times): the judgments drawn, no
-    more and no fewer, never refused; every column accounted for."""
+    bookkeeping, times and seconds, Approve and Reject), a Label Studio
+    export (users' numbers, task ids, lead times, the task's counts), an
+    Appen full report, a Google Forms grid or a Toloka pool's assignments:
+    the judgments drawn, no more and no fewer, never refused; every column
+    accounted for."""
+
+    @settings(PROFILE, max_examples=PLATFORM_SHEETS, phases=[Phase.generate])
+    @given(platform_sheets(platform), st.sampled_from([".csv", ".xlsx"]))
+    def check(sheet: Drawn, suffix: str) -> None:
+        _platform_holds(sheet, suffix)
+
+    check()
+
+
+def _platform_holds(sheet: Drawn, suffix: str) -> None:
+    """The invariants of a platform's export (see
+    :func:`test_platform_exports_are_read_as_their_judgments`)."""
     code, err, report, rows = _run(sheet, suffix)
     event(f"{sheet.kinds[0]} {suffix}")
     assert code == 0, err
@@ -318,6 +340,65 @@ def test_platform_exports_are_read_as_their_judgments(sheet: Drawn, suffix: str)
         assert reason.endswith(", the platform's bookkeeping of each participant's work, "
                                "one value per annotator (no judgment, no ranking); not "
                                "imported"), reason
+    _counts_hold(report)
+    _own_reasons(sheet, report)
+
+
+#: Appen (Figure Eight) full reports drawn, as CSV and as a workbook.
+APPEN_SHEETS = 6
+
+
+@settings(PROFILE, max_examples=APPEN_SHEETS, phases=[Phase.generate])
+@given(platform_sheets("appen"), st.sampled_from([".csv", ".xlsx"]))
+def test_appen_reports_skip_test_questions_and_tainted_work(sheet: Drawn, suffix: str) -> None:
+    """An Appen job's full report: the test questions (``_golden``) and the
+    tainted work (``_tainted``) skipped and counted under their columns'
+    names, each flag column with its own reason, the test questions'
+    answer and its reason left out saying what they are; the judgments
+    drawn, no more, no fewer."""
+    code, err, report, rows = _run(sheet, suffix)
+    assert code == 0, err
+    _holds(sheet, code, err, report, rows, suffix)
+    assert report is not None
+    _own_reasons(sheet, report)
+    said = {c["header"]: c["reason"] for c in report["columns"]}
+    assert said["relevance_gold_reason"] == (
+        "relevance_gold_reason: text only on rows that are no judgments (control: skipped), "
+        "no judgment's reason; not imported")
+
+
+def _own_reasons(sheet: Drawn, report: dict) -> None:
+    """Each column is said as it is: a flag column with its own reason
+    (Appen's ``_tainted`` was given ``_golden``'s), a column holding text
+    never 'empty' (the test questions' ``relevance_gold_reason`` was), and
+    the rows skipped counted under the flag column's header, in a workbook
+    too (``C is '…'``: its header was cut)."""
+    data = sheet.rows[1:] if sheet.kinds[0] not in ("qualtrics", "prolific") else []
+    for c in report["columns"]:
+        if (c["role"] or "").startswith("skip ("):
+            assert c["reason"].startswith(f"{c['header']}:"), c
+        if any(c["index"] < len(r) and str(r[c["index"]]).strip() for r in data):
+            assert not c["reason"].startswith("empty"), c
+    for kind in report["rows"]["skipped"]:
+        assert not re.search(r": [A-Z]{1,3} is ", kind), kind
+
+
+def _counts_hold(report: dict) -> None:
+    """A Label Studio task's counts (``total_annotations``, its cancelled
+    annotations and predictions) are no grades: left out saying what their
+    values are, with no flag making them the grade (``total_annotations``
+    was 'a grade combined from several' with ``--map grade=J``,
+    ``total_predictions`` 'a model's answer given with the task')."""
+    for c in report["columns"]:
+        if c["header"] in LABEL_STUDIO_COUNTS:
+            assert c["role"] is None, c
+            assert "grade=" not in (c["flag"] or ""), c
+            assert "combined" not in c["reason"], c
+            assert "a model's answer" not in c["reason"], c
+        if c["header"] == "total_annotations":
+            assert c["reason"].endswith(
+                ", one per item, each the number of the item's judgments (a count of them, no "
+                "grade); not imported"), c
 
 
 def _radio_holds(sheet: Drawn, report: dict) -> None:
@@ -384,10 +465,22 @@ def test_label_studio_json_exports_are_read_as_their_annotations(sheet: Drawn) -
         + sheet.predicted_rows, tally
     assert tally["imported"] == tally["read"] - sheet.cancelled - sheet.predicted_rows, tally
     assert tally["ungraded"] == sheet.predicted_rows, tally
+    # rows of a task's predictions are said to be what they are, and name no
+    # one (an annotator '(no name)' was added, holding no grade)
+    assert report["rows_predicted"] == {"rows": sheet.predicted_rows, "columns": [
+        "predictions.result.value.choices"] if sheet.predicted_rows else []}, report
+    assert "(no name)" not in report["annotators"], report["annotators"]
     assert sum(tally["skipped"].values()) == sheet.cancelled, tally
     assert all(c["role"] or c["reason"] for c in report["columns"])
-    assert report["mapping"]["grade"] == "annotations.result.value.choices", report["mapping"]
+    # a comment beside the choice: a column per control, each annotation
+    # one row (a row per answer put the comments among the grades, refused)
+    assert report["mapping"]["grade"] == sheet.grade_headers[0], report["mapping"]
     assert report["ranking"] == "none: judgments only"
+    _counts_hold(report)
+    # null on every annotation: empty, never offered as the grades (it was 'a
+    # model's answer given with the task' for its word, with --map grade=V)
+    parent = next(c for c in report["columns"] if c["header"] == "annotations.parent_prediction")
+    assert (parent["reason"], parent["flag"]) == ("empty: no row holds a value; not imported", None)
     for c in report["columns"]:
         if c["header"] == "predictions.result.value.choices":
             assert c["reason"].endswith(": a model's answer given with the task (a prediction, "
@@ -395,6 +488,58 @@ def test_label_studio_json_exports_are_read_as_their_annotations(sheet: Drawn) -
                                         "annotators; not imported"), c
     got = {(r["query"], r["source_id"]): _grades(r, True) for r in rows}
     assert got == sheet.truth
+
+
+#: Argilla datasets' records drawn as JSON Lines.
+ARGILLA_JSONL = 8
+
+
+@settings(PROFILE, max_examples=ARGILLA_JSONL, phases=[Phase.generate])
+@given(argilla_jsonl())
+def test_argilla_records_are_read_as_their_responses(sheet: Drawn) -> None:
+    """An Argilla dataset's JSON Lines (the responses as lists side by side,
+    a pending record with none): every response a row, its user who judged,
+    a pending record a row with no grade; a model's suggestion, its score
+    and its agent no one's grades (``relevance.suggestion.agent`` was read
+    as the grades of an annotator named ``suggestion.agent``, the import
+    refused as labels on no known scale, 'bm25-ranker')."""
+    code, err, report, rows = _run(sheet, ".jsonl")
+    event(f"{sheet.predicted_rows} pending")
+    assert code == 0, err
+    assert report is not None
+    tally = report["rows"]
+    assert tally["read"] == sum(map(len, sheet.truth.values())) + sheet.predicted_rows, tally
+    assert tally["ungraded"] == sheet.predicted_rows, tally
+    assert report["mapping"]["grade"] == "relevance.responses", report["mapping"]
+    assert report["mapping"]["annotator"] == "relevance.responses.users", report["mapping"]
+    for c in report["columns"]:
+        if "suggestion" in c["header"]:
+            assert c["role"] is None, c
+    got = {(r["query"], r["source_id"]): _grades(r, True) for r in rows}
+    assert {k: v for k, v in got.items() if v} == sheet.truth
+
+
+#: Doccano projects' exports drawn as JSON Lines.
+DOCCANO_JSONL = 6
+
+
+@settings(PROFILE, max_examples=DOCCANO_JSONL, phases=[Phase.generate])
+@given(doccano_jsonl())
+def test_doccano_exports_are_read_as_their_labels(sheet: Drawn) -> None:
+    """A Doccano text classification export (a record a document, its
+    ``label`` a list of the one chosen, ``Comments`` beside): each record a
+    row, its label the grade on its scale, a record not labelled yet a row
+    with no grade (its candidate kept, the grade unknown)."""
+    code, err, report, rows = _run(sheet, ".jsonl")
+    assert code == 0, err
+    assert report is not None
+    tally = report["rows"]
+    assert (tally["read"], tally["ungraded"]) == (
+        len(sheet.truth) + sheet.predicted_rows, sheet.predicted_rows), tally
+    assert report["mapping"]["grade"] == "label", report["mapping"]
+    assert report["rubric"] == {"Not relevant": 0.0, "Partially relevant": 1.0, "Relevant": 2.0}
+    got = {(r["query"], r["source_id"]): _grades(r, False) for r in rows}
+    assert {k: v for k, v in got.items() if v} == sheet.truth
 
 
 def test_one_answer_per_column_needs_one_true_per_row(tmp_path: Path) -> None:
@@ -547,29 +692,24 @@ def test_a_checkbox_ticked_instead_of_a_choice_is_no_judgment(tmp_path: Path) ->
     assert "no column true" in err.getvalue()
 
 
-def test_radio_buttons_words_on_no_scale_are_refused_naming_them(tmp_path: Path) -> None:
+def test_radio_buttons_words_are_read_as_their_scale(tmp_path: Path) -> None:
     """``Answer.rel.irrelevant`` | ``.partially`` | ``.relevant`` (no suffix,
-    a group named as the grade): one grade column, ``partially`` on no
-    known scale, refused in one line naming the column and the --rubric
-    (it was refused as 6 of 18 judgments repeated: each column taken for
-    an annotator named ``irrelevant``, ``partially``, ...); given, imported."""
+    a group named as the grade): one grade column, its words a known
+    scale's levels in order, irrelevant 0, partially 1, relevant 2 (it was
+    refused, ``partially`` on no known scale, asking for --rubric; before
+    that, as 6 of 18 judgments repeated: each column taken for an
+    annotator named ``irrelevant``, ``partially``, ...)."""
     head = "WorkerId,Input.query,Input.doc_id,Answer.rel.irrelevant,Answer.rel.partially," \
         "Answer.rel.relevant"
     rows = [",".join([w, q, d, *("true" if n == c else "false" for n in range(3))])
             for w, q, d, c, _ in _CHOSEN]
     sheet = tmp_path / "batch.csv"
     sheet.write_text("\n".join([head, *rows]) + "\n", encoding="utf-8")
-    err = io.StringIO()
-    with contextlib.redirect_stderr(err):
-        code = main(["import", str(sheet), "-o", str(tmp_path / "o.csv")], io.StringIO())
-    assert code == 2
-    assert err.getvalue() == (
-        f"ndcg-worksheet: error: {sheet}, line 2, column 'Answer.rel': labels on no known "
-        "scale and not in the rubric: 'partially' (2 cells) (give every label its grade with "
-        "--rubric, e.g. --rubric \"0=irrelevant,2=relevant,N=partially\")\n")
-    out = tmp_path / "o.csv"
-    assert main(["import", str(sheet), "-o", str(out), "--rubric",
-                 "0=irrelevant,1=partially,2=relevant"], io.StringIO()) == 0
+    out, report = tmp_path / "o.csv", tmp_path / "r.json"
+    assert main(["import", str(sheet), "-o", str(out), "--report", str(report)],
+                io.StringIO()) == 0
+    assert json.loads(report.read_text("utf-8"))["rubric"] == {
+        "irrelevant": 0.0, "partially": 1.0, "relevant": 2.0}
     with open(out, newline="", encoding="utf-8") as fh:
         got = [(r["source_id"], r["grade_w1"], r["grade_w2"]) for r in csv.DictReader(fh)]
     assert got == [("d1", "1", "2"), ("d2", "0", ""), ("d3", "2", "0"), ("d4", "1", "")]
@@ -791,7 +931,7 @@ def _holds(sheet: Drawn, code: int, err: str, report: dict | None, rows: list[di
         return
     if sheet.layout == "wide":
         assert sorted(mapping["annotators"]) == sorted(sheet.grade_headers)
-    several = sheet.layout != "long" or len(next(iter(sheet.truth.values()))) > 1
+    several = sheet.layout != "long" or max(map(len, sheet.truth.values())) > 1
     got = {(r["query"], r["source_id"]): _grades(r, several) for r in rows}
     assert got == sheet.truth
 
@@ -1318,6 +1458,10 @@ def test_a_blank_grade_cell_is_no_judgment_read(sheet: Drawn, suffix: str) -> No
         return
     assert report is not None
     event(f"{sheet.layout}: {sheet.blank_cells} blank")
+    if sheet.ambiguous and set(report["mapping"].get("annotators") or ()) > set(
+            sheet.grade_headers):
+        return  # a distractor no header tells from grades read as one more annotator's
+        # (as _holds allows): its cells are judgments read too
     judgments = sum(len(v) for v in sheet.truth.values())
     assert (report["judgments_read"], report["imported"], report["blank_grades"]) == (
         judgments, judgments, sheet.blank_cells)

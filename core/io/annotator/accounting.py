@@ -66,13 +66,20 @@ class RowTally(NamedTuple):
                 "skipped": dict(self.skipped), "rejected": self.rejected, "blank": self.blank}
 
 
-def _role_reason(mapping: ColumnMapping, role: str) -> str:
-    """Why a column feeds ``role``: declared by the user, or the guess's reason."""
+def _role_reason(mapping: ColumnMapping, role: str, name: str) -> str:
+    """Why a column (headed ``name``) feeds ``role``: declared by the user,
+    or the guess's reason (a flag column's own: Appen's ``_tainted`` was
+    given ``_golden``'s, the first of the flags')."""
     field = role.split(" ", 1)[0]
     if field == "grade" and mapping.grades:  # one annotator's column: --annotators declares them
         field = "annotators"
     if field in mapping.declared:
         return "declared"
+    if field == "skip":
+        own = next((why for f, why in mapping.reasons if f == field and name
+                    and why.startswith(f"{name}:")), "")
+        if own:
+            return own
     return mapping.why(field) or "chosen"
 
 
@@ -93,7 +100,7 @@ def column_records(header: list[str], mapping: ColumnMapping,
         name = header[c].strip() if c < len(header) else ""
         role = used.get(c, "")
         if role:
-            why, flag = _role_reason(mapping, role), ""
+            why, flag = _role_reason(mapping, role, name), ""
         elif c in left:
             why, flag = left[c]
         else:
@@ -104,12 +111,24 @@ def column_records(header: list[str], mapping: ColumnMapping,
 
 _BRACKETED = re.compile(r"\s*\([^()]*\)")
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+#: A workbook's column as a reason names it (``C (_golden)``): its header kept.
+_COLUMN = re.compile(r"\b[A-Z]{1,3} \([^()]*\)")
 
 
 def _reason_kind(why: str) -> str:
     """A skipped row's reason without its row's own values (what is
-    counted): ``a summary row ('Total'), not a judgment`` -> ``a summary row, not a judgment``."""
-    return " ".join(_QUOTED.sub("'…'", _BRACKETED.sub("", why)).split()) or why
+    counted): ``a summary row ('Total'), not a judgment`` -> ``a summary
+    row, not a judgment``; a workbook's column keeps its header
+    (``C (_golden) is '…'``: it was ``C is '…'``)."""
+    kept: list[str] = []
+
+    def keep(m: re.Match[str]) -> str:
+        kept.append(m.group(0))
+        return f"\x00{len(kept) - 1}\x00"
+
+    text = _QUOTED.sub("'…'", _BRACKETED.sub("", _COLUMN.sub(keep, why)))
+    text = re.sub("\x00(\\d+)\x00", lambda m: kept[int(m.group(1))], text)
+    return " ".join(text.split()) or why
 
 
 def row_tally(n_rows: int, row_number: int, skipped: list[tuple[int, str]],
@@ -147,8 +166,10 @@ def row_tally(n_rows: int, row_number: int, skipped: list[tuple[int, str]],
         keep = np.arange(n_rows, dtype=np.int64)
     kept = status[keep]
     kinds: dict[str, int] = {}
+    said: dict[str, str] = {}  # (a reason repeats on most skipped rows: read once)
     for i in keep[kept == 3].tolist():
-        kind = _reason_kind(reasons[i])
+        why = reasons[i]
+        kind = said.get(why) or said.setdefault(why, _reason_kind(why))
         kinds[kind] = kinds.get(kind, 0) + 1
     if (kept == 2).any():
         kinds[REPEAT] = int((kept == 2).sum())

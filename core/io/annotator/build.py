@@ -13,7 +13,7 @@ from core.analysis.consensus import consensus as combine
 from core.io.annotator.cells import objects
 from core.io.annotator.grades import Grades, IntArray
 from core.io.annotator.report import ImportReport
-from core.io.annotator.rows import Candidates, Rows
+from core.io.annotator.rows import NO_NAME, Candidates, Rows
 from core.io.annotator.sheet import Sheet
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
@@ -30,8 +30,16 @@ def build_document(sheet: Sheet, report: ImportReport, conventions: Conventions,
     """The document of the candidates with their current grades (the notes
     on the consensus and the scores go into ``report``). Raises when no
     candidate is left."""
-    n, m, names = cands.n, len(g.names), g.names
-    ratings, unrateable, u_ev = _ratings(g, kept_ev, again, n)
+    ratings, unrateable, u_ev = _ratings(g, kept_ev, again, cands.n)
+    names = g.names
+    if NO_NAME in names and sheet.mapping.layout == "long":
+        # rows naming no one and grading nothing (Label Studio's rows of a
+        # task's predictions) are no one's judgments: no annotator of theirs
+        a = names.index(NO_NAME)
+        if np.isnan(ratings[:, a]).all() and not unrateable[:, a].any():
+            ratings, unrateable = np.delete(ratings, a, axis=1), np.delete(unrateable, a, axis=1)
+            names = names[:a] + names[a + 1:]
+    n, m = cands.n, len(names)
     reasons = _reasons(g, u_ev)
     mapping = sheet.mapping
     single = mapping.layout == "long" and mapping.annotator is None

@@ -43,11 +43,18 @@ from core.io.annotator.names import (
     predicted_header,
 )
 from core.io.annotator.onehot import one_answer_per_column
-from core.io.annotator.platform import Flag, find_flags, flagged_rows, status_kind, status_like
+from core.io.annotator.platform import (
+    Flag,
+    find_flags,
+    flagged_rows,
+    marked_text,
+    status_kind,
+    status_like,
+)
 from core.io.annotator.profile import Profile, grouped, profile_columns, span
 from core.io.annotator.read import read_table
 from core.io.annotator.records import expand_json_cells
-from core.io.annotator.roles import Roles, left_out, roles_from_values
+from core.io.annotator.roles import Roles, judgments_count, left_out, roles_from_values
 from core.io.annotator.rows import summary_row
 from core.io.annotator.scales import LabelGuess
 from core.io.annotator.transposed import metadata_cell, stacked_header_rows, untranspose
@@ -265,16 +272,7 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
     used = set(found.values()) | taken | {c for c, _ in wide}
     flags, why = find_flags(profiles, used, found.get("grade"))
     if flags or "status" in found:
-        # Text only on rows that are not judgments (a control task's hint,
-        # its answer's reason) is no note nor reason of a judgment.
-        marked = flagged_rows(lambda c: profiles[c].texts, len(sample), found.get("status"),
-                              flags, lambda c: profiles[c].shown())
-        for f in ("note", "reason"):
-            col = found.get(f)
-            if col is not None and all(i in marked for i, t in enumerate(profiles[col].texts)
-                                       if t):
-                del found[f]
-                reasons = [(g, w) for g, w in reasons if g != f]
+        reasons = marked_text(profiles, found, flags, used, roles.ignored, reasons)
     left = set(found.values()) | used | set(roles.ignored) | {flag[0] for flag in flags}
     out = [(c, why, flag) for c, (why, flag) in roles.ignored.items()]
     out += [(c, f"{header[c] or column_letters(c + 1)}: {legend_left_out(lg)}", "")
@@ -322,20 +320,42 @@ def _left_out(profiles: list[Profile], header: list[str], found: dict[str, int],
     with data (never dropped in silence)."""
     query, source = (profiles[found[f]] if f in found and found[f] < len(profiles) else None
                      for f in ("query", "source_id"))
-    out = [(c, f"{profiles[c].shown()}: " + (GOLD if gold_header(header[c]) else PREDICTED
-                                              if predicted_header(header[c]) else COMBINED),
-            f"--map grade={column_letters(c + 1)}")
-           for c in sorted(combined) if c < len(profiles) and c not in found.values()]
     who = profiles[found["annotator"]] if found.get("annotator", len(profiles)) < len(
         profiles) else None
     grade = profiles[found["grade"]] if found.get("grade", len(profiles)) < len(
         profiles) else None
+    out = []
+    for c in sorted(combined):
+        # (an empty one is said empty: Label Studio's parent_prediction,
+        # null on every annotation, was offered as the grades, --map grade=V)
+        if c < len(profiles) and c not in found.values() and profiles[c].filled:
+            # a count of each item's judgments (total_annotations) is no grade,
+            # unless its header names one (a tiny sheet's consensus of 2s)
+            count = "" if name_field(header[c]).field == "grade" else judgments_count(
+                profiles[c], query, source, grade, who)
+            if count:
+                out.append((c, count, ""))
+            elif predicted_header(header[c]) and _unscaled(profiles[c], grade):
+                out.append((c, *left_out(profiles[c], query, source)))
+            else:
+                said = GOLD if gold_header(header[c]) else PREDICTED if predicted_header(
+                    header[c]) else COMBINED
+                out.append((c, f"{profiles[c].shown()}: {said}",
+                            f"--map grade={column_letters(c + 1)}"))
     for p in profiles:
         if p.filled and p.col not in left:
             text, flag = _bookkeeping(p, who) or _in_words(p, grade) or left_out(
                 p, query, source)
             out.append((p.col, text, flag))
     return out
+
+
+def _unscaled(p: Profile, grade: Profile | None) -> bool:
+    """Whole numbers beside grades given as labels (Label Studio's
+    ``total_predictions`` by its ``Not relevant`` ...): no model's answer
+    among the annotators' choices, whatever the header's words."""
+    return grade is not None and grade.filled > 0 and grade.numeric == 0.0 \
+        and p.filled > 0 and p.numeric == 1.0 and p.whole == 1.0
 
 
 def _in_words(p: Profile, grade: Profile | None) -> tuple[str, str] | None:

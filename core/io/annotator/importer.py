@@ -20,9 +20,17 @@ from core.io.annotator.evidence import check_consensus, check_rank, check_sheet,
 from core.io.annotator.grades import IntArray, first_grades, read_grades
 from core.io.annotator.judgments import count_judgments
 from core.io.annotator.legend import check_legend, read_labels
-from core.io.annotator.model import ColumnMapping, Table, cell_text
+from core.io.annotator.model import PREDICTED, ColumnMapping, Table, cell_text
 from core.io.annotator.records import list_cell
-from core.io.annotator.report import FATAL, FORMULA, ROW_REJECTED, ImportReport, ImportResult
+from core.io.annotator.report import (
+    FATAL,
+    FORMULA,
+    ROW_REJECTED,
+    ImportReport,
+    ImportResult,
+    predicted_rows,
+    ungraded_rows,
+)
 from core.io.annotator.rows import (
     BoolArray,
     Rows,
@@ -157,7 +165,28 @@ def _account(sheet: Sheet, report: ImportReport, rows: Rows, imported: IntArray,
                            f"rejected {report.rows_rejected}, imported {report.rows_imported})")
     if origin is not None:  # one row per respondent: the file's rows, as rows_read says
         report.rows_imported, report.rows_ungraded = tally.imported, tally.ungraded
+    else:
+        _predicted(sheet, report, imported[ungraded[imported]])
     report.row_tally = tally
+
+
+def _predicted(sheet: Sheet, report: ImportReport, ungraded: IntArray) -> None:
+    """Of the rows with no grade at all (``ungraded``), those holding a
+    model's prediction (a column left out as one: Label Studio's rows of a
+    task's second prediction), counted and named in the report: they were
+    said to be rows with no grade at all, as if no one had said anything."""
+    cols = [c for c, why, _ in sheet.mapping.left_out if why.endswith(PREDICTED)]
+    if not cols or not len(ungraded):
+        return
+    held = {c: {i for i in ungraded.tolist() if cell_text(sheet.column(c)[i]).strip()}
+            for c in cols}
+    report.rows_predicted = len(set().union(*held.values()))
+    report.predicted_columns = [sheet.name(c) for c in cols if held[c]]
+    if report.rows_predicted:
+        first = sheet.row_number(min(set().union(*held.values())))
+        report.notes.append(f"{ungraded_rows(report.rows_ungraded)}: "
+                            f"{predicted_rows(report.rows_predicted, report.predicted_columns)}"
+                            f", the first on row {first}")
 
 
 def _rows_rejected(report: ImportReport) -> int:

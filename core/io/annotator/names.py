@@ -258,9 +258,15 @@ def name_field(header: str) -> Named:
     >>> name_field("annotations.result.value.choices").field, name_field(
     ...     "predictions.result.value.choices").field, name_field("predictions.score").field
     ('grade', None, None)
+    >>> name_field("relevance.suggestion.agent").annotator is None
+    True
     """
     named = _named(header)
     if named.field in _ASIDE and set(_words(header)) & _ASIDE[named.field]:
+        return Named()
+    if named.annotator is not None and set(_words(header)) & _PREDICTED:
+        # a model's suggestion is no one's grades (Argilla's
+        # relevance.suggestion.agent was annotator 'suggestion.agent')
         return Named()
     return named
 

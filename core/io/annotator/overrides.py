@@ -78,8 +78,12 @@ def guess_mapping(table: Table, *, header_row: int | None = None,
     chosen: dict[str, int | None] = {
         _field(f, file=table.file): None if ref.strip().casefold() == "none"
         else find_column(header, ref, **where) for f, ref in (fields or {}).items()}
-    given = {f: c for f, c in chosen.items() if c is not None and f in ("query", "source_id")}
-    if given:  # read the others around the declared query or source
+    given = {f: c for f, c in chosen.items() if c is not None and (f in (
+        "query", "source_id") or (f in SINGLE_FIELDS and any(
+            getattr(mapping, g) == c for g in SINGLE_FIELDS if g != f)))}
+    if given:  # read the others around the declared query or source, or around a
+        # column the guess gave another role (--map rank=B where B was read as
+        # the grades: the grades are then looked for elsewhere, not lost)
         again = detect_mapping(table, mapping.header_row, given, grade_out=out)
         mapping = again.replace(reasons=(
             *((f, why) for f, why in mapping.reasons if f == "header"),

@@ -28,7 +28,8 @@ from collections.abc import Callable, Sequence
 from core.io.annotator.profile import Profile
 from core.io.headers import normalize
 
-__all__ = ["KINDS", "Flag", "find_flags", "flagged_rows", "status_kind", "status_like"]
+__all__ = ["KINDS", "Flag", "find_flags", "flagged_rows", "marked_text", "status_kind",
+           "status_like"]
 
 #: What each kind of row is, for people (kind -> words).
 KINDS: dict[str, str] = {
@@ -165,3 +166,27 @@ def flagged_rows(texts: Callable[[int], Sequence[str]], n_rows: int, status: int
             elif v.casefold() in _TRUE if test == "true" else True:
                 out[i] = (kind, f"{KINDS[kind]}: {names(col)} is {v!r}")
     return out
+
+
+def marked_text(profiles: Sequence[Profile], found: dict[str, int], flags: Sequence[Flag],
+                used: set[int], ignored: dict[int, tuple[str, str]],
+                reasons: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Text only on rows that are not judgments (a control task's hint,
+    its answer's reason) is no note nor reason of a judgment: the field
+    dropped from ``found`` and ``used``, the column said so in
+    ``ignored`` (it was 'empty: no row holds a value'). Returns the
+    reasons."""
+    marked = flagged_rows(lambda c: profiles[c].texts, len(profiles[0].texts) if profiles
+                          else 0, found.get("status"), flags, lambda c: profiles[c].shown())
+    for f in ("note", "reason"):
+        col = found.get(f)
+        if col is not None and all(i in marked for i, t in enumerate(profiles[col].texts) if t):
+            del found[f]
+            reasons = [(g, w) for g, w in reasons if g != f]
+            used.discard(col)
+            kinds = sorted({marked[i][0] for i, t in enumerate(profiles[col].texts) if t})
+            ignored[col] = (
+                f"{profiles[col].shown()}: text only on rows that are no judgments ("
+                + ", ".join(kinds) + f": skipped), no judgment's {f}; not imported", "")
+            reasons.append(("ignored", ignored[col][0]))
+    return reasons

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from core.errors import InputError
@@ -35,8 +35,11 @@ __all__ = ["expand_json_cells", "explode_list_cells", "list_cell", "records_rows
 _MAX_PER_RECORD = 10_000
 
 
-def _flatten(value: Any, prefix: str) -> list[dict[str, Any]]:
-    """The rows one JSON value gives, as column -> cell."""
+def _flatten(value: Any, prefix: str, controls: frozenset[str] = frozenset(),
+             ) -> list[dict[str, Any]]:
+    """The rows one JSON value gives, as column -> cell; ``controls``: the
+    lists whose objects are one answer each of a form's controls
+    (:func:`_controls`)."""
     if isinstance(value, dict):
         value = _legends(value)
         rows: list[dict[str, Any]] = [{}]
@@ -44,7 +47,7 @@ def _flatten(value: Any, prefix: str) -> list[dict[str, Any]]:
         order: dict[str, None] = {}  # the columns in the record's order
         for key, item in value.items():
             name = f"{prefix}.{key}" if prefix else str(key)
-            part = _flatten(item, name)
+            part = _flatten(item, name, controls)
             for row in part:
                 order.update(dict.fromkeys(row))
             if len(part) > 1:
@@ -60,12 +63,48 @@ def _flatten(value: Any, prefix: str) -> list[dict[str, Any]]:
         return [{k: row[k] for k in order if k in row}
                 for row in ({**a, **b} for a, b in itertools.product(rows, stacked))]
     if isinstance(value, list):
+        if prefix in controls and _answers_of_controls(value):
+            # one annotation's answers to its controls: one row, a column
+            # per control (annotations.result.relevance.value.choices)
+            merged: list[dict[str, Any]] = [{}]
+            for v in value:
+                merged = [{**a, **b} for a, b in itertools.product(
+                    merged, _flatten(v, f"{prefix}.{v[_CONTROL]}", controls))]
+            return merged
         if value and all(isinstance(v, dict) for v in value):
-            return [row for v in value for row in _flatten(v, prefix)]
+            return [row for v in value for row in _flatten(v, prefix, controls)]
         if not value:
             return [{prefix: None}]
         return [{prefix: list(value)}]
     return [{prefix: value}]
+
+
+#: The key naming the control an answer is given to (Label Studio's
+#: results: ``{"from_name": "relevance", "value": {"choices": [...]}}``).
+_CONTROL = "from_name"
+
+
+def _answers_of_controls(value: list[Any]) -> bool:
+    """Objects each naming its control, no control twice: one annotation's
+    answers to a form of several controls (a choice and a comment)."""
+    names = [v.get(_CONTROL) if isinstance(v, dict) else None for v in value]
+    return bool(names) and all(isinstance(n, str) and n for n in names) \
+        and len(set(names)) == len(names)
+
+
+def _controls(value: Any, prefix: str, out: set[str]) -> None:
+    """The lists (by their column's prefix) holding, in some record, the
+    answers to several controls: there every list of answers is a column
+    per control, so each annotation stays one row (they were a row per
+    answer, the choices of two controls in one column)."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _controls(item, f"{prefix}.{key}" if prefix else str(key), out)
+    elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+        if len(value) > 1 and _answers_of_controls(value):
+            out.add(prefix)
+        for v in value:
+            _controls(v, prefix, out)
 
 
 def _legends(record: dict[str, Any]) -> dict[str, Any]:
@@ -142,13 +181,20 @@ def records_rows(text: str, name: str) -> list[list[Any]]:
     """A JSON or JSON Lines export as rows, the first of them the header."""
     columns: dict[str, None] = {}
     out: list[dict[str, Any]] = []
-    for at, rec in _records(text, name):
+    records: Iterable[tuple[int, Any]] = _records(text, name)
+    found: set[str] = set()
+    if f'"{_CONTROL}"' in text:  # (a tool naming its controls: looked at first, whole)
+        records = list(records)
+        for _, rec in records:
+            _controls(rec, "", found)
+    controls = frozenset(found)
+    for at, rec in records:
         if not isinstance(rec, dict):
             raise InputError(f"record {at} is {type(rec).__name__}, not an object",
                              file=name, line=at,
                              hint="each record holds the query, the document and its ratings")
         try:
-            rows = [r for row in _flatten(rec, "") for r in _spread(row)]
+            rows = [r for row in _flatten(rec, "", controls) for r in _spread(row)]
         except ValueError as exc:
             raise InputError(f"record {at}: {exc}", file=name, line=at,
                              hint="each rating needs its own row, or its list the same "
@@ -260,40 +306,61 @@ def expand_json_cells(table: Table, header_row: int) -> Table:
     """The table with each column of JSON answers (every filled cell one
     object: Mechanical Turk's ``Answer.taskAnswers`` of a Crowd HTML form)
     read as a column per field, in place: ``Answer.taskAnswers.relevance.label``
-    in the column's own place, the other fields after the last column, the
-    notes saying so. A column otherwise filled is left as it is."""
+    in the column's own place, the other fields beside it (the file's
+    columns after it moved right), the notes saying so. A column otherwise
+    filled is left as it is."""
     rows = table.rows
     if header_row < 0 or header_row >= len(rows):
         return table
-    header = [cell_text(v) for v in rows[header_row]]
-    for c in range(len(header)):
+    c, width, moved = 0, len(rows[header_row]), 0  # (moved: the fields already inserted)
+    while c < width:
         head = itertools.islice(rows, header_row + 1, header_row + 1 + _HEAD)
         sample = list(itertools.islice((v for r in head if c < len(r) and (
             v := r[c]) is not None and cell_text(v).strip()), _SAMPLE))  # (the first filled)
         if not sample or any(_answers_in(v) is None for v in sample):
+            c += 1
             continue
         cells = [r[c] if c < len(r) else None for r in rows[header_row + 1:]]
         answers = [_answers_in(v) if cell_text(v).strip() else {} for v in cells]
         if any(a is None for a in answers):
+            c += 1
             continue
-        _spread_answers(table, header_row, c, header[c], answers)
+        added = _spread_answers(table, header_row, c, cell_text(rows[header_row][c]), answers,
+                                c - moved)
+        c, width, moved = c + 1 + added, width + added, moved + added
     return table
 
 
 def _spread_answers(table: Table, header_row: int, c: int, name: str,
-                    answers: list[dict[str, Any] | None]) -> None:
+                    answers: list[dict[str, Any] | None], own: int) -> int:
     """Write column ``c``'s answers (one dict a data row) as their fields'
-    columns: the first in ``c``, the others after the table's last column."""
+    columns, the first in ``c``, the others beside it, the columns after
+    it moved right (``own``: the file's column ``c`` was); returns how many
+    columns were added."""
     fields = list(dict.fromkeys(k for a in answers if a for k in a))
     width = max(map(len, table.rows))
-    at = [c, *range(width, width + len(fields) - 1)]
-    for i, row in enumerate(table.rows[header_row:]):
-        row.extend([None] * (width + len(fields) - 1 - len(row)))
-        got = answers[i - 1] or {} if i else None
-        for f, col in zip(fields, at, strict=True):
-            row[col] = f"{name}.{f}" if got is None else got.get(f)
+    added = len(fields) - 1
+    at = list(range(c, c + len(fields)))
+    for i, row in enumerate(table.rows):
+        row.extend([None] * (width - len(row)))
+        if i < header_row:  # (rows above the header keep their places by the columns')
+            row[c + 1:c + 1] = [None] * added
+            continue
+        got = answers[i - header_row - 1] or {} if i > header_row else None
+        row[c:c + 1] = [f"{name}.{f}" if got is None else got.get(f) for f in fields]
     table.rectangular = False
     shown = ", ".join(f"{column_letters(col + 1)} ({name}.{f})" for f, col in zip(
         fields, at, strict=True))
-    table.notes.append(f"column {column_letters(c + 1)} ({name}): each row's answers as "
-                       f"JSON, read as a column per answer: {shown}")
+    after = width - c - 1  # the file's columns after it, now further right
+    moved = "" if not added or not after else (
+        f"; the file's columns {_span(own + 2, own + 1 + after)} after it are read as "
+        f"{_span(c + 2 + added, c + 1 + added + after)}")
+    table.notes.append(f"column {column_letters(own + 1)} ({name}): each row's answers as "
+                       f"JSON, read as a column per answer beside it: {shown}{moved}")
+    return added
+
+
+def _span(first: int, last: int) -> str:
+    """Columns ``first`` to ``last`` (1-based) as letters: ``I``, ``I-J``."""
+    return column_letters(first) if first == last else \
+        f"{column_letters(first)}-{column_letters(last)}"

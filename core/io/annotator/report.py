@@ -29,6 +29,7 @@ __all__ = [
     "ImportReport",
     "ImportResult",
     "Issue",
+    "predicted_rows",
     "ungraded_rows",
 ]
 
@@ -48,6 +49,15 @@ def ungraded_rows(n: int) -> str:
                 "grade it in the editor)")
     return (f"{counted(n, 'row')} {NO_GRADE} (their candidates kept with unknown grades: "
             "grade them in the editor)")
+
+
+def predicted_rows(n: int, columns: list[str]) -> str:
+    """``n`` of the rows with no grade at all that hold a model's prediction
+    alone (Label Studio's ``predictions.result.value.choices``), what they
+    are in one phrase: a pre-annotation, never read as a grade."""
+    return (f"{'1 of them holds' if n == 1 else f'{n} of them hold'} a model's prediction "
+            f"alone ({', '.join(columns)}: a pre-annotation given with the task, no "
+            "annotator's grade, never read as one)")
 
 
 class Issue(NamedTuple):
@@ -105,6 +115,10 @@ class ImportReport:
     #: Rows read whose every grade cell is blank: no judgment imported, the
     #: candidate listed with an unknown grade (not in ``rows_imported``).
     rows_ungraded: int = 0
+    #: Of ``rows_ungraded``, the rows holding a model's prediction alone,
+    #: and the columns of the predictions (:func:`predicted_rows`).
+    rows_predicted: int = 0
+    predicted_columns: list[str] = field(default_factory=list)
     blank_rows: int = 0
     candidates: int = 0
     annotators: list[str] = field(default_factory=list)
@@ -244,6 +258,8 @@ class ImportReport:
             + (f"{counted(self.blank_grades, 'grade cell')} blank (no judgment: "
                f"{'an unknown grade' if self.blank_grades == 1 else 'unknown grades'})"
                + (f", {ungraded_rows(self.rows_ungraded)}" if self.rows_ungraded else "")
+               + (f", {predicted_rows(self.rows_predicted, self.predicted_columns)}"
+                  if self.rows_predicted else "")
                + "; "
                if self.blank_grades else "") +
             f"{counted(self.blank_rows, 'blank row')}"
@@ -303,6 +319,8 @@ class ImportReport:
             "rows": self.row_tally.to_json() if self.row_tally is not None else None,
             "rows_read": self.rows_read, "judgments_read": self.judgments_read,
             "imported": self.judgments_imported, "blank_grades": self.blank_grades,
+            "rows_predicted": {"rows": self.rows_predicted,
+                               "columns": list(self.predicted_columns)},
             "rejected": [{"row": r, "column": c, "reason": why}
                          for r, c, why in self.rejected_judgments],
             "blank_rows": self.blank_rows,

@@ -52,7 +52,7 @@ from core.io.headers import normalize
 from core.io.safety import column_letters
 from core.model import numbers
 
-__all__ = ["Roles", "left_out", "roles_from_values"]
+__all__ = ["Roles", "judgments_count", "left_out", "roles_from_values"]
 
 #: The most people a sheet's annotator column names (more are item ids).
 _MAX_PEOPLE = 500
@@ -392,6 +392,37 @@ def _explain(profiles: list[Profile], named: dict[str, int], found: dict[str, in
         else:
             what = f"{numbers.counted(p.filled, 'cell')} filled"
         reasons[f] = f"{p.shown()}, {how}; {what}"
+
+
+def judgments_count(p: Profile, query: Profile | None, source: Profile | None,
+                    grade: Profile | None, who: Profile | None = None) -> str:
+    """Why a column counts each item's judgments (Label Studio's
+    ``total_annotations``: whole numbers, one per item, each the number of
+    the item's rows, or of those graded, or of those naming who judged, on
+    3 items or more): a count, no grade, whatever its header says; ``""``
+    when its values do not. The sample's last item may be cut short: its
+    count is at least its rows."""
+    if source is None or p.numeric < 1.0 or p.whole < 1.0 or p.lo < 1:
+        return ""
+    items = _items(query, source) if query is not None else source
+    rows: dict[str, list[int]] = {}
+    for i, key in enumerate(items.texts):
+        if key:
+            rows.setdefault(key, []).append(i)
+    if len(rows) < 3:
+        return ""
+    last = items.texts[-1]
+    for key, at in rows.items():
+        said = {p.texts[i] for i in at}
+        if len(said) != 1 or "" in said:
+            return ""
+        n = float(next(iter(said)))
+        graded = sum(1 for i in at if grade is None or grade.texts[i])
+        named = sum(1 for i in at if who is None or who.texts[i])
+        if n not in (len(at), graded, named) and not (key == last and n >= len(at)):
+            return ""
+    return (f"{p.shown()}: {span(p)}, one per item, each the number of the item's judgments "
+            "(a count of them, no grade); not imported")
 
 
 def _flag_ref(p: Profile) -> str:

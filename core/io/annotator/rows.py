@@ -29,8 +29,8 @@ from core.io.annotator.scales import label_key
 from core.io.annotator.sheet import Sheet
 from core.io.safety import column_letters
 
-__all__ = ["Candidates", "Rows", "SplitRanking", "annotator_names", "find_candidates", "notes",
-           "read_rows"]
+__all__ = ["NO_NAME", "Candidates", "Rows", "SplitRanking", "annotator_names", "find_candidates",
+           "notes", "read_rows"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -397,10 +397,14 @@ def _split_ranking(sheet: Sheet, col: int, item: tuple[str, str], first_row: int
         f"without it, or fix the sheet so each item's rows give one {field}", field=field)
 
 
+#: Who judged a row whose annotator cell is blank.
+NO_NAME = "(no name)"
+
+
 def annotator_names(sheet: Sheet) -> list[str] | None:
     """Each data row's annotator (long layout with an annotator column)."""
     column = sheet.mapping.annotator
-    return [w or "(no name)" for w in sheet.texts(column)] if column is not None else None
+    return [w or NO_NAME for w in sheet.texts(column)] if column is not None else None
 
 
 def notes(sheet: Sheet, cands: Candidates, who_all: list[str] | None) -> dict[int, str]:

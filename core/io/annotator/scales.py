@@ -54,10 +54,14 @@ class Scale:
         return None
 
 
-_NOT = ("not relevant", "non relevant", "nonrelevant", "notrelevant")
+_NOT = ("not relevant", "non relevant", "nonrelevant", "notrelevant", "irrelevant",
+        "not at all relevant", "off topic", "completely irrelevant")
+#: (``partially`` alone: a radio button's choice, ``Answer.rel.partially``,
+#: its group naming the relevance)
 _PARTLY = ("somewhat relevant", "partially relevant", "partly relevant", "partial",
-           "marginally relevant", "slightly relevant")
-_HIGHLY = ("highly relevant", "very relevant")
+           "marginally relevant", "slightly relevant", "partially", "moderately relevant")
+_HIGHLY = ("highly relevant", "very relevant", "fully relevant", "extremely relevant",
+           "completely relevant")
 
 #: A checkbox's scale (Google Sheets' ``TRUE`` / ``FALSE``): read only in a
 #: column named as grades, its values alone never grades (a true/false
@@ -73,8 +77,13 @@ KNOWN_SCALES: tuple[Scale, ...] = (
     Scale("not relevant / somewhat relevant / relevant / highly relevant",
           (_NOT, _PARTLY, ("relevant",), _HIGHLY)),
     Scale("irrelevant / partially relevant / relevant",
-          (("irrelevant",), ("partially relevant", "partly relevant", "partial"),
+          (("irrelevant",), ("partially relevant", "partly relevant", "partial", "partially"),
            ("relevant",))),
+    Scale("not / slightly / moderately / highly relevant",
+          (_NOT, ("slightly relevant",), ("moderately relevant",), _HIGHLY)),
+    Scale("irrelevant / related / highly relevant / perfectly relevant (TREC DL)",
+          (("irrelevant", "not relevant"), ("related",), ("highly relevant",),
+           ("perfectly relevant",))),
     Scale("bad / fair / good / excellent / perfect",
           (("bad",), ("fair",), ("good",), ("excellent",), ("perfect",))),
     Scale("no / partial / direct support",
@@ -263,9 +272,12 @@ def _choose_scale(keys: list[str],
     if named is not None and all(named.grade_of(k) is not None for k in keys):
         return named, []
     fits = []
+    distinct = len(set(keys))
     for scale in KNOWN_SCALES:
         grades = [scale.grade_of(k) for k in keys]
-        if all(g is not None for g in grades):
+        # two labels on one level (slightly and moderately relevant both
+        # a 3-level scale's middle one): not this scale, never one grade
+        if all(g is not None for g in grades) and len(set(grades)) == distinct:
             fits.append((len(scale.levels) - len(set(grades)), scale, grades))
     if fits:
         fewest = min(f[0] for f in fits)
@@ -349,6 +361,8 @@ def guess_labels(labels: Mapping[str, int], said: str = "",
     in_legend = listed_scale(listed.labels) if listed is not None else None
     named_in = in_legend or (named_scale(said) if said else None)
     scale, others = _choose_scale(keys, named_in)
+    if scale is not None and _shared_levels([(t, scale.grade_of(label_key(t))) for t in still]):
+        scale, others = None, []  # graded apart on a scale holding them as one: asked for
     if scale is not None and others:
         guess.alternatives = [(o.name, scale_rubric(o)) for o in (scale, *others)]
     if scale is not None:
@@ -370,6 +384,18 @@ def guess_labels(labels: Mapping[str, int], said: str = "",
         guess.rubric = Rubric(tuple(RubricGrade(v, _rubric_label(t))
                                     for v, t in sorted(named.items())))
     return guess
+
+
+def _shared_levels(on: list[tuple[str, int | None]]) -> set[int]:
+    """The levels two labels of different words fall on (``Slightly
+    relevant`` and ``Somewhat relevant``, one level of every scale holding
+    both): the sheet grades them apart, so neither is read (the user is
+    asked for their grades), never one grade for both."""
+    keys: dict[int, set[str]] = {}
+    for text, grade in on:
+        if grade is not None:
+            keys.setdefault(grade, set()).add(label_key(text))
+    return {g for g, ks in keys.items() if len(ks) > 1}
 
 
 def _filled_best(scale: Scale, keys: list[str]) -> str:
