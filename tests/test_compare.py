@@ -48,7 +48,6 @@ from core.analysis.compare.changes import tie_rule_ndcg, what_changed
 from core.analysis.compare.comparison import LEFT_OUT
 from core.analysis.compare.statistics import randomization_columns
 from core.engine.evaluation import evaluate
-from core.io.pairs import read_judged_pair
 from core.io.trec import document_from_trec
 from core.model.conventions import Conventions, TieRule, Weighting
 from core.model.document import Document
@@ -906,60 +905,6 @@ def test_runs_matched_by_their_id_bytes_as_by_a_dictionary(tmp_path, monkeypatch
     assert (pa.tolist(), pb.tolist()) == (want_a, want_b)
     numbered = _serial_across_and_changes(compare(doc_a, doc_b))
     assert numbered == serial
-
-
-def test_runs_matched_in_their_joins_key_order(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    # compare's read keeps each run's join sort (its rows by query, each
-    # query's in its ids' key order): a query split in two runs of rows,
-    # a query the qrels never judge (left out), judged rows the run did not
-    # retrieve (added after the run's). The matching then merges two sorted
-    # halves of each grid row, and finds the partners a dictionary finds.
-    rng = np.random.default_rng(36)
-    pool = [f"d{i}" for i in range(40)] + ["é-9", "a-long-identifier-0123456789"]
-
-    def rows(queries: list[str]) -> list[tuple[str, str, float, int]]:
-        out = []
-        for q in queries:
-            for s in rng.choice(pool, size=int(rng.integers(5, 20)), replace=False):
-                out.append((q, str(s), float(rng.integers(0, 9)), 0))
-        return out
-
-    a_rows = rows(["q1", "q2", "qx", "q3"])
-    a_rows = a_rows[: len(a_rows) // 2] + rows(["q4"]) + a_rows[len(a_rows) // 2:]
-    b_rows = rows(["q3", "q4", "q1", "q2"])
-    qrels = [(q, s, int(rng.integers(0, 4))) for q in ("q1", "q2", "q3", "q4")
-             for s in pool[::3]]
-    a, b, q = write_trec(tmp_path, a_rows, b_rows, qrels)
-    doc_a, doc_b, _, _, _ = read_judged_pair(a, b, q, lambda doc: None)
-    for doc in (doc_a, doc_b):
-        order = doc.key_order
-        assert order is not None
-        ranked = len(doc) - int(np.isnan(doc.score).sum())  # the run's rows come first
-        assert sorted(order.tolist()) == list(range(ranked))
-        codes = doc.query[order]
-        assert np.all(codes[1:] >= codes[:-1])
-        keys = doc.source_bytes().keys(order) >> np.uint64(32)
-        assert all(np.all(np.diff(keys[codes == c].astype(np.float64)) >= 0)
-                   for c in np.unique(codes))
-    want_a, want_b = _dictionary_partners(doc_a, doc_b)
-    queries = align_queries(doc_a, doc_b)
-    n = len(queries.common)
-    keyed = [keyed_rows(doc_a, queries.row_common_a, n), keyed_rows(doc_b, queries.row_common_b, n)]
-    assert doc_a.key_order is None  # taken
-    assert doc_b.key_order is None
-    matching = Matching.of(*keyed)
-    assert matching is not None
-    assert matching.merge
-    found = matching.result()
-    assert found is not None
-    assert (found[0].tolist(), found[1].tolist()) == (want_a, want_b)
-    assert sum(p >= 0 for p in want_a) > 20
-    # The same documents without the join's order: the same comparison.
-    plain_a, plain_b = document_from_trec(a, q), document_from_trec(b, q)
-    assert plain_a.key_order is None
-    keyed_doc_a, keyed_doc_b, _, _, _ = read_judged_pair(a, b, q, lambda doc: None)
-    assert _serial_across_and_changes(compare(keyed_doc_a, keyed_doc_b)) == \
-        _serial_across_and_changes(compare(plain_a, plain_b))
 
 
 def test_short_ids_vouched_for_by_their_keys(monkeypatch) -> None:  # type: ignore[no-untyped-def]

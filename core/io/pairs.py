@@ -114,13 +114,10 @@ def check_exist(*paths: str | Path | None) -> list[Head]:
     return [sniff(name, piped=False) for name in given]
 
 
-def _judged_run(run: str | Path | Run, judgments: QrelsColumns, key_order: bool = False,
-                ) -> Document:
+def _judged_run(run: str | Path | Run, judgments: QrelsColumns) -> Document:
     """``run`` joined with ``judgments``; a :class:`Run` given is spent (its
-    columns become the document's: every caller lets go of it). ``key_order``:
-    the join's sort kept for the comparison's matching
-    (:attr:`Document.key_order`)."""
-    doc = document_from_trec(run, judgments, spent=True, key_order=key_order)
+    columns become the document's: every caller lets go of it)."""
+    doc = document_from_trec(run, judgments, spent=True)
     return _judged(doc, run.path if isinstance(run, Run) else run, judgments.path)
 
 
@@ -160,7 +157,7 @@ def _read_judged_pair(
 
         def one(path: str | Path) -> tuple[Document, T]:
             run = Run(path, threads=1)
-            doc = _judged_run(run, judgments.result(), key_order=True)
+            doc = _judged_run(run, judgments.result())
             del run
             return doc, then(doc)
 

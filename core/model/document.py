@@ -195,11 +195,6 @@ class Document:
     #: The source ids as the file's bytes, when a reader kept them so
     #: (:meth:`source_bytes`).
     _id_bytes: IdBytes | None = field(default=None, repr=False)
-    #: The run's rows (a TREC run's join, asked by a comparison's read) by
-    #: query code, each query's in the order of its ids' keys: the join's
-    #: sort, kept for the comparison's matching, which takes it
-    #: (:func:`core.analysis.compare.align.keyed_rows`); None otherwise.
-    key_order: IntArray | None = field(default=None, repr=False)
 
     # -- construction -------------------------------------------------------------
     @classmethod

@@ -271,14 +271,7 @@ def _grouped(row_common: QueryOfRow, n: int,
     heads += 1
     first = np.concatenate(([0], heads)).astype(np.int64)
     length = np.diff(first, append=row_common.size)
-    return _query_runs(first, length, row_common[first], n)
-
-
-def _query_runs(first: IntArray, length: IntArray, query: QueryOfRow, n: int,
-                ) -> tuple[QueryRuns, IntArray]:
-    """The runs (``first``, ``length``, each of one ``query``: its shared
-    query, -1 for none) of the ``n`` shared queries as :class:`QueryRuns`, and
-    each shared query's count of rows."""
+    query = row_common[first]
     shared = np.flatnonzero(query >= 0)
     shared = shared[np.argsort(query[shared], kind="stable")]
     first, length, query = first[shared], length[shared], query[shared]
@@ -321,16 +314,11 @@ class KeyedRows:
     rows: PartnerArray | None
     runs: QueryRuns | None
     length: npt.NDArray[np.uint8] | None
-    #: The document's rows in its join's key order (``runs`` are then runs
-    #: of places in it: each query's rows come in their ids' key order, so
-    #: the matching merges two sorted halves of a grid row), else None.
-    keyed: PartnerArray | None = None
 
     def block_rows(self, lo: int, hi: int) -> PartnerArray:
         """The grouped rows of the shared queries ``lo`` to ``hi``."""
         if self.runs is not None:
-            places = self.runs.rows(lo, hi)
-            return places if self.keyed is None else self.keyed[places]
+            return self.runs.rows(lo, hi)
         assert self.rows is not None
         return self.rows[int(self.start[lo]):int(self.start[hi - 1] + self.count[hi - 1])]
 
@@ -352,12 +340,9 @@ def keyed_rows(doc: Document, row_common: QueryOfRow, n: int) -> KeyedRows | Non
     """What :func:`byte_partners` needs of one side (each side's on its own
     lane); None when the document does not keep its ids as UTF-8 bytes."""
     ids = doc.source_bytes()
-    order, doc.key_order = doc.key_order, None  # (taken: 4 bytes a row)
     if ids is None or not ids.is_utf8():
         return None
-    keyed = None if order is None else _key_ordered(order, len(doc))
-    grouped = _grouped(row_common, n) if order is None else _keyed_runs(
-        doc.query, order, row_common, n)
+    grouped = _grouped(row_common, n)
     if isinstance(grouped[0], QueryRuns):
         (runs, count), rows = grouped, None
         start = np.cumsum(count) - count
@@ -369,37 +354,7 @@ def keyed_rows(doc: Document, row_common: QueryOfRow, n: int) -> KeyedRows | Non
     # Mostly longer ids: the keys would vouch for few pairs, every pair's bytes are compared.
     few = 2 * np.count_nonzero(shared <= _ONE_WORD) < shared.size
     del shared
-    return KeyedRows(ids, len(doc), count, start, rows, runs, None if few else length, keyed)
-
-
-def _key_ordered(order: IntArray, size: int) -> PartnerArray:
-    """Every row of a document of ``size`` rows in its join's key order
-    (``order``: :attr:`Document.key_order`, the run's rows, which come first),
-    the rows the join added after them (judged, not retrieved: query by
-    query) last."""
-    keyed = np.empty(size, dtype=np.int32)
-    keyed[: order.size] = order
-    keyed[order.size:] = np.arange(order.size, size, dtype=np.int32)
-    return keyed
-
-
-def _keyed_runs(query: IntArray, order: IntArray, row_common: QueryOfRow, n: int,
-                ) -> tuple[QueryRuns, IntArray]:
-    """:func:`_grouped`'s runs of :func:`_key_ordered`'s places: the run's
-    rows of each query are one run there (the join sorted them by query
-    code first: counted, not gathered), the added rows' runs follow."""
-    m = order.size
-    per_query = np.bincount(query[:m], minlength=int(query.max(initial=-1)) + 1)
-    has = np.flatnonzero(per_query)
-    first = (np.cumsum(per_query) - per_query)[has]
-    length = per_query[has]
-    tail = row_common[m:]
-    heads = np.flatnonzero(tail[1:] != tail[:-1]) + 1
-    tail_first = np.concatenate(([0], heads)).astype(np.int64) if tail.size else heads
-    return _query_runs(
-        np.concatenate([first, tail_first + m]),
-        np.concatenate([length, np.diff(tail_first, append=tail.size)]),
-        np.concatenate([row_common[order[first]], tail[tail_first]]), n)
+    return KeyedRows(ids, len(doc), count, start, rows, runs, None if few else length)
 
 
 def _lengths(ids: IdBytes) -> npt.NDArray[np.uint8]:
@@ -459,9 +414,6 @@ class Matching:
     def __init__(self, a: KeyedRows, b: KeyedRows, wa: int, width: int) -> None:
         self._sides = [a, b]  # let go once the partners are found
         self.wa, self.width = wa, width
-        # Both sides' rows of a query in their ids' key order: each half of a
-        # grid row is sorted, and a stable sort (a merge) takes ~0.3x the time.
-        self.merge = a.keyed is not None and b.keyed is not None
         self.pa = np.full(a.size, -1, dtype=np.int32)
         self.pb = np.full(b.size, -1, dtype=np.int32)
         n = a.count.size
@@ -506,7 +458,7 @@ class Matching:
 
     def _match(self, lo: int, hi: int) -> None:
         a, b = self._sides
-        found = _grid_pairs(a, b, lo, hi, self.wa, self.width + 1, self.bits, self.merge)
+        found = _grid_pairs(a, b, lo, hi, self.wa, self.width + 1, self.bits)
         if found is None or not _same(a, b, *found):
             self.clash = True  # two different ids share a key
             return
@@ -553,8 +505,7 @@ def _same(a: KeyedRows, b: KeyedRows, row_a: PartnerArray, row_b: PartnerArray,
 
 
 def _grid_pairs(
-    a: KeyedRows, b: KeyedRows, lo: int, hi: int, wa: int, width: int, bits: int,
-    merge: bool = False,
+    a: KeyedRows, b: KeyedRows, lo: int, hi: int, wa: int, width: int, bits: int
 ) -> tuple[PartnerArray, PartnerArray, U64Array, U64Array] | None:
     """The rows of A and of B whose keys are equal in the shared queries
     ``lo`` to ``hi`` (:func:`byte_partners`) and their ids' keys; None when
@@ -580,8 +531,7 @@ def _grid_pairs(
         grid[cell] = key
         place += rows[-1].size
         del cell, key
-    # In place (a view of the cells); two sorted halves (``merge``) merged.
-    grid.reshape(hi - lo, width).sort(axis=1, kind="stable" if merge else "quicksort")
+    grid.reshape(hi - lo, width).sort(axis=1)  # in place: a view of the cells
     flat = grid
     mask = np.uint64((1 << bits) - 1)
     pair = np.bitwise_xor(flat[:-1], flat[1:]) <= mask  # the same key, another place

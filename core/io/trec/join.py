@@ -45,7 +45,6 @@ def document_from_trec(
     unshared: bool = False,
     ties: TieRule | None = None,
     spent: bool = False,
-    key_order: bool = False,
 ) -> Document:
     """Join a run and qrels into a document.
 
@@ -69,9 +68,6 @@ def document_from_trec(
     ``run`` (a :class:`Run`) once it is joined, so its columns become the
     document's as those of a run read here from a path do (no copy of its
     query codes, scores and ids beside them: ~50 MB at 2M rows).
-    ``key_order``: the join's sort of the run's rows is kept as the
-    document's :attr:`~core.model.document.Document.key_order` (for a
-    comparison's matching; 4 bytes a row).
     """
     own = spent or not isinstance(run, Run)
     table: Table | None = None
@@ -88,7 +84,7 @@ def document_from_trec(
     name = stem(run.path)
     if run._table is not None and table is not None:
         doc = _join_columns(run, run._table, table, qrels_path, conventions, name,
-                            release=own, unshared=unshared, ties=ties, key_order=key_order)
+                            release=own, unshared=unshared, ties=ties)
         if doc is not None:
             return doc
     return _join_lines(run, qrels_path, conventions, name, unshared=unshared)
@@ -374,7 +370,7 @@ def _common_queries(rt: Table, qt: Table, unshared: bool = False) -> _Queries | 
 def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
                   conventions: Conventions | None, name: str, *,
                   release: bool = False, unshared: bool = False,
-                  ties: TieRule | None = None, key_order: bool = False) -> Document | None:
+                  ties: TieRule | None = None) -> Document | None:
     """The join on integer codes and bytes; None where the line-by-line join
     must do it (ids that are not UTF-8, a key clash). With ``release`` (a
     run read for this document only), the run's columns become the
@@ -397,7 +393,7 @@ def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
         run_query = run_query[rows]
     with _order_ahead(ties if rows is None else None, run_query, rt) as ahead:
         doc = _join_sorted(run, rt, qt, qrels_path, conventions, name, common, run_query,
-                           rows, release=release, ahead=ahead, key_order=key_order)
+                           rows, release=release, ahead=ahead)
     if doc is None:
         return None
     doc.queries_left_out = tuple(common.unjudged), tuple(common.unranked)
@@ -408,7 +404,7 @@ def _join_columns(run: Run, rt: Table, qt: Table, qrels_path: Path,
 def _join_sorted(run: Run, rt: Table, qt: Table, qrels_path: Path,
                  conventions: Conventions | None, name: str, common: _Queries,
                  run_query: IntArray, rows: IntArray | None, *,
-                 release: bool, ahead: Future[Ahead] | None, key_order: bool = False
+                 release: bool, ahead: Future[Ahead] | None
                  ) -> Document | None:
     """:func:`_join_columns` from the run's kept rows (``rows``, None: all)
     with their document query codes on: the sorts, the search, the
@@ -436,8 +432,6 @@ def _join_sorted(run: Run, rt: Table, qt: Table, qrels_path: Path,
             rt.source_key = run_key = np.empty(0, dtype=np.uint64)
     judged = int(np.searchsorted(qrels.key, np.uint64(n_doc) << np.uint64(64 - bits)))
     hit, match = _matches(ranked, run_key, qrels, qt.source_key, judged)
-    # The run's kept rows are the document's first: their order is its rows'.
-    kept = ranked.order if key_order else None
     del ranked, qrels, run_key
     same = rt.source.same(hit if rows is None else rows[hit], qt.source, match)
     hit, match = hit[same], match[same]
@@ -448,7 +442,6 @@ def _join_sorted(run: Run, rt: Table, qt: Table, qrels_path: Path,
     doc = _assemble(run, rt, qt, query_ids, conventions, name, join, release=release)
     if ordered is not None:
         give_order(doc, ordered)
-    doc.key_order = kept
     return doc
 
 
