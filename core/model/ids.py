@@ -63,7 +63,7 @@ _C1, _C2 = np.uint64(0xFF51AFD7ED558CCD), np.uint64(0xC4CEB9FE1A85EC53)
 _BLOCK = 1 << 14
 #: Tokens of one word keyed at once (:func:`_word_keys`: 8 bytes a token each
 #: temporary).
-_WORD_BLOCK = 1 << 16
+_WORD_BLOCK = 1 << 14
 #: Tied rows :meth:`IdBytes.sort_descending` orders at once (about a block of
 #: whole groups; the rounds' temporaries then take ~15 MB at most).
 _SORT_BLOCK = 1 << 18
