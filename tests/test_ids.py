@@ -172,3 +172,31 @@ def test_int32_and_int64_offsets_give_the_same_ids(texts, more, data, small):
                                                 max_size=rows.size))))
     assert narrow.sort_descending(rows, group).tolist() == \
         other.sort_descending(rows, group).tolist()
+
+
+#: Ids of at most one 8-byte word (the empty id and exactly 8 bytes included).
+SHORT_TEXTS = id_texts(["", "d", "doc-"], "ab-é9z", 8).filter(lambda t: len(t.encode()) <= 8)
+
+
+@given(st.lists(SHORT_TEXTS, min_size=1, max_size=40), st.data(), st.booleans())
+def test_keys_of_one_word_ids_are_the_readers(texts, data, small_blocks):
+    """Ids of at most 8 bytes are keyed word by word (no matrix of rows), a
+    block at a time: the same keys as :func:`row_keys` gives their bytes
+    zero-padded (the readers' keys, which the join and compare's matching
+    pair), for every id and for rows taken in any order, the arena's last
+    id too."""
+    ids = IdBytes.from_texts(texts)
+    padded = np.zeros((len(texts), 8), dtype=np.uint8)
+    for i, t in enumerate(texts):
+        b = t.encode()
+        padded[i, : len(b)] = np.frombuffer(b, dtype=np.uint8)
+    expected = ids_module.row_keys(padded)
+    rows = np.array(data.draw(st.lists(st.integers(0, len(texts) - 1), max_size=50)),
+                    dtype=np.int64)
+    with pytest.MonkeyPatch.context() as patch:
+        if small_blocks:
+            patch.setattr(ids_module, "_WORD_BLOCK", 3)
+        assert ids.keys().tolist() == expected.tolist()
+        assert ids.keys(rows).tolist() == expected[rows].tolist()
+    assert ids.keys().tolist() == [int(ids_module.row_keys(padded[i:i + 1])[0])
+                                   for i in range(len(texts))]
