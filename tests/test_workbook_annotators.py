@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -215,3 +217,30 @@ def test_ids_and_names_are_text_as_typed(tmp_path: Path) -> None:
     assert ws["A2"].quotePrefix
     assert ws.cell(row["+d2"], 2).quotePrefix
     assert not ws.cell(row["a&b <c>"], 2).quotePrefix
+
+
+def test_the_ods_grades_read_right_aligned_and_a_state_in_its_colour(
+        tmp_path: Path, doc: Document) -> None:
+    """In the .ods, the grade cells (no style of their own) take their
+    column's: right-aligned, and the original grade's with the grade states'
+    colours (a condition per word), as the xlsx's conditional format."""
+    out = tmp_path / "book.ods"
+    export_workbook(evaluate(doc), out)
+    with zipfile.ZipFile(out) as z:
+        content = z.read("content.xml").decode()
+    table = content[content.index(f'table:name="{SHEET}"'):]
+    table = table[:table.index("</table:table>")]
+    by_column = []
+    for tag in re.findall(r"<table:table-column\b[^>]*/>", table):
+        repeated = re.search(r'number-columns-repeated="(\d+)"', tag)
+        style = re.search(r'default-cell-style-name="([^"]+)"', tag)
+        by_column += [style.group(1) if style else ""] * int(repeated.group(1) if repeated else 1)
+    assert len(by_column) == len(HEADER)
+    assert by_column[:2] == ["", ""]
+    for style in by_column[2:]:
+        body = re.search(rf'<style:style style:name="{style}"[^>]*>(.*?)</style:style>',
+                         content).group(1)
+        assert 'fo:text-align="end"' in body, style
+        coloured = "cell-content()=&quot;unknown&quot;" in body
+        assert coloured == (style == by_column[4]), style
+    assert '<text:p>unknown</text:p>' in table

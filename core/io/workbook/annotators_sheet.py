@@ -26,6 +26,7 @@ from core.io.workbook.layout import (
     Formats,
     number_form,
 )
+from core.io.workbook.ods_writer import text_paragraphs
 from core.io.workbook.page import (
     colour_words,
     header_row,
@@ -86,41 +87,60 @@ def write_annotators(wb: Any, fmt: Formats, doc: Document, perm: np.ndarray) -> 
     m = len(doc.annotators)
     widths = header_widths(header, [
         text_width(doc.query_ids, 8, 40), text_width(doc.source_id.tolist(), 9, 40),
-        *[8.0] * m, 14.0, 10.0])
-    set_widths(ws, widths)
+        *[8.0] * m, 16.0, 12.0])
+    # (the grade columns' default format: an .ods export's cells take it)
+    set_widths(ws, widths, formats=dict.fromkeys(range(2, len(header)), fmt.grade))
     header_row(ws, fmt, 0, header, widths)
     ws.freeze_panes(1, 2)
     if len(rows) > 1:
-        ws.put_rows(len(rows) - 1, len(header) - 1, _rendered(rows, fmt))
+        ws.put_rows(len(rows) - 1, len(header) - 1, _rendered(rows, fmt),
+                    as_odf=lambda: _rendered(rows, fmt, odf=True))
     colour_words(ws, fmt, 1, len(rows) - 1, 2 + m, tuple(STATE_COLOURS))
     print_setup(ws, doc.judgment_version, header_rows=(0, 0), query_column=True)
 
 
-def _rendered(rows: list[list[Value]], fmt: Formats) -> Iterator[str]:
-    """The data rows (``rows`` after the header) as XML, in batches: the ids
-    as text (quote-prefixed when a spreadsheet would read them as a
-    formula), the grades and the spread numbers with every digit, a grade
-    state's word as text, the grade cells right-aligned as the Candidates
-    sheet's; xlsxwriter's cell by cell took 10 s for 100,000 candidates."""
+def _rendered(rows: list[list[Value]], fmt: Formats, *, odf: bool = False) -> Iterator[str]:
+    """The data rows (``rows`` after the header) as xlsx XML, or as ODF
+    (``odf``: for an ``.ods`` export, which would otherwise convert them
+    cell by cell), in batches: the ids as text (quote-prefixed when a
+    spreadsheet would read them as a formula), the grades and the spread
+    with every digit, a grade state's word as text; the grade cells
+    right-aligned (in ODF by their column's default, which also gives the
+    states their colours). xlsxwriter's cell by cell took 10 s for 100,000
+    candidates x 3 annotators."""
     grade = fmt.grade._get_xf_index()
     texts = [text_columns([str(row[c]) for row in rows[1:]], fmt.text._get_xf_index(),
                           fmt.text_q._get_xf_index()) for c in (0, 1)]
     letters = [column_letters(c + 1) for c in range(len(rows[0]))]
+    if odf:
+        start, end, blank = "<table:table-row>", "</table:table-row>", "<table:table-cell/>"
+        number = '<table:table-cell office:value-type="float" office:value="{v}"/>'
+        word = ('<table:table-cell office:value-type="string"><text:p>{v}</text:p>'
+                "</table:table-cell>")
+    else:
+        start, end, blank = '<row r="{r}">', "</row>", ""
+        number = f'<c r="{{c}}{{r}}" s="{grade}"><v>{{v}}</v></c>'
+        word = f'<c r="{{c}}{{r}}" s="{grade}" t="inlineStr"><is><t>{{v}}</t></is></c>'
     piece: list[str] = []
     for i, row in enumerate(rows[1:]):
         r = i + 2
-        cells = [f'<row r="{r}">']
+        cells = [start.format(r=r)]
         for c, (styles, attrs, words) in enumerate(texts):
-            cells.append(f'<c r="{letters[c]}{r}" s="{styles[i]}" t="inlineStr">'
-                         f"<is><t{attrs[i]}>{words[i]}</t></is></c>")
+            if odf:
+                cells.append(f'<table:table-cell table:style-name="ce{styles[i]}" '
+                             f'office:value-type="string"><text:p>{text_paragraphs(words[i])}'
+                             "</text:p></table:table-cell>" if words[i] else
+                             f'<table:table-cell table:style-name="ce{styles[i]}"/>')
+            else:
+                cells.append(f'<c r="{letters[c]}{r}" s="{styles[i]}" t="inlineStr">'
+                             f"<is><t{attrs[i]}>{words[i]}</t></is></c>")
         for c in range(2, len(row)):
             v = row[c]
             if isinstance(v, float):
-                cells.append(f'<c r="{letters[c]}{r}" s="{grade}"><v>{number_form(v)}</v></c>')
-            elif v:  # a grade state's word
-                cells.append(f'<c r="{letters[c]}{r}" s="{grade}" t="inlineStr">'
-                             f"<is><t>{v}</t></is></c>")
-        cells.append("</row>")
+                cells.append(number.format(c=letters[c], r=r, v=number_form(v)))
+            else:  # a grade state's word, or none
+                cells.append(word.format(c=letters[c], r=r, v=v) if v else blank)
+        cells.append(end)
         piece.append("".join(cells))
         if len(piece) == _ROWS_PER_PIECE:
             yield "".join(piece)

@@ -318,11 +318,16 @@ def _worksheet_class(extras: CandidateExtras | None = None,
 
     class FullPrecisionWorksheet(Worksheet):  # type: ignore[misc]
         def put_rows(self, last_row: int, last_col: int, rows: Iterable[str],
-                     ods: tuple[Any, ...] | None = None) -> None:
+                     ods: tuple[Any, ...] | None = None, *,
+                     as_odf: Callable[[], Iterable[str]] | None = None) -> None:
             """Rows rendered as ``<row>`` elements (by :mod:`core.io.workbook.candidates`),
             following the rows written so far, up to ``last_row`` (or as ODF,
-            :func:`~core.io.workbook.ods_candidates.ods_candidate_rows` of ``ods``)."""
+            :func:`~core.io.workbook.ods_candidates.ods_candidate_rows` of ``ods``,
+            or the rows ``as_odf`` renders: another sheet's)."""
             carry = extras if extras and self.name == SHEETS["candidates"] else None
+            if rendered_rows is not None and as_odf is not None and carry is None:
+                rendered_rows.keep(self.name, as_odf())
+                return
             if rendered_rows is not None and ods is not None and (
                     carry is None or not carry.add.fills):
                 odf = ods_candidate_rows(*ods)
