@@ -170,7 +170,7 @@ def edited_cells(found: list[list[Any]], doc: Document, perm: np.ndarray,
     more = f" (and {counted(len(differ) - 1, 'more cell')})" if len(differ) > 1 else ""
     return InputError(
         f"edited{more}, not read as a grade: this sheet records the annotators' grades as "
-        "imported (the next save writes them again)",
+        "imported, and the next save writes them again",
         file=file, sheet=SHEET, line=r + 1, column=column_letters(c + 1),
         hint="change the grade in the Candidates sheet's current grade column")
 
