@@ -185,3 +185,28 @@ def test_an_edit_in_the_spreadsheet_is_logged_once_over_unsaved_reopens(
     reopen()
     assert outside(w) == logged
     assert not w.outside_edits.isVisible()  # the workbook holds them now
+
+
+def test_an_annotators_grade_edited_in_the_sheet_is_named_and_not_taken(
+        qtbot: Any, tmp_path: Path) -> None:
+    """The Annotators sheet records the import: an annotator's grade typed
+    there is named in the banner (its cell and what to do), no grade moves."""
+    from tests.test_workbook_annotators import imported
+
+    doc = imported(tmp_path)
+    book = tmp_path / "annot.xlsx"
+    export_workbook(evaluate(doc), book)
+    wb = openpyxl.load_workbook(book)
+    wb["Annotators"]["D4"] = 3
+    wb.save(book)
+    w = _window(qtbot, book)
+    banner = w.outside_edits
+    assert banner is not None
+    assert banner.isVisible()
+    assert banner.text.text() == (
+        "<b>sheet Annotators, row 4, column D: edited, not read as a grade: this sheet "
+        "records the annotators' grades as imported, and the next save writes them again "
+        "(change the grade in the Candidates sheet's current grade column).</b>")
+    assert w.document.grade.tolist()[:3] == doc.grade.tolist()[:3]
+    assert not [e for e in w.document.audit if e.origin == "outside the app"]
+    w.session.mark_saved()

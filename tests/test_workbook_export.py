@@ -238,7 +238,8 @@ def test_layout_formulas_and_protection(tmp_path: Path) -> None:
     out = tmp_path / "seed.xlsx"
     export_workbook(evaluate(doc), out)
     wb = openpyxl.load_workbook(out)
-    assert wb.sheetnames == [*SHEETS.values()]
+    # (the Annotators sheet only for a document keeping each annotator's grades)
+    assert wb.sheetnames == [s for k, s in SHEETS.items() if k != "annotators"]
     assert wb[SHEETS["metadata"]].sheet_state == "hidden"
     ws = wb[SHEETS["candidates"]]
     assert ws.protection.sheet

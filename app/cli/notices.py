@@ -52,7 +52,7 @@ def say_reopened(docs: list[Document], args: argparse.Namespace,
         raise NdcgError(f"{refused[0]} (--strict: this workbook cell{more} refused; nothing "
                         "was written)")
     for found in found_all:
-        for bad in found.refused:
+        for bad in (*found.refused, *found.not_read):
             err.write(f"{PROG}: warning: {visible(str(bad))}\n")
         for entry in found.conventions:
             err.write(f"{PROG}: note: {visible(found.file)}: {visible(entry.note)}: "

@@ -20,6 +20,7 @@ from core.io.safety import EXCEL_MAX_ROWS
 from core.io.stop import check as check_stopped
 from core.io.workbook.additions import Additions
 from core.io.workbook.additions_types import FIRST_ADDED_COLUMN
+from core.io.workbook.annotators_sheet import write_annotators
 from core.io.workbook.audit import write_audit
 from core.io.workbook.candidates import write_candidates
 from core.io.workbook.carry import CandidateExtras, write_carried_sheets
@@ -183,6 +184,7 @@ def _write_book(
             names.update(places.names)
         check_stopped()  # between sheets (core.io.stop)
         write_audit(wb, fmt, doc)
+        write_annotators(wb, fmt, doc, perm)
         write_carried_sheets(wb, keep)
         check_stopped()  # between sheets (core.io.stop)
         write_metadata(wb, doc, ev.conventions, perm)
@@ -254,6 +256,7 @@ def _write_runs_book(wb: Any, m: ManyComparison, evaluations: Sequence[Evaluatio
         places = write_runs_sheet(runs, fmt, m, evaluations)
         names["tie_tolerance"] = f"={sheet_ref(RUNS_SHEET)}!$B$3"
         write_audit(wb, fmt, doc)
+        write_annotators(wb, fmt, doc, layouts[0][0])
         write_metadata(wb, doc, base.conventions, layouts[0][0])
         write_runs_report(wb, report, fmt, m, base, places)
         for name, ref in names.items():
@@ -315,11 +318,16 @@ def _worksheet_class(extras: CandidateExtras | None = None,
 
     class FullPrecisionWorksheet(Worksheet):  # type: ignore[misc]
         def put_rows(self, last_row: int, last_col: int, rows: Iterable[str],
-                     ods: tuple[Any, ...] | None = None) -> None:
+                     ods: tuple[Any, ...] | None = None, *,
+                     as_odf: Callable[[], Iterable[str]] | None = None) -> None:
             """Rows rendered as ``<row>`` elements (by :mod:`core.io.workbook.candidates`),
             following the rows written so far, up to ``last_row`` (or as ODF,
-            :func:`~core.io.workbook.ods_candidates.ods_candidate_rows` of ``ods``)."""
+            :func:`~core.io.workbook.ods_candidates.ods_candidate_rows` of ``ods``,
+            or the rows ``as_odf`` renders: another sheet's)."""
             carry = extras if extras and self.name == SHEETS["candidates"] else None
+            if rendered_rows is not None and as_odf is not None and carry is None:
+                rendered_rows.keep(self.name, as_odf())
+                return
             if rendered_rows is not None and ods is not None and (
                     carry is None or not carry.add.fills):
                 odf = ods_candidate_rows(*ods)

@@ -27,6 +27,9 @@ SHEETS = {
     "queries": "Queries",
     "summary": "Summary",
     "audit": "Audit",
+    #: Written only for a document that keeps each annotator's grades
+    #: (:mod:`core.io.workbook.annotators_sheet`).
+    "annotators": "Annotators",
     "metadata": "ndcg_metadata",
 }
 #: The sheets :func:`export_comparison_workbook` adds to those of :data:`SHEETS`.
@@ -127,6 +130,14 @@ RESAMPLING_COLUMNS = (
 )
 #: Rows (0-based) of the Comparison sheet's parts.
 COMPARISON_HEADER_ROW = 7
+#: The Annotators sheet's columns: the Candidates columns naming the
+#: candidate, each annotator's grade under their name (between the two),
+#: then the grade the consensus rule gave at the import (the Candidates
+#: sheet's original grade) and how far apart the annotators' grades were.
+ANNOTATOR_LEAD = (CANDIDATE_COLUMNS[COLUMN_INDEX["query"]][1],
+                  CANDIDATE_COLUMNS[COLUMN_INDEX["source id"]][1])
+ANNOTATOR_TAIL = (f"{CANDIDATE_COLUMNS[COLUMN_INDEX['original grade']][1]} "
+                  "(the consensus imported)", "spread (highest - lowest grade)")
 AUDIT_COLUMNS = ("who", "when", "query", "source id", "from", "to", "note", "origin",
                  "seconds")
 

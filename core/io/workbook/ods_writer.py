@@ -14,7 +14,8 @@ protection and manual page breaks (a row style breaking before it). So
 every sheet, formula and cached value has one source, the xlsx writer's;
 charts, comments, other conditional formats and print titles are not carried
 (``docs/workbook.md``). The Candidates rows come rendered as ODF already
-(:class:`RenderedRows`, :mod:`core.io.workbook.ods_candidates`).
+(:class:`RenderedRows`, :mod:`core.io.workbook.ods_candidates`), and so do
+the Annotators rows (:mod:`core.io.workbook.annotators_sheet`).
 
 The converter reads only what xlsxwriter writes (inline strings, attributes
 in its order, shared formulas down a column); it is not a general xlsx

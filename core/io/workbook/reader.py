@@ -7,6 +7,8 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from core.errors import InputError, NotOwnWorkbook
 from core.io.safety import (
     ODS_SUFFIX,
@@ -19,6 +21,7 @@ from core.io.safety import (
 from core.io.safety.ods import ods_formula_cells
 from core.io.stop import Stopped, waited
 from core.io.stop import check as check_stopped
+from core.io.workbook.annotators_sheet import edited_cells
 from core.io.workbook.edits import CandidateCells, CellsNeeded, apply_edits, same_id
 from core.io.workbook.layout import GRADE_COLUMN, SHEETS
 from core.io.workbook.metadata import document_from_metadata, read_metadata, stored_conventions
@@ -49,7 +52,9 @@ def read_workbook(path: str | Path) -> Document:
     and notes edited in the spreadsheet are taken from the Candidates sheet;
     each changed grade is logged as an :class:`AuditEntry` with origin
     ``"outside the app"`` and who ``"spreadsheet edit"``. What was taken or
-    refused is :func:`core.io.workbook.reopened` of the document. The sheets
+    refused is :func:`core.io.workbook.reopened` of the document; so is a
+    cell edited in the Annotators sheet, which is never read as a grade
+    (:mod:`~core.io.workbook.annotators_sheet`). The sheets
     are read with python-calamine, the Candidates sheet up to its note
     column only (:mod:`~core.io.workbook.plain_rows` for our own export,
     :mod:`~core.io.workbook.saved_rows` for a sheet a spreadsheet program
@@ -90,11 +95,15 @@ def read_workbook(path: str | Path) -> Document:
             cells, formulas = book.saved_cells()
             notes = apply_edits(cells, formulas, doc, meta, name)
         grades = tuple(doc.audit[start:])
+        sheet = SHEETS["annotators"]
+        perm = np.asarray(meta["sheet_rows"], dtype=np.int64)
+        not_read = edited_cells(book.rows(sheet), doc, perm, name)
     found = check_grades(found, doc, names, stored, name)
     doc.conventions = found.conventions
     doc.audit[start:start] = found.entries  # the conventions first, then the grades
     doc.judgment_version, doc.name = found.judgment_version, found.name
-    remember(doc, Reopened(name, tuple(found.entries), grades, notes, tuple(found.refused)))
+    remember(doc, Reopened(name, tuple(found.entries), grades, notes, tuple(found.refused),
+                           () if not_read is None else (not_read,)))
     return doc
 
 
@@ -221,8 +230,8 @@ def _open(path: Path, *, candidates: bool) -> Iterator[_Book]:
     for reading; an .ods file's sheets read in the same pass as its check."""
     ods = None
     if path.suffix.lower() == ODS_SUFFIX:
-        whole = (SHEETS["metadata"], SHEETS["conventions"]) if candidates else (
-            SHEETS["metadata"],)
+        whole = ((SHEETS["metadata"], SHEETS["conventions"], SHEETS["annotators"])
+                 if candidates else (SHEETS["metadata"],))
         ods = read_ods(path, whole, candidates=candidates)
     with ExitStack() as stack:
         yield _Book(path, ods.check if ods is not None else check_workbook(path), ods, stack)

@@ -32,11 +32,15 @@ class Reopened:
     notes: int = 0
     #: Convention cells not taken, each naming its cell (the stored conventions stayed).
     refused: tuple[InputError, ...] = ()
+    #: Cells edited in a sheet that records, not takes, grades (the
+    #: Annotators sheet): not read, each naming its first cell and what to do.
+    not_read: tuple[InputError, ...] = ()
 
     @property
     def empty(self) -> bool:
         """Nothing was edited outside the app."""
-        return not (self.conventions or self.grades or self.notes or self.refused)
+        return not (self.conventions or self.grades or self.notes or self.refused
+                    or self.not_read)
 
     def lines(self) -> list[str]:
         """One line per finding, for a message to the reviewer."""
@@ -57,6 +61,7 @@ class Reopened:
         if self.notes:
             out.append(f"{counted(self.notes, 'note')} edited in the "
                        "spreadsheet.")
+        out += [f"{_where(err)}{err.problem} ({err.hint})." for err in self.not_read]
         return out
 
     @property
