@@ -8,6 +8,7 @@ same document, the same errors and the same line numbers.
 
 from __future__ import annotations
 
+import codecs
 import math
 import tempfile
 import threading
@@ -307,6 +308,36 @@ def test_utf16_trec_qrels_given_to_evaluate_are_named_so(tmp_path, capsys):
     err = capsys.readouterr().err
     assert f"{qrels}: the file is UTF-16 text, not UTF-8 as TREC files are (save it as " \
         "UTF-8: iconv -f UTF-16 -t UTF-8 q.txt > utf8-q.txt" in err
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-32", "utf-32-be"])
+def test_wide_trec_qrels_given_to_evaluate_are_named_so(tmp_path, capsys, encoding):
+    """UTF-32 qrels given as --qrels (its little-endian byte order mark
+    starts as UTF-16's) were read as UTF-16, no TREC line found, and went to
+    the annotators' sheet reader: "no query column found in the header
+    (\\x00q\\x001\\x00 ...)" (fails before for utf-32). The byte order mark's
+    codec decides, as the sheet reader's (core.io.textfile)."""
+    from app.cli.main import main
+
+    run = write(tmp_path / "r.txt", RUN)
+    qrels = tmp_path / "q.txt"
+    bom = {"utf-32-be": codecs.BOM_UTF32_BE}.get(encoding, b"")
+    qrels.write_bytes(bom + QRELS.encode(encoding))
+    assert main(["evaluate", str(run), "--qrels", str(qrels)]) == 2
+    said = "UTF-16" if encoding == "utf-16" else "UTF-32"
+    assert f"{qrels}: the file is {said} text, not UTF-8 as TREC files are (save it as " \
+        f"UTF-8: iconv -f {said} -t UTF-8 q.txt > utf8-q.txt" in capsys.readouterr().err
+
+
+def test_a_utf32_sheet_given_as_qrels_is_still_a_sheet(tmp_path):
+    from core.io.qrels_kind import is_judgment_sheet
+
+    sheet = tmp_path / "grades.txt"
+    sheet.write_bytes("query\tsource\tgrade\nq1\td1\t2\n".encode("utf-32"))
+    assert is_judgment_sheet(sheet)
+    trec = tmp_path / "qrels.txt"
+    trec.write_bytes(QRELS.encode("utf-32"))
+    assert not is_judgment_sheet(trec)
 
 
 def test_a_runs_header_line_is_named_so(tmp_path):
