@@ -8,7 +8,9 @@ same document, the same errors and the same line numbers.
 
 from __future__ import annotations
 
+import bz2
 import codecs
+import gzip
 import math
 import tempfile
 import threading
@@ -292,6 +294,26 @@ def test_a_utf16_file_is_named_so(tmp_path, encoding, said, iconv, which):
                                + ", not UTF-8 as TREC files are")
         assert err.hint is not None
         assert err.hint.startswith(f"save it as UTF-8: iconv -f {iconv} -t UTF-8 "), err.hint
+
+
+@pytest.mark.parametrize(("name", "pack", "cat"), [
+    ("r.txt.gz", gzip.compress, "zcat"), ("r.txt.bz2", bz2.compress, "bzcat"),
+    ("r.txt", gzip.compress, "zcat"), ("r.txt", bytes, None)])
+def test_a_compressed_utf16_run_is_told_to_be_decompressed_first(tmp_path, name, pack, cat):
+    """A compressed UTF-16 run: the hint's iconv line reads it decompressed,
+    the compression told by the file's first bytes as the readers tell it
+    (core.io.files.compressed), not by its name: a gzip file named r.txt
+    was told "iconv -f UTF-16 -t UTF-8 r.txt", iconv then reading the gzip
+    bytes (fails before)."""
+    run = tmp_path / name
+    run.write_bytes(pack(RUN.encode("utf-16")))
+    qrels = write(tmp_path / "q.txt", QRELS)
+    err = error_of(run, qrels)
+    out = name.removesuffix(".gz").removesuffix(".bz2") if cat else name
+    command = (f"{cat} {name} | iconv -f UTF-16 -t UTF-8" if cat
+               else f"iconv -f UTF-16 -t UTF-8 {name}")
+    assert err.hint is not None
+    assert err.hint.startswith(f"save it as UTF-8: {command} > utf8-{out} "), err.hint
 
 
 def test_utf16_trec_qrels_given_to_evaluate_are_named_so(tmp_path, capsys):

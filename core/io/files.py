@@ -36,8 +36,8 @@ T = TypeVar("T")
 
 __all__ = [
     "DECOMPRESSED", "HEAD_BYTES", "MAX_BYTES", "Head", "bom_codec", "check_input", "compressed",
-    "holds_no_line",
-    "open_input", "read_input", "sniff", "stem", "too_large", "unreadable",
+    "holds_no_line", "open_input", "read_input", "sniff", "stem", "too_large", "unpacked_name",
+    "unreadable",
 ]
 
 #: Compressed files by their first bytes: the format, its tool and the
@@ -384,8 +384,12 @@ def stem(path: str | Path) -> str:
     """The name a document read from ``path`` takes: the file's name without
     its suffix, nor a compression's before it (``run`` for ``run.txt.gz``,
     as for ``run.txt``)."""
+    return Path(unpacked_name(path)).stem
+
+
+def unpacked_name(path: str | Path) -> str:
+    """The file's name without a compression's suffix (``run.txt`` for
+    ``run.txt.gz``; others as they are)."""
     path = Path(path)
-    if path.suffix.lower() in _PACKED_SUFFIXES:
-        path = path.with_suffix("")
-    return path.stem
+    return path.with_suffix("").name if path.suffix.lower() in _PACKED_SUFFIXES else path.name
 

@@ -6,7 +6,7 @@ import codecs
 from pathlib import Path
 
 from core.errors import InputError
-from core.io.files import open_input, read_input
+from core.io.files import compressed, open_input, read_input, unpacked_name
 from core.model.numbers import NumberError, read_number
 
 __all__ = ["BOM", "check_head", "decode", "finite", "read_bytes", "refuse_nul"]
@@ -16,10 +16,6 @@ __all__ = ["BOM", "check_head", "decode", "finite", "read_bytes", "refuse_nul"]
 BOM = codecs.BOM_UTF8
 
 
-#: A compressed file's suffix -> the command that writes it decompressed.
-_CATS = {".gz": "zcat", ".bz2": "bzcat", ".xz": "xzcat"}
-
-
 def check_head(head: bytes, path: Path) -> None:
     """Refuse a workbook or a binary file from its first bytes."""
     if head.startswith(b"PK\x03\x04") or head.startswith(b"\xd0\xcf\x11\xe0"):
@@ -27,8 +23,8 @@ def check_head(head: bytes, path: Path) -> None:
     wide = _wide_text(head[:4096])
     if wide is not None:
         said, iconv, bom = wide
-        cat = _CATS.get(path.suffix.lower())
-        name = path.with_suffix("").name if cat else path.name
+        cat = _decompressing(path)
+        name = unpacked_name(path)
         command = (f"{cat} {path.name} | iconv -f {iconv} -t UTF-8" if cat else
                    f"iconv -f {iconv} -t UTF-8 {path.name}")
         raise InputError(
@@ -38,6 +34,18 @@ def check_head(head: bytes, path: Path) -> None:
             "writes UTF-16: write with | Out-File -Encoding utf8)")
     if b"\x00" in head[:4096]:
         raise InputError("the file is binary, not a TREC text file", file=str(path))
+
+
+def _decompressing(path: Path) -> str | None:
+    """The command that writes ``path`` decompressed (told by its first
+    bytes, as the readers tell it: :func:`core.io.files.compressed`), None
+    for a file that is not compressed or cannot be read again."""
+    try:
+        with open(path, "rb") as fh:
+            found = compressed(fh.read(10))
+    except OSError:
+        return None
+    return None if found is None else found[2]
 
 
 def _wide_text(head: bytes) -> tuple[str, str, bool] | None:
