@@ -244,16 +244,16 @@ def test_a_line_of_too_few_or_many_fields_says_what_to_do(tmp_path, run_line, qr
     # A run saved from a table (pandas' to_csv): a header, then query, source, score.
     ("qid\tdocid\tscore\nq1\ta\t3.5\nq1\tb\t2.25\n",
      "a header (qid docid score), its third column a score: write the run "
-     "as TREC lines, awk 'NR > 1 {print $1, \"Q0\", $2, NR - 1, $3, \"run\"}' run.tsv > "
-     "run.txt"),
+     "as TREC lines, awk 'NR > 1 {print $1, \"Q0\", $2, NR - 1, $3, \"run\"}' r.txt > "
+     "trec-r.txt"),
     ("query-id corpus-id rank\nq1 a 1\n",
      "a header (query-id corpus-id rank), its third column a rank: write the "
      "run as TREC lines whose score is minus the rank, awk 'NR > 1 {print $1, \"Q0\", $2, "
-     "$3, -$3, \"run\"}' run.tsv > run.txt"),
+     "$3, -$3, \"run\"}' r.txt > trec-r.txt"),
     # No header, and a third column that is no rank (not a whole number): a score.
     ("q1 a 3.5\nq1 b 2.25\n",
      "the third column is a score, not a rank (3.5): write the run as TREC lines, "
-     "awk '{print $1, \"Q0\", $2, NR, $3, \"run\"}' run.tsv > run.txt"),
+     "awk '{print $1, \"Q0\", $2, NR, $3, \"run\"}' r.txt > trec-r.txt"),
     ("q1 a 1\nq1 b 2\n", "an MS MARCO run (qid pid rank) has no score"),
 ])
 def test_a_three_column_run_is_told_by_its_third_column(tmp_path, text, hint):
@@ -375,9 +375,33 @@ def test_a_runs_header_line_is_named_so(tmp_path):
         err = error_of(run, qrels, slow=slow)
         assert (err.line, err.column) == (1, "score (field 5)")
         assert err.hint == ("line 1 is a header (qid Q0 docno rank score tag): a TREC run has "
-                            "none; drop it, tail -n +2 r.txt > run.txt")
+                            "none; drop it, tail -n +2 r.txt > trec-r.txt")
     run = write(tmp_path / "r.txt", RUN + "q1 Q0 f rank score t\n")
     assert error_of(run, qrels).hint == SCORE_HINT
+
+
+@pytest.mark.parametrize(("text", "pack", "command"), [
+    ("qid Q0 docno rank score tag\n" + RUN, bytes, "tail -n +2 run.txt > trec-run.txt"),
+    ("qid Q0 docno rank score tag\n" + RUN, gzip.compress,
+     "zcat run.txt | tail -n +2 > trec-run.txt"),
+    ("qid\tdocid\tscore\nq1\ta\t3.5\n", bytes, "' run.txt > trec-run.txt"),
+    ("q1 a 3.5\n", bytes, "' run.txt > trec-run.txt"),
+    ("q1 a 1\n", bytes, "' run.txt > trec-run.txt"),
+], ids=["header", "header-gz", "three-header", "three-score", "three-rank"])
+def test_a_runs_rewrite_never_writes_over_the_run_it_reads(tmp_path, text, pack, command):
+    """The hint's shell line for a run named run.txt (a header to drop, or
+    three columns to write as TREC lines) read run.txt and wrote "> run.txt"
+    (or named run.tsv, which the user's run.txt replaced): the shell empties
+    run.txt before the filter reads it. It names the run it refused, reads it
+    decompressed where it is compressed, and writes a new file beside it
+    (fails before)."""
+    run = tmp_path / "run.txt"
+    run.write_bytes(pack(text.encode()))
+    qrels = write(tmp_path / "q.txt", QRELS)
+    hint = error_of(run, qrels, slow=True).hint
+    assert hint is not None
+    assert hint.endswith(command), hint
+    assert not hint.endswith("> run.txt")
 
 
 def test_bad_qrels_line_is_named(tmp_path):

@@ -9,7 +9,8 @@ from core.errors import InputError
 from core.io.files import compressed, open_input, read_input, unpacked_name
 from core.model.numbers import NumberError, read_number
 
-__all__ = ["BOM", "check_head", "decode", "finite", "read_bytes", "refuse_nul"]
+__all__ = ["BOM", "check_head", "decode", "decompressing", "finite", "read_bytes",
+           "refuse_nul"]
 
 #: UTF-8's byte order mark: PowerShell 5's ``Out-File -Encoding utf8`` and
 #: older Notepad start a file with it. It is no part of the first query id.
@@ -23,7 +24,7 @@ def check_head(head: bytes, path: Path) -> None:
     wide = _wide_text(head[:4096])
     if wide is not None:
         said, iconv, bom = wide
-        cat = _decompressing(path)
+        cat = decompressing(path)
         name = unpacked_name(path)
         command = (f"{cat} {path.name} | iconv -f {iconv} -t UTF-8" if cat else
                    f"iconv -f {iconv} -t UTF-8 {path.name}")
@@ -36,7 +37,7 @@ def check_head(head: bytes, path: Path) -> None:
         raise InputError("the file is binary, not a TREC text file", file=str(path))
 
 
-def _decompressing(path: Path) -> str | None:
+def decompressing(path: Path) -> str | None:
     """The command that writes ``path`` decompressed (told by its first
     bytes, as the readers tell it: :func:`core.io.files.compressed`), None
     for a file that is not compressed or cannot be read again."""
