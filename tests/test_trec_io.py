@@ -8,6 +8,9 @@ same document, the same errors and the same line numbers.
 
 from __future__ import annotations
 
+import bz2
+import codecs
+import gzip
 import math
 import tempfile
 import threading
@@ -241,16 +244,16 @@ def test_a_line_of_too_few_or_many_fields_says_what_to_do(tmp_path, run_line, qr
     # A run saved from a table (pandas' to_csv): a header, then query, source, score.
     ("qid\tdocid\tscore\nq1\ta\t3.5\nq1\tb\t2.25\n",
      "a header (qid docid score), its third column a score: write the run "
-     "as TREC lines, awk 'NR > 1 {print $1, \"Q0\", $2, NR - 1, $3, \"run\"}' run.tsv > "
-     "run.txt"),
+     "as TREC lines, awk 'NR > 1 {print $1, \"Q0\", $2, NR - 1, $3, \"run\"}' r.txt > "
+     "trec-r.txt"),
     ("query-id corpus-id rank\nq1 a 1\n",
      "a header (query-id corpus-id rank), its third column a rank: write the "
      "run as TREC lines whose score is minus the rank, awk 'NR > 1 {print $1, \"Q0\", $2, "
-     "$3, -$3, \"run\"}' run.tsv > run.txt"),
+     "$3, -$3, \"run\"}' r.txt > trec-r.txt"),
     # No header, and a third column that is no rank (not a whole number): a score.
     ("q1 a 3.5\nq1 b 2.25\n",
      "the third column is a score, not a rank (3.5): write the run as TREC lines, "
-     "awk '{print $1, \"Q0\", $2, NR, $3, \"run\"}' run.tsv > run.txt"),
+     "awk '{print $1, \"Q0\", $2, NR, $3, \"run\"}' r.txt > trec-r.txt"),
     ("q1 a 1\nq1 b 2\n", "an MS MARCO run (qid pid rank) has no score"),
 ])
 def test_a_three_column_run_is_told_by_its_third_column(tmp_path, text, hint):
@@ -293,6 +296,26 @@ def test_a_utf16_file_is_named_so(tmp_path, encoding, said, iconv, which):
         assert err.hint.startswith(f"save it as UTF-8: iconv -f {iconv} -t UTF-8 "), err.hint
 
 
+@pytest.mark.parametrize(("name", "pack", "cat"), [
+    ("r.txt.gz", gzip.compress, "zcat"), ("r.txt.bz2", bz2.compress, "bzcat"),
+    ("r.txt", gzip.compress, "zcat"), ("r.txt", bytes, None)])
+def test_a_compressed_utf16_run_is_told_to_be_decompressed_first(tmp_path, name, pack, cat):
+    """A compressed UTF-16 run: the hint's iconv line reads it decompressed,
+    the compression told by the file's first bytes as the readers tell it
+    (core.io.files.compressed), not by its name: a gzip file named r.txt
+    was told "iconv -f UTF-16 -t UTF-8 r.txt", iconv then reading the gzip
+    bytes (fails before)."""
+    run = tmp_path / name
+    run.write_bytes(pack(RUN.encode("utf-16")))
+    qrels = write(tmp_path / "q.txt", QRELS)
+    err = error_of(run, qrels)
+    out = name.removesuffix(".gz").removesuffix(".bz2") if cat else name
+    command = (f"{cat} {name} | iconv -f UTF-16 -t UTF-8" if cat
+               else f"iconv -f UTF-16 -t UTF-8 {name}")
+    assert err.hint is not None
+    assert err.hint.startswith(f"save it as UTF-8: {command} > utf8-{out} "), err.hint
+
+
 def test_utf16_trec_qrels_given_to_evaluate_are_named_so(tmp_path, capsys):
     """UTF-16 text given as --qrels went to the annotators' sheet reader (a
     spreadsheet's UTF-16 export), which said "no query column found in the
@@ -309,6 +332,36 @@ def test_utf16_trec_qrels_given_to_evaluate_are_named_so(tmp_path, capsys):
         "UTF-8: iconv -f UTF-16 -t UTF-8 q.txt > utf8-q.txt" in err
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-32", "utf-32-be"])
+def test_wide_trec_qrels_given_to_evaluate_are_named_so(tmp_path, capsys, encoding):
+    """UTF-32 qrels given as --qrels (its little-endian byte order mark
+    starts as UTF-16's) were read as UTF-16, no TREC line found, and went to
+    the annotators' sheet reader: "no query column found in the header
+    (\\x00q\\x001\\x00 ...)" (fails before for utf-32). The byte order mark's
+    codec decides, as the sheet reader's (core.io.textfile)."""
+    from app.cli.main import main
+
+    run = write(tmp_path / "r.txt", RUN)
+    qrels = tmp_path / "q.txt"
+    bom = {"utf-32-be": codecs.BOM_UTF32_BE}.get(encoding, b"")
+    qrels.write_bytes(bom + QRELS.encode(encoding))
+    assert main(["evaluate", str(run), "--qrels", str(qrels)]) == 2
+    said = "UTF-16" if encoding == "utf-16" else "UTF-32"
+    assert f"{qrels}: the file is {said} text, not UTF-8 as TREC files are (save it as " \
+        f"UTF-8: iconv -f {said} -t UTF-8 q.txt > utf8-q.txt" in capsys.readouterr().err
+
+
+def test_a_utf32_sheet_given_as_qrels_is_still_a_sheet(tmp_path):
+    from core.io.qrels_kind import is_judgment_sheet
+
+    sheet = tmp_path / "grades.txt"
+    sheet.write_bytes("query\tsource\tgrade\nq1\td1\t2\n".encode("utf-32"))
+    assert is_judgment_sheet(sheet)
+    trec = tmp_path / "qrels.txt"
+    trec.write_bytes(QRELS.encode("utf-32"))
+    assert not is_judgment_sheet(trec)
+
+
 def test_a_runs_header_line_is_named_so(tmp_path):
     """A run whose first line names its six columns (``qid Q0 docno rank
     score tag``, as a run written from a table with its header) was refused
@@ -322,9 +375,33 @@ def test_a_runs_header_line_is_named_so(tmp_path):
         err = error_of(run, qrels, slow=slow)
         assert (err.line, err.column) == (1, "score (field 5)")
         assert err.hint == ("line 1 is a header (qid Q0 docno rank score tag): a TREC run has "
-                            "none; drop it, tail -n +2 r.txt > run.txt")
+                            "none; drop it, tail -n +2 r.txt > trec-r.txt")
     run = write(tmp_path / "r.txt", RUN + "q1 Q0 f rank score t\n")
     assert error_of(run, qrels).hint == SCORE_HINT
+
+
+@pytest.mark.parametrize(("text", "pack", "command"), [
+    ("qid Q0 docno rank score tag\n" + RUN, bytes, "tail -n +2 run.txt > trec-run.txt"),
+    ("qid Q0 docno rank score tag\n" + RUN, gzip.compress,
+     "zcat run.txt | tail -n +2 > trec-run.txt"),
+    ("qid\tdocid\tscore\nq1\ta\t3.5\n", bytes, "' run.txt > trec-run.txt"),
+    ("q1 a 3.5\n", bytes, "' run.txt > trec-run.txt"),
+    ("q1 a 1\n", bytes, "' run.txt > trec-run.txt"),
+], ids=["header", "header-gz", "three-header", "three-score", "three-rank"])
+def test_a_runs_rewrite_never_writes_over_the_run_it_reads(tmp_path, text, pack, command):
+    """The hint's shell line for a run named run.txt (a header to drop, or
+    three columns to write as TREC lines) read run.txt and wrote "> run.txt"
+    (or named run.tsv, which the user's run.txt replaced): the shell empties
+    run.txt before the filter reads it. It names the run it refused, reads it
+    decompressed where it is compressed, and writes a new file beside it
+    (fails before)."""
+    run = tmp_path / "run.txt"
+    run.write_bytes(pack(text.encode()))
+    qrels = write(tmp_path / "q.txt", QRELS)
+    hint = error_of(run, qrels, slow=True).hint
+    assert hint is not None
+    assert hint.endswith(command), hint
+    assert not hint.endswith("> run.txt")
 
 
 def test_bad_qrels_line_is_named(tmp_path):

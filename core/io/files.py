@@ -20,6 +20,7 @@ refused naming the file; an archive holding a workbook or a Parquet table
 
 from __future__ import annotations
 
+import codecs
 import errno
 import io
 import os
@@ -34,8 +35,9 @@ from core.errors import InputError
 T = TypeVar("T")
 
 __all__ = [
-    "DECOMPRESSED", "HEAD_BYTES", "MAX_BYTES", "Head", "check_input", "compressed", "holds_no_line",
-    "open_input", "read_input", "sniff", "stem", "too_large", "unreadable",
+    "DECOMPRESSED", "HEAD_BYTES", "MAX_BYTES", "Head", "bom_codec", "check_input", "compressed",
+    "holds_no_line", "open_input", "read_input", "sniff", "stem", "too_large", "unpacked_name",
+    "unreadable",
 ]
 
 #: Compressed files by their first bytes: the format, its tool and the
@@ -46,6 +48,25 @@ _COMPRESSED = (
     (b"\x28\xb5\x2f\xfd", "zstd", "zstd", "zstdcat"),
     (b"BZh", "bzip2", "bzip2", "bzcat"),
 )
+
+#: Byte order marks and the codecs they say (UTF-32's little-endian mark
+#: starts as UTF-16's: looked at first).
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+def bom_codec(raw: bytes) -> str | None:
+    """The codec the byte order mark ``raw`` starts with says (UTF-32's
+    little-endian mark starts as UTF-16's: looked at first), None without one.
+
+    >>> bom_codec("q".encode("utf-32")), bom_codec("q".encode("utf-16")), bom_codec(b"q")
+    ('utf-32', 'utf-16', None)
+    """
+    return next((codec for bom, codec in _BOMS if raw.startswith(bom)), None)
+
 
 #: The compressions read (the standard library's); another is refused.
 DECOMPRESSED = ("gzip", "bzip2", "xz")
@@ -363,8 +384,12 @@ def stem(path: str | Path) -> str:
     """The name a document read from ``path`` takes: the file's name without
     its suffix, nor a compression's before it (``run`` for ``run.txt.gz``,
     as for ``run.txt``)."""
+    return Path(unpacked_name(path)).stem
+
+
+def unpacked_name(path: str | Path) -> str:
+    """The file's name without a compression's suffix (``run.txt`` for
+    ``run.txt.gz``; others as they are)."""
     path = Path(path)
-    if path.suffix.lower() in _PACKED_SUFFIXES:
-        path = path.with_suffix("")
-    return path.stem
+    return path.with_suffix("").name if path.suffix.lower() in _PACKED_SUFFIXES else path.name
 

@@ -6,7 +6,7 @@ import csv
 from pathlib import Path
 
 from core.errors import InputError, NotOwnWorkbook
-from core.io.files import Head, check_input, open_input, sniff
+from core.io.files import Head, bom_codec, check_input, open_input, sniff
 from core.io.qrels_kind import is_score_dict
 from core.io.suffixes import RECORD_SUFFIXES, TEXT_SHEET_SUFFIXES, WORKBOOK_SUFFIXES
 from core.model.conventions import Conventions, TieRule
@@ -200,23 +200,15 @@ def _head_text(path: Path) -> str | None:
     """The first 64 KiB of a text file, decoded as its byte order mark says
     (UTF-8 otherwise, a bad byte replaced); None for an empty, binary or
     unreadable file."""
-    import codecs
-
     try:
         with open_input(path) as fh:
             head = fh.read(65536)
     except (OSError, InputError):
         return None
-    codec = "utf-8-sig"
-    for bom, name in ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
-                      (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16")):
-        if head.startswith(bom):
-            codec = name
-            break
-    else:
-        if b"\x00" in head:
-            return None
-    text = head.decode(codec, errors="replace")
+    codec = bom_codec(head)
+    if codec in (None, "utf-8-sig") and b"\x00" in head:
+        return None
+    text = head.decode(codec or "utf-8-sig", errors="replace")
     if not text.strip() or text.startswith("PK\x03\x04"):
         return None
     return text

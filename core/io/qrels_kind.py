@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from core.errors import InputError
-from core.io.files import Head, sniff
+from core.io.files import Head, bom_codec, sniff
 from core.io.suffixes import WORKBOOK_SUFFIXES
 
 __all__ = ["is_judgment_sheet", "is_score_dict", "looks_like_trec_qrels"]
@@ -77,11 +77,12 @@ def _trec_text_line(line: str) -> bool:
 
 
 def _sheet_head(head: bytes, suffix: str) -> bool:
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        # UTF-16 text: a spreadsheet's export, unless its first line is a
-        # TREC line (PowerShell 5's > writes UTF-16), which the TREC reader
-        # then refuses naming its encoding and what to do.
-        wide = _first_line(head[:4096], "utf-16")
+    codec = bom_codec(head)
+    if codec in ("utf-16", "utf-32"):
+        # UTF-16 or UTF-32 text: a spreadsheet's export, unless its first
+        # line is a TREC line (PowerShell 5's > writes UTF-16), which the
+        # TREC reader then refuses naming its encoding and what to do.
+        wide = _first_line(head[:4096], codec)
         return not (_trec_line(wide) or _trec_text_line(wide))
     first = _first_line(head)
     if not first or _trec_line(first):

@@ -32,11 +32,6 @@ __all__ = ["DETECT", "MAX_BYTES", "decode_text", "line_text", "position", "read_
 #: saved; the command line keeps the strict rule above).
 DETECT = "detect"
 
-_BOMS = (
-    (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
-    (codecs.BOM_UTF8, "utf-8-sig"),
-    (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"),
-)
 _BREAK = re.compile(r"\r\n|\r|\n")
 _NOT_UTF8_HINT = ("save the file as UTF-8; on the command line, --encoding cp1252 reads a "
                   "file saved as Windows-1252")
@@ -60,9 +55,9 @@ def line_text(text: str, line: int) -> str:
 
 def _encoding_of(raw: bytes, declared: str | None, name: str) -> str:
     """The codec to use: the byte order mark's, else the declared one, else UTF-8."""
-    for bom, codec in _BOMS:
-        if raw.startswith(bom):
-            return codec
+    codec = files.bom_codec(raw)
+    if codec is not None:
+        return codec
     if declared is None:
         return "utf-8"
     try:

@@ -17,12 +17,13 @@ import numpy as np
 import numpy.typing as npt
 
 from core.errors import InputError
+from core.io.files import unpacked_name
 from core.io.stop import LINES
 from core.io.stop import check as check_stopped
 from core.io.trec import scan
 from core.io.trec.columns import Columns
 from core.io.trec.scan import FloatArray, decode_all
-from core.io.trec.text import decode, finite, read_bytes
+from core.io.trec.text import decode, decompressing, finite, read_bytes
 
 __all__ = ["Qrels", "QrelsColumns", "Run", "read_qrels", "read_run"]
 
@@ -52,18 +53,36 @@ def number_hint(parts: Sequence[bytes], hint: str, path: Path | None = None,
     if path is not None and line == 1 and len(parts) == 6 and not parts[3].isdigit():
         words = " ".join(p.decode("utf-8", "replace") for p in parts)
         return (f"line 1 is a header ({words}): a TREC run has none; drop it, "
-                f"tail -n +2 {path.name} > run.txt")
+                + rewritten(path, "tail -n +2"))
     return hint
 
 
-def fields_hint(parts: Sequence[bytes], expected: int, line: int = 0) -> str:
-    """What to do about a TREC line of ``parts`` (the file's ``line``) that is
-    not ``expected`` fields long: the ways runs and qrels come so, as the
-    README lists them."""
+def rewritten(path: Path | None, program: str) -> str:
+    """The shell line that runs ``program`` (a filter: awk, tail) over the
+    file at ``path`` (decompressed first where it is compressed) into a new
+    file beside it, never into the file it reads (``> run.txt`` over run.txt
+    empties it before it is read); ``run.tsv > run.txt`` where no path is
+    known.
+
+    >>> rewritten(Path("/nonexistent/run.txt"), "tail -n +2")
+    'tail -n +2 run.txt > trec-run.txt'
+    """
+    if path is None:
+        return f"{program} run.tsv > run.txt"
+    cat = decompressing(path)
+    read = f"{cat} {path.name} | {program}" if cat else f"{program} {path.name}"
+    return f"{read} > trec-{unpacked_name(path)}"
+
+
+def fields_hint(parts: Sequence[bytes], expected: int, line: int = 0,
+                path: Path | None = None) -> str:
+    """What to do about a TREC line of ``parts`` (line ``line`` of ``path``)
+    that is not ``expected`` fields long: the ways runs and qrels come so, as
+    the README lists them."""
     if parts[0].startswith(b"#"):
         return COMMENT_HINT
     if expected == 6 and len(parts) == 3 and parts[1].upper() != b"Q0":
-        return _three_columns_hint(parts, line)
+        return _three_columns_hint(parts, line, path)
     if expected == 4 and len(parts) == 6:
         return ("this line is a run's (query Q0 source rank score tag): give the run first "
                 "and its qrels after --qrels")
@@ -78,7 +97,7 @@ def fields_hint(parts: Sequence[bytes], expected: int, line: int = 0) -> str:
     return RUN_FIELDS_HINT if expected == 6 else QRELS_FIELDS_HINT
 
 
-def _three_columns_hint(parts: Sequence[bytes], line: int) -> str:
+def _three_columns_hint(parts: Sequence[bytes], line: int, path: Path | None) -> str:
     """What to do about a run line ``query source X``: X a rank (MS MARCO's
     qid pid rank, or a header on line 1 naming a rank) is written as minus the
     rank, X a score (a header naming no rank, or a number that is no whole
@@ -95,17 +114,16 @@ def _three_columns_hint(parts: Sequence[bytes], line: int) -> str:
         words = " ".join(p.decode("utf-8", "replace") for p in parts)
         if "rank" in third.lower():
             return (f"a header ({words}), its third column a rank: write the run "
-                    "as TREC lines whose score is minus the rank, awk 'NR > 1 {print $1, "
-                    "\"Q0\", $2, $3, -$3, \"run\"}' run.tsv > run.txt")
-        return (f"a header ({words}), its third column a score: write the run "
-                "as TREC lines, awk 'NR > 1 {print $1, \"Q0\", $2, NR - 1, $3, \"run\"}' "
-                "run.tsv > run.txt")
+                    "as TREC lines whose score is minus the rank, " + rewritten(
+                        path, "awk 'NR > 1 {print $1, \"Q0\", $2, $3, -$3, \"run\"}'"))
+        return (f"a header ({words}), its third column a score: write the run as TREC lines, "
+                + rewritten(path, "awk 'NR > 1 {print $1, \"Q0\", $2, NR - 1, $3, \"run\"}'"))
     if not value.is_integer():
         return (f"the third column is a score, not a rank ({third}): write the run as TREC "
-                "lines, awk '{print $1, \"Q0\", $2, NR, $3, \"run\"}' run.tsv > run.txt")
+                "lines, " + rewritten(path, "awk '{print $1, \"Q0\", $2, NR, $3, \"run\"}'"))
     return ("an MS MARCO run (qid pid rank) has no score: write it as a TREC run whose "
-            "score is minus the rank, awk '{print $1, \"Q0\", $2, $3, -$3, \"msmarco\"}' "
-            "run.tsv > run.txt")
+            "score is minus the rank, "
+            + rewritten(path, "awk '{print $1, \"Q0\", $2, $3, -$3, \"msmarco\"}'"))
 
 
 def read_qrels(path: str | Path) -> tuple[Qrels, dict[tuple[str, str], int]]:
@@ -231,7 +249,7 @@ class Run:
             if len(parts) != 6:
                 raise InputError(
                     f"expected 6 fields (query Q0 source rank score tag), found {len(parts)}",
-                    file=name, line=line_no, hint=fields_hint(parts, 6, line_no),
+                    file=name, line=line_no, hint=fields_hint(parts, 6, line_no, self.path),
                 )
             value = finite(parts[4], file=name, line=line_no, column="score (field 5)",
                            hint=number_hint(parts, SCORE_HINT, self.path, line_no))

@@ -6,18 +6,15 @@ import codecs
 from pathlib import Path
 
 from core.errors import InputError
-from core.io.files import open_input, read_input
+from core.io.files import compressed, open_input, read_input, unpacked_name
 from core.model.numbers import NumberError, read_number
 
-__all__ = ["BOM", "check_head", "decode", "finite", "read_bytes", "refuse_nul"]
+__all__ = ["BOM", "check_head", "decode", "decompressing", "finite", "read_bytes",
+           "refuse_nul"]
 
 #: UTF-8's byte order mark: PowerShell 5's ``Out-File -Encoding utf8`` and
 #: older Notepad start a file with it. It is no part of the first query id.
 BOM = codecs.BOM_UTF8
-
-
-#: A compressed file's suffix -> the command that writes it decompressed.
-_CATS = {".gz": "zcat", ".bz2": "bzcat", ".xz": "xzcat"}
 
 
 def check_head(head: bytes, path: Path) -> None:
@@ -27,8 +24,8 @@ def check_head(head: bytes, path: Path) -> None:
     wide = _wide_text(head[:4096])
     if wide is not None:
         said, iconv, bom = wide
-        cat = _CATS.get(path.suffix.lower())
-        name = path.with_suffix("").name if cat else path.name
+        cat = decompressing(path)
+        name = unpacked_name(path)
         command = (f"{cat} {path.name} | iconv -f {iconv} -t UTF-8" if cat else
                    f"iconv -f {iconv} -t UTF-8 {path.name}")
         raise InputError(
@@ -38,6 +35,18 @@ def check_head(head: bytes, path: Path) -> None:
             "writes UTF-16: write with | Out-File -Encoding utf8)")
     if b"\x00" in head[:4096]:
         raise InputError("the file is binary, not a TREC text file", file=str(path))
+
+
+def decompressing(path: Path) -> str | None:
+    """The command that writes ``path`` decompressed (told by its first
+    bytes, as the readers tell it: :func:`core.io.files.compressed`), None
+    for a file that is not compressed or cannot be read again."""
+    try:
+        with open(path, "rb") as fh:
+            found = compressed(fh.read(10))
+    except OSError:
+        return None
+    return None if found is None else found[2]
 
 
 def _wide_text(head: bytes) -> tuple[str, str, bool] | None:
