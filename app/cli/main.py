@@ -207,7 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
         "export",
         help="write an audited workbook with live formulas (or CSV/TSV, TREC qrels or run)",
         description=_described("export"),
-                       formatter_class=_KeepExamples,
+        formatter_class=_KeepExamples,
     )
     add_export_arguments(x)
     x.set_defaults(func=cmd_export)
