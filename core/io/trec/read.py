@@ -38,6 +38,8 @@ SCORE_HINT = "a run's score is the system's score for the source, a number"
 #: What to do about a line with too few or too many fields.
 RUN_FIELDS_HINT = "each line holds query Q0 source rank score tag, split by spaces or tabs"
 QRELS_FIELDS_HINT = "each line holds query iteration source grade (the iteration is usually 0)"
+SPACED_TAG_HINT = ("a run tag holding spaces is read when every line ends in the same tag; "
+                   "an id holding a space splits its line: join its words (with _)")
 COMMENT_HINT = "a comment line: remove it; trec_eval reads no comments either"
 
 
@@ -71,8 +73,8 @@ def fields_hint(parts: Sequence[bytes], expected: int, line: int = 0) -> str:
         return ("this line is a qrels line (query iteration source grade): give the run "
                 "first and its qrels after --qrels")
     if len(parts) > expected and expected == 6:
-        return ("a run tag or an id holding a space splits the line: join its words (with _); "
-                "trec_eval reads the first six fields and drops the rest")
+        return ("an id holding a space splits the line: join its words (with _); a run tag "
+                "holding spaces is read when every line of the run ends in it")
     if len(parts) > expected:
         return "an id or a grade holding a space splits the line: join its words (with _)"
     return RUN_FIELDS_HINT if expected == 6 else QRELS_FIELDS_HINT
@@ -221,6 +223,8 @@ class Run:
                     line: array[int]) -> None:
         name = str(self.path)
         queries: dict[bytes, str] = {}
+        spaced: tuple[list[bytes], int] | None = None  # a tag holding spaces, its first line
+        plain = 0  # a line of six fields (0: none yet)
         q_app, s_app, sc_app, l_app = query.append, source.append, score.append, line.append
         for line_no, text in enumerate(raw.splitlines(), start=1):
             if not line_no % LINES:
@@ -228,11 +232,10 @@ class Run:
             parts = text.split()
             if not parts:
                 continue
-            if len(parts) != 6:
-                raise InputError(
-                    f"expected 6 fields (query Q0 source rank score tag), found {len(parts)}",
-                    file=name, line=line_no, hint=fields_hint(parts, 6, line_no),
-                )
+            if len(parts) != 6 or spaced is not None:
+                spaced = self._spaced_tag(parts, line_no, spaced, plain)
+            else:
+                plain = line_no
             value = finite(parts[4], file=name, line=line_no, column="score (field 5)",
                            hint=number_hint(parts, SCORE_HINT, self.path, line_no))
             qb = parts[0]
@@ -243,6 +246,34 @@ class Run:
             s_app(decode(parts[2]))
             sc_app(value)
             l_app(line_no)
+
+    def _spaced_tag(self, parts: list[bytes], line_no: int,
+                    spaced: tuple[list[bytes], int] | None,
+                    plain: int) -> tuple[list[bytes], int] | None:
+        """The run's tag holding spaces (its words, its first line), a line
+        of ``parts`` past six fields ending in it: trec_eval reads fields 1-5
+        and the tag's first word of any line longer; read here only when
+        unambiguous, every line ending in the same words after field 5 (a
+        run ranx saves with a name holding spaces). An id holding a space
+        moves the score into that end, which then differs from line to line;
+        a run whose lines are of six fields and more is refused too."""
+        name = str(self.path)
+        if len(parts) < 6 or (spaced is None and plain):
+            raise InputError(
+                f"expected 6 fields (query Q0 source rank score tag), found {len(parts)}",
+                file=name, line=line_no, hint=fields_hint(parts, 6, line_no),
+            )
+        if spaced is None:
+            return parts[5:], line_no
+        if parts[5:] != spaced[0]:
+            tag = b" ".join(spaced[0]).decode("utf-8", "replace")
+            found = b" ".join(parts[5:]).decode("utf-8", "replace")
+            raise InputError(
+                f"expected the run tag {tag!r} of line {spaced[1]} after field 5 "
+                f"(query Q0 source rank score tag), found {found!r}",
+                file=name, line=line_no, hint=SPACED_TAG_HINT,
+            )
+        return spaced
 
 
 def read_run(path: str | Path) -> Run:
