@@ -47,6 +47,7 @@ def test_a_run_ranx_saves_with_a_spaced_name_evaluates_as_ranx_and_pytrec_eval(t
     first = run_path.read_text().splitlines()[0]
     assert first.split()[5:] == ["BM25", "tuned"]
     assert looks_like_trec_run(run_path)  # the editor's File > Open takes it for a run
+    assert Run(run_path)._table is not None  # read column-wise
     doc = document_from_trec(run_path, qrels_path)
     # pytrec_eval and ranx cannot read the file (see above): given the same dicts.
     ev = evaluate(doc, preset("trec_eval", cutoffs=(None, 3)))
@@ -104,6 +105,31 @@ def test_a_spaced_tag_reads_as_the_one_word_tag(files, tag):
         assert_same(document_from_trec(spaced_path, qrels), expected)
         with line_by_line():
             assert_same(document_from_trec(spaced_path, qrels), expected)
+
+
+@pytest.mark.parametrize(("text", "fast"), [
+    ("q1 Q0 a 1 3.5 my run\nq2 Q0 b 1 2 my run\n", True),
+    ("q1 Q0 a 1 3.5 my run\r\n\r\nq2 Q0 b 1 2 my run\r\n", True),
+    ("q1 Q0 a 1 3.5 my run\rq2 Q0 b 1 2 my run", True),  # lone CR, no final line break
+    ("q1\tQ0\ta\t1\t3.5\tmy run\nq2 Q0 b 1 2  my run\n", True),
+    ("\ufeffq1 Q0 a 1 3.5 my run\nq2 Q0 b 1 2\tmy run", True),
+    ("q1 Q0 a 1 3.5 my run\nq2 Q0 b 1 2 my  run\n", False),  # the tag spaced otherwise
+    ("q1 Q0 a 1 3.5 my run \nq2 Q0 b 1 2 my run\n", False),  # a blank after it
+    ("q1 Q0 a 1 3.5 a b c d\nq2 Q0 b 1 2 a b c d\n", True),
+    ("3.5 Q0 a 1 3.5 3.5 3.5\n3.5 Q0 b 1 2 3.5 3.5\n", True),  # the score in the ids
+])
+def test_a_spaced_tag_is_read_column_wise_when_written_alike(tmp_path, text, fast):
+    """Column-wise when the tag is written alike on every line (ranx's
+    runs); else line by line: the same columns either way."""
+    run = write(tmp_path / "r.txt", text)
+    got = Run(run)
+    assert (got._table is not None) == fast
+    with line_by_line():
+        slow = Run(run)
+    assert (got.query, got.source, got.line.tolist()) == (slow.query, slow.source,
+                                                          slow.line.tolist())
+    assert got.score.tobytes() == slow.score.tobytes()
+    assert got.query[:1] in (["q1"], ["3.5"])
 
 
 BODY = "q1 Q0 a 1 3.5 my run\nq1 Q0 b 2 2 my run\n"
