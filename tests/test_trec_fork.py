@@ -48,6 +48,12 @@ def test_bad_input_in_the_childs_share_gives_the_threads_message():
     assert said["twice in the run, across the split"].endswith(
         "r.txt, line 901: query 'q0' retrieves source 'd0' twice (first on line 1) "
         "(keep one line per query and source)")
+    assert said["spaced tag"] == "read"  # the document the plain run's (trec_fork_check)
+    assert said["spaced tag differing past the split"].endswith(
+        "r.txt, line 901: expected the run tag 'BM25 tuned' of line 1 after field 5 (query Q0 "
+        "source rank score tag), found 'BM25 tune' (a run tag holding spaces is read when "
+        "every line ends in the same tag; an id holding a space splits its line: join its "
+        "words (with _))")
     assert said["binary qrels"].endswith("q.txt: the file is binary, not a TREC text file")
     assert said["missing qrels"].endswith("missing.txt: cannot read the file: no such file "
                                           "(check the path)")

@@ -216,7 +216,7 @@ def test_bad_run_line_is_named(tmp_path, line, where, problem):
 
 
 @pytest.mark.parametrize(("run_line", "qrels_line", "hint"), [
-    ("q1 Q0 f 4 1.5 my run\n", None, "a run tag or an id holding a space splits the line"),
+    ("q1 Q0 f 4 1.5 my run\n", None, "an id holding a space splits the line: join its words"),
     ("q1 f 4\n", None, "an MS MARCO run (qid pid rank) has no score: write it as a TREC run"),
     ("q1 Q0 f 4 1.5\n", None, "each line holds query Q0 source rank score tag"),
     (None, "# judged by A\n", "a comment line: remove it; trec_eval reads no comments"),

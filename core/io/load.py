@@ -153,7 +153,8 @@ def looks_like_trec_run(path: Path, head: Head | None = None) -> bool:
                 first = fh.readline(4096).split()
         except (OSError, InputError):
             return False
-    return len(first) == 6 and first[1] in (b"Q0", b"0", b"q0")
+    # Past six fields: a run tag holding spaces (ranx saves a run's name so).
+    return len(first) >= 6 and first[1] in (b"Q0", b"0", b"q0")
 
 
 def is_annotator_sheet(path: Path) -> bool:

@@ -42,11 +42,14 @@ def sniff_suffix(head: bytes) -> str:
     an OLE header an old ``.xls``. Text is JSON (``[`` or an object that
     does not end on its first line), JSON Lines (one object a line), a TSV
     (a tab on the first line), a TREC run or qrels (no suffix: 4 or 6
-    fields separated by white space and no comma or semicolon), else a CSV.
+    fields separated by white space, or more after a ``Q0``, a run tag
+    holding spaces, and no comma or semicolon), else a CSV.
 
     >>> sniff_suffix(b"query,source_id,score,grade\\nq1,d1,3,2\\n")
     '.csv'
     >>> sniff_suffix(b"q1 Q0 d1 1 3.5 run\\n")
+    ''
+    >>> sniff_suffix(b"q1 Q0 d1 1 3.5 BM25 tuned\\n")
     ''
     """
     if head.startswith(b"PK\x03\x04"):
@@ -67,7 +70,9 @@ def sniff_suffix(head: bytes) -> str:
         return ".jsonl" if _is_json(first) else ".json"
     if "\t" in first:
         return ".tsv"
-    if len(first.split()) in (4, 6) and not any(d in first for d in ",;"):
+    words = first.split()
+    run = len(words) > 6 and words[1] in ("Q0", "q0")  # a run tag holding spaces
+    if (len(words) in (4, 6) or run) and not any(d in first for d in ",;"):
         return ""
     return ".csv"
 

@@ -39,6 +39,8 @@ SCORE_HINT = "a run's score is the system's score for the source, a number"
 #: What to do about a line with too few or too many fields.
 RUN_FIELDS_HINT = "each line holds query Q0 source rank score tag, split by spaces or tabs"
 QRELS_FIELDS_HINT = "each line holds query iteration source grade (the iteration is usually 0)"
+SPACED_TAG_HINT = ("a run tag holding spaces is read when every line ends in the same tag; "
+                   "an id holding a space splits its line: join its words (with _)")
 COMMENT_HINT = "a comment line: remove it; trec_eval reads no comments either"
 
 
@@ -90,8 +92,8 @@ def fields_hint(parts: Sequence[bytes], expected: int, line: int = 0,
         return ("this line is a qrels line (query iteration source grade): give the run "
                 "first and its qrels after --qrels")
     if len(parts) > expected and expected == 6:
-        return ("a run tag or an id holding a space splits the line: join its words (with _); "
-                "trec_eval reads the first six fields and drops the rest")
+        return ("an id holding a space splits the line: join its words (with _); a run tag "
+                "holding spaces is read when every line of the run ends in it")
     if len(parts) > expected:
         return "an id or a grade holding a space splits the line: join its words (with _)"
     return RUN_FIELDS_HINT if expected == 6 else QRELS_FIELDS_HINT
@@ -181,6 +183,10 @@ class Run:
         # Called through its module: one patch of scan.scan_file sends every
         # file to the line-by-line reader (the tests compare the two).
         self._table = scan.scan_file(path, *RUN_FIELDS, threads, pool=pool, tail=tail)
+        raw = b""
+        if self._table is None:
+            raw = read_bytes(path)
+            self._table = _spaced_tag_table(path, raw, threads, pool)
         self._query: list[str] | None = None
         self._source: list[str] | None = None
         self._line: npt.NDArray[np.int32 | np.int64] | None = None
@@ -191,7 +197,7 @@ class Run:
             source: list[str] = []
             score = array("d")
             line = array("q")
-            self._read_lines(read_bytes(path), query, source, score, line)
+            self._read_lines(raw, query, source, score, line)
             self._query, self._source = query, source
             self.score = np.frombuffer(score, dtype=np.float64)
             self._line = np.frombuffer(line, dtype=np.int64)
@@ -239,6 +245,8 @@ class Run:
                     line: array[int]) -> None:
         name = str(self.path)
         queries: dict[bytes, str] = {}
+        spaced: tuple[list[bytes], int] | None = None  # a tag holding spaces, its first line
+        plain = 0  # a line of six fields (0: none yet)
         q_app, s_app, sc_app, l_app = query.append, source.append, score.append, line.append
         for line_no, text in enumerate(raw.splitlines(), start=1):
             if not line_no % LINES:
@@ -246,11 +254,10 @@ class Run:
             parts = text.split()
             if not parts:
                 continue
-            if len(parts) != 6:
-                raise InputError(
-                    f"expected 6 fields (query Q0 source rank score tag), found {len(parts)}",
-                    file=name, line=line_no, hint=fields_hint(parts, 6, line_no, self.path),
-                )
+            if len(parts) != 6 or spaced is not None:
+                spaced = self._spaced_tag(parts, line_no, spaced, plain)
+            else:
+                plain = line_no
             value = finite(parts[4], file=name, line=line_no, column="score (field 5)",
                            hint=number_hint(parts, SCORE_HINT, self.path, line_no))
             qb = parts[0]
@@ -261,6 +268,65 @@ class Run:
             s_app(decode(parts[2]))
             sc_app(value)
             l_app(line_no)
+
+    def _spaced_tag(self, parts: list[bytes], line_no: int,
+                    spaced: tuple[list[bytes], int] | None,
+                    plain: int) -> tuple[list[bytes], int] | None:
+        """The run's tag holding spaces (its words, its first line), a line
+        of ``parts`` past six fields ending in it: trec_eval reads fields 1-5
+        and the tag's first word of any line longer; read here only when
+        unambiguous, every line ending in the same words after field 5 (a
+        run ranx saves with a name holding spaces). An id holding a space
+        moves the score into that end, which then differs from line to line;
+        a run whose lines are of six fields and more is refused too."""
+        name = str(self.path)
+        if len(parts) < 6 or (spaced is None and plain):
+            raise InputError(
+                f"expected 6 fields (query Q0 source rank score tag), found {len(parts)}",
+                file=name, line=line_no, hint=fields_hint(parts, 6, line_no, self.path),
+            )
+        if spaced is None:
+            return parts[5:], line_no
+        if parts[5:] != spaced[0]:
+            tag = b" ".join(spaced[0]).decode("utf-8", "replace")
+            found = b" ".join(parts[5:]).decode("utf-8", "replace")
+            raise InputError(
+                f"expected the run tag {tag!r} of line {spaced[1]} after field 5 "
+                f"(query Q0 source rank score tag), found {found!r}",
+                file=name, line=line_no, hint=SPACED_TAG_HINT,
+            )
+        return spaced
+
+
+#: What separates a spaced tag from the score, and what ends its line, for
+#: the fast check of :func:`_spaced_tag_table` (others: line by line).
+_TAG_BEFORE = (b" ", b"\t")
+_TAG_AFTER = (b"\n", b"\r")
+
+
+def _spaced_tag_table(path: Path, raw: bytes, threads: int,
+                      pool: Executor | None) -> scan.Table | None:
+    """The columns of a run (``raw``, its bytes) whose lines all end in the
+    same tag of several words (ranx's run named ``"BM25 tuned"``), read
+    column-wise: the scanner counts each line's fields as the first line's,
+    and the tag, as written on the first line, ends every line. None
+    otherwise (six fields on the first line, or a line that differs: the
+    line-by-line reader then reads the run or names the line)."""
+    first = next((line for line in raw.splitlines() if line.strip()), b"")
+    parts = first.split()
+    if len(parts) <= 6:
+        return None
+    end = 0
+    for part in parts[:5]:
+        end = first.index(part, end) + len(part)
+    tag = first[end:].strip()
+    table = scan.scan_file(path, len(parts), *RUN_FIELDS[1:], threads, pool=pool)
+    if table is None:
+        return None
+    ends = sum(raw.count(b + tag + a) for b in _TAG_BEFORE for a in _TAG_AFTER)
+    if not raw.endswith(_TAG_AFTER) and raw[-len(tag) - 1:-len(tag)] in _TAG_BEFORE:
+        ends += raw.endswith(tag)
+    return table if ends == table.number.size else None
 
 
 def read_run(path: str | Path) -> Run:
