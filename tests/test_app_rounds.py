@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QDialogButtonBox, QLabel, QPushButton
 from app.accessibility import without_mnemonic
 from app.models.candidates import GridColumn
 from app.review.conflicts_view import ConflictColumn, ConflictsController
-from app.review.queue_view import QueueColumn, QueueController
+from app.review.queue_view import QueueColumn, QueueController, QueueView
 from app.review.rounds import NOTE_WIDTH, RoundsController
 from core.analysis.queue import judging_queue
 from core.analysis.rounds import Returned, merge
@@ -97,6 +97,26 @@ def test_queue_shows_the_reviewers_progress(qtbot, window):
 
 
 # -- the conflicts view ---------------------------------------------------------------------
+def test_queue_words_the_cores_settled_mean_not_the_printed_bounds(qtbot):
+    """The view words :attr:`JudgingQueue.settled` (it compared low == high
+    itself): bounds 1e-9 apart, alike at 4 decimals, are an interval; a
+    grade below the cutoff cannot change the mean."""
+    from tests.test_queue import _settling
+
+    view = QueueView(lambda: 4)
+    qtbot.addWidget(view)
+    doc, conv = _settling(1e-9)
+    ev = evaluate(doc, conv)
+    view.show_queue(doc, ev, judging_queue(ev))
+    assert view.message.text() == (
+        "Mean NDCG@1 between 1.0000 and 1.0000; 1 unknown grade. Judging the first "
+        "narrows it by at least 0.0000.")
+    doc, conv = _settling(0.0)  # a weighs nothing: its grade cannot move the mean
+    ev = evaluate(doc, conv)
+    view.show_queue(doc, ev, judging_queue(ev))
+    assert view.message.text() == "Mean NDCG@1 1.0000: the 1 unknown grade cannot change it."
+
+
 def merged_with_conflict() -> tuple[Document, str, str]:
     """A merged document with one open conflict (ben 0, cara 2 on q, x) and
     one taken grade."""

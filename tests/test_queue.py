@@ -248,3 +248,36 @@ def test_every_candidate_at_once_equals_one_at_a_time(rubric):
         k = position[i]
         widths = [fast.outer(k, float(v)) for v in query.values]
         assert worst == max(high - low for low, high in widths)
+
+
+def _settling(importance: float) -> tuple[Document, Conventions]:
+    """Query a: one unknown grade at rank 1 of 2 (NDCG@1 0 or 1 under 0,1);
+    query b: judged, NDCG@1 1; the importance of a as given."""
+    doc = Document.from_columns(
+        query=["a", "a", "b"], source_id=["x", "y", "x"], score=[2.0, 1.0, 1.0],
+        grade=[None, 1.0, 1.0], importance={"a": importance, "b": 1.0})
+    return doc, Conventions(cutoffs=(1,), weighting=Weighting.IMPORTANCE,
+                            rubric=Rubric.parse("0,1"))
+
+
+def test_settled_is_the_exact_decision_not_the_printed_one():
+    """``settled``: no completion can move the mean. With query a weighing
+    1e-9 of b, its unknown grade moves the mean by 1e-9 (0.999999999 to 1),
+    alike at 4 decimals: not settled. The unknown grade below the cutoff
+    (rank 2 at k=1) moves nothing: settled; every grade known: settled; no
+    query with a value (all grades 0: undefined): not settled."""
+    doc, conv = _settling(1e-9)
+    queue = judging_queue(evaluate(doc, conv))
+    assert queue.high == 1.0
+    assert queue.low == pytest.approx(1.0 - 1e-9, abs=1e-15)
+    assert f"{queue.low:.4f}" == f"{queue.high:.4f}"
+    assert not queue.settled
+    below = Document.from_columns(
+        query=["a", "a"], source_id=["x", "y"], score=[2.0, 1.0], grade=[1.0, None])
+    queue = judging_queue(evaluate(below, Conventions(cutoffs=(1,), rubric=Rubric.parse("0,1"))))
+    assert (queue.low, queue.high, len(queue), queue.settled) == (1.0, 1.0, 1, True)
+    known = Document.from_columns(query=["a"], source_id=["x"], score=[1.0], grade=[1.0])
+    assert judging_queue(evaluate(known)).settled
+    none = Document.from_columns(query=["a"], source_id=["x"], score=[1.0], grade=[0.0])
+    queue = judging_queue(evaluate(none))
+    assert (queue.low, queue.settled) == (None, False)

@@ -117,6 +117,11 @@ class JudgingQueue:
     queries : tuple of QueryJudgments
         Per query, in document order (hand them back to
         :func:`judging_queue` to skip the queries an edit did not touch).
+    settled : bool
+        Whether no completion of the unknown grades can move the mean: it
+        has a value and every counted query's interval is a single value,
+        exactly (two bounds that differ in a late digit are not settled,
+        however alike they print).
     """
 
     k: int | None
@@ -128,6 +133,7 @@ class JudgingQueue:
     narrowing: FloatArray
     worst: FloatArray
     queries: tuple[QueryJudgments, ...]
+    settled: bool
 
     def __len__(self) -> int:
         return int(self.rows.size)
@@ -206,6 +212,7 @@ def judging_queue(ev: Evaluation, j: int = 0, *,
         low = float((w[counted] * lows[counted]).sum() / total)
         high = float((w[counted] * highs[counted]).sum() / total)
     exact = all(p.exact for p, c in zip(per_query, counted.tolist(), strict=True) if c)
+    settled = low is not None and bool((lows[counted] == highs[counted]).all())
     rows = [p.rows for p in per_query]
     worst = [p.worst for p in per_query]
     # An unbounded interval (core.analysis.outer.UNBOUNDED) still unbounded
@@ -220,7 +227,7 @@ def judging_queue(ev: Evaluation, j: int = 0, *,
     narrowing = gain[order] / total if total > 0 else np.where(np.isnan(gain[order]), np.nan,
                                                                0.0)
     return JudgingQueue(ev.cutoffs[j], low, high, exact, total, all_rows[order], narrowing,
-                        all_worst[order], per_query)
+                        all_worst[order], per_query, settled)
 
 
 def _queue_order(doc: Document, ev: Evaluation, rows: IntArray, gain: FloatArray) -> IntArray:
