@@ -24,7 +24,12 @@ from PySide6.QtCore import QEventLoop
 from app.workers import Task
 from core.engine.evaluation import evaluate
 from core.errors import InputError
-from core.io.suffixes import RECORD_SUFFIXES, TEXT_SHEET_SUFFIXES, WORKBOOK_SUFFIXES
+from core.io.suffixes import (
+    ANNOTATOR_SHEET_SUFFIXES,
+    RECORD_SUFFIXES,
+    TEXT_SHEET_SUFFIXES,
+    WORKBOOK_SUFFIXES,
+)
 from core.io.workbook.targets import WRITTEN_WORKBOOKS
 from core.model.document import Document
 
@@ -75,8 +80,8 @@ _READ = patterns(*TEXT_SUFFIXES, *WORKBOOK_SUFFIXES, ".parquet", *RECORD_SUFFIXE
 OPEN_FILTER = f"Worksheets, runs and annotators' sheets ({_READ});;All files (*)"
 #: What Open reads beside a run as its qrels (app.open_run): what --qrels reads.
 QRELS_OPEN_FILTER = f"Qrels ({patterns('.qrels')} {_READ});;All files (*)"
-_ANNOTATORS = patterns(*WORKBOOK_SUFFIXES, *TEXT_SHEET_SUFFIXES, *RECORD_SUFFIXES)
-IMPORT_FILTER = f"Annotators' sheets ({_ANNOTATORS});;All files (*)"
+#: What the import wizard reads: core's one list (Excel's UTF-16 text a .txt).
+IMPORT_FILTER = f"Annotators' sheets ({patterns(*ANNOTATOR_SHEET_SUFFIXES)});;All files (*)"
 #: What the runs and comparison views read as a worksheet.
 WORKSHEET_FILTER = f"Worksheets ({patterns(*TEXT_SHEET_SUFFIXES, *WORKBOOK_SUFFIXES)})"
 #: The workbook formats, by suffix, with the Save As filter of each.

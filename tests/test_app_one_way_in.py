@@ -135,3 +135,27 @@ def test_our_own_worksheets_are_not_taken_for_annotators_sheets(tmp_path: Path):
     records = tmp_path / "r.jsonl"
     records.write_text('{"query": "q", "doc": "a", "rating": 1}\n')
     assert is_annotator_sheet(records)
+
+
+def test_the_import_dialogs_filter_offers_every_format_the_import_reads(tmp_path: Path):
+    """The wizard's file dialog (File > Import annotators' sheet) filtered by
+    .xlsx, .xlsm, .ods, .csv, .tsv and the JSON suffixes, declared in the app
+    beside the command line's own list in words: Excel's Unicode text (a
+    UTF-16 .txt, which the import reads) was hidden. Both come from core's
+    one declaration now (fails before: no core.io.suffixes.ANNOTATOR_SHEET_*)."""
+    from app.cli.main import build_parser
+    from app.file_formats import IMPORT_FILTER, patterns
+    from core.io.annotator.read import read_table
+    from core.io.suffixes import ANNOTATOR_SHEET_FORMATS, ANNOTATOR_SHEET_SUFFIXES
+
+    assert IMPORT_FILTER == ("Annotators' sheets (*.xlsx *.xlsm *.ods *.csv *.tsv *.txt *.json "
+                             "*.jsonl *.ndjson);;All files (*)")
+    assert patterns(*ANNOTATOR_SHEET_SUFFIXES) in IMPORT_FILTER
+    for name, make in SHEETS.items():
+        path = make(tmp_path)
+        assert path.suffix in ANNOTATOR_SHEET_SUFFIXES, name
+        assert read_table(path).rows, name
+    parser = build_parser()
+    subparsers = next(a for a in parser._actions if a.dest == "command")
+    helped = " ".join(subparsers.choices["import"].format_help().split())  # type: ignore[attr-defined]
+    assert f"the annotators' sheet: {ANNOTATOR_SHEET_FORMATS}" in helped

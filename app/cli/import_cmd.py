@@ -19,6 +19,7 @@ from typing import Any, TextIO
 
 from app.cli.export import output_kind, refuse_writing_over_inputs
 from app.cli.stdio import STDIN, text_output
+from core.io.suffixes import ANNOTATOR_SHEET_FORMATS
 
 __all__ = ["CONSENSUS", "OUTPUTS", "ROUNDING", "add_import_parser", "cmd_import"]
 
@@ -28,8 +29,6 @@ CONSENSUS = {"mean": "mean", "median": "median", "majority": "majority", "min": 
 ROUNDING = {"none": "none", "half-up": "half-up", "half-even": "half-even", "floor": "floor",
             "ceil": "ceiling", "ceiling": "ceiling"}
 OUTPUTS = (".csv", ".xlsx", ".ods", ".qrels")
-#: The formats an annotators' sheet comes in (core.io.annotator reads them all).
-_SHEETS = ".xlsx, .ods, CSV, TSV, Excel's UTF-16 text, JSON or JSON Lines"
 _FIELDS = "query, source_id, version, score, rank, grade, annotator, note, reason, status"
 
 
@@ -37,9 +36,10 @@ def add_import_parser(sub: Any) -> None:
     """The ``import`` command's parser, under ``sub`` (the commands' subparsers)."""
     p = sub.add_parser(
         "import", help="read an annotators' sheet (guessed) into a worksheet CSV or workbook",
-        description=f"Read an annotators' sheet ({_SHEETS}). Without flags the sheet, "
-        "header row, layout, columns and rubric are guessed.")
-    p.add_argument("input", metavar="SHEET", help=f"the annotators' sheet: {_SHEETS}")
+        description=f"Read an annotators' sheet ({ANNOTATOR_SHEET_FORMATS}). Without flags "
+        "the sheet, header row, layout, columns and rubric are guessed.")
+    p.add_argument("input", metavar="SHEET",
+                   help=f"the annotators' sheet: {ANNOTATOR_SHEET_FORMATS}")
     p.add_argument("-o", "--output", required=True, metavar="OUT",
                    help="OUT.csv: the worksheet CSV (query,source_id,version,score,grade and "
                    "each annotator's grade); OUT.xlsx or OUT.ods: the audited workbook; "

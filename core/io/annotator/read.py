@@ -230,7 +230,8 @@ def _cells(found: list[tuple[str, str]]) -> list[tuple[int, int, str]]:
 
 def read_table(path: str | Path, *, sheet: str | None = None,
                choose: ChooseSheet | None = None) -> Table:
-    """Read the raw cells of a workbook's sheet (.xlsx, .ods), .csv or .tsv.
+    """Read the raw cells of a workbook's sheet (.xlsx, .ods), .csv or .tsv
+    (the formats declared in :data:`core.io.suffixes.ANNOTATOR_SHEET_SUFFIXES`).
 
     The sheet read is ``sheet``; else, in a workbook of several sheets, the
     one ``choose`` picks from their first rows; else the first. A workbook
