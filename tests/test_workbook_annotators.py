@@ -20,9 +20,18 @@ import pytest
 import python_calamine
 
 from app.cli.main import main
+from core.analysis.compare import compare
+from core.analysis.compare.many import RunValues, compare_runs
 from core.engine.evaluation import evaluate
 from core.io.annotator import import_annotations
-from core.io.workbook import SHEETS, export_workbook, read_workbook, reopened
+from core.io.workbook import (
+    SHEETS,
+    export_comparison_workbook,
+    export_runs_workbook,
+    export_workbook,
+    read_workbook,
+    reopened,
+)
 from core.model.document import Document
 from core.model.examples import seed_document
 
@@ -244,3 +253,83 @@ def test_the_ods_grades_read_right_aligned_and_a_state_in_its_colour(
         coloured = "cell-content()=&quot;unknown&quot;" in body
         assert coloured == (style == by_column[4]), style
     assert '<text:p>unknown</text:p>' in table
+
+
+def scored(tmp_path: Path) -> Document:
+    """:data:`ANNOT_CSV` with a score column ranking d1, d2, d3 in that
+    order (the Candidates sheet's order is :data:`ROWS`'): a run A."""
+    path = tmp_path / "scored.csv"
+    scores = {"d1": 3, "d2": 2, "d3": 1, "d4": 1}
+    lines = ANNOT_CSV.splitlines()
+    path.write_text("\n".join([lines[0] + ",score", *[
+        f"{x},{scores[x.split(',')[1]]}" for x in lines[1:]]]) + "\n", encoding="utf-8")
+    return import_annotations(path, consensus="mean", rounding="none").document
+
+
+def run_b(doc: Document, scores: list[float]) -> Document:
+    """``doc``'s candidates and consensus grades under other scores, without
+    the annotators' grades."""
+    return Document.from_columns(
+        query=[doc.query_ids[q] for q in doc.query], source_id=doc.source_id.tolist(),
+        score=scores, grade=doc.grade.tolist())
+
+
+@pytest.mark.parametrize("suffix", [".xlsx", ".ods"])
+def test_a_comparison_workbook_has_run_as_annotators_sheet(tmp_path: Path, suffix: str) -> None:
+    """``compare A B --export`` writes run A's
+    Annotators sheet: A's rows as an export of A alone writes them, not B's
+    (B keeps none); reopened unedited it says nothing. With the annotators'
+    grades in B only, no sheet (it records the workbook's own document, A)."""
+    a = scored(tmp_path)
+    b = run_b(a, [1.0, 2.0, 3.0, 1.0])
+    out = tmp_path / f"pair{suffix}"
+    export_comparison_workbook(compare(a, b, resamples=20, seed=3), out)
+    assert sheet_values(out) == [HEADER, *ROWS]
+    found = read_workbook(out)
+    assert reopened(found).empty
+    np.testing.assert_array_equal(found.ratings, a.ratings)
+    swapped = tmp_path / f"swapped{suffix}"
+    export_comparison_workbook(compare(b, a, resamples=20, seed=3), swapped)
+    assert SHEET not in python_calamine.CalamineWorkbook.from_path(str(swapped)).sheet_names
+    assert reopened(read_workbook(swapped)).empty
+
+
+@pytest.mark.parametrize("suffix", [".xlsx", ".ods"])
+def test_a_runs_workbook_has_the_baselines_annotators_sheet(tmp_path: Path, suffix: str) -> None:
+    """The runs workbook (``compare`` of three or more runs, ``--export``)
+    writes the baseline's Annotators sheet; reopened unedited (as
+    the baseline) it says nothing; an edit there is named, not read."""
+    a = scored(tmp_path)
+    runs = [a, run_b(a, [1.0, 2.0, 3.0, 1.0]), run_b(a, [2.0, 3.0, 1.0, 1.0])]
+    evs = [evaluate(d, a.conventions) for d in runs]
+    m = compare_runs([RunValues.of(ev, f"run{i}") for i, ev in enumerate(evs)],
+                     evs[0].conventions, resamples=20, seed=2, pairs="all")
+    out = tmp_path / f"runs{suffix}"
+    export_runs_workbook(m, evs, out)
+    assert sheet_values(out) == [HEADER, *ROWS]
+    found = read_workbook(out)
+    assert reopened(found).empty
+    np.testing.assert_array_equal(found.ratings, a.ratings)
+    if suffix == ".xlsx":
+        wb = openpyxl.load_workbook(out)
+        wb[SHEET]["C2"] = 3  # alice's 2 of d1 raised
+        wb.save(out)
+        (bad,) = reopened(read_workbook(out)).not_read
+        assert (bad.sheet, bad.line, bad.column) == (SHEET, 2, "C")
+
+
+def test_compare_export_on_the_command_line_keeps_run_as_annotators(tmp_path: Path) -> None:
+    """``compare A.xlsx B.csv --export OUT.xlsx``, A a workbook of an imported
+    annotators' sheet: OUT's Annotators sheet is A's, and OUT reopens quiet."""
+    from core.io.delimited import write_delimited
+
+    a = scored(tmp_path)
+    book_a = tmp_path / "a.xlsx"
+    export_workbook(evaluate(a), book_a)
+    csv_b = tmp_path / "b.csv"
+    write_delimited(run_b(a, [1.0, 2.0, 3.0, 1.0]), csv_b)
+    out = tmp_path / "out.xlsx"
+    code = main(["compare", str(book_a), str(csv_b), "--export", str(out)], out=io.StringIO())
+    assert code == 0
+    assert sheet_values(out) == [HEADER, *ROWS]
+    assert reopened(read_workbook(out)).empty
