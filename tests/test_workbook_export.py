@@ -639,3 +639,20 @@ def test_the_conventions_sheet_counts_what_was_ranked_and_never_judged(tmp_path:
     last = len(doc) + 1
     assert formula == (f'=SUMPRODUCT((Candidates!$G$2:$G${last}="unknown")'
                        f'*(Candidates!$D$2:$D${last}<>""))')
+
+
+def test_the_cutoff_cells_read_right_aligned_numbers_and_all_alike(tmp_path: Path) -> None:
+    """The k of the Queries and Summary sheets is a number or the word "all":
+    both right-aligned, as numbers are (on paper "all" sat at the left of a
+    column of numbers)."""
+    out = tmp_path / "book.xlsx"
+    export_workbook(evaluate(seed_document(), Conventions(cutoffs=(1, None))), out)
+    wb = openpyxl.load_workbook(out)
+    for sheet in ("Queries", "Summary"):
+        ws = wb[SHEETS[sheet.lower()]]
+        column = next(c for c in ws[1] if c.value == "k").column
+        cells = [ws.cell(r, column) for r in range(2, ws.max_row + 1)
+                 if ws.cell(r, column).value is not None]
+        assert len(cells) >= 2, sheet
+        assert {str(c.value).startswith("=IF(ISNUMBER(cut_") for c in cells} == {True}, sheet
+        assert {c.alignment.horizontal for c in cells} == {"right"}, sheet

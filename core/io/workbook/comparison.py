@@ -20,10 +20,10 @@ from core.io.workbook.layout import (
     RESAMPLING_COLUMNS,
     SHEETS,
     STATUS_COLOURS,
-    Cell,
     FloatArray,
     Formats,
     num,
+    put_cutoff,
     put_text,
     sheet_ref,
 )
@@ -148,15 +148,6 @@ class _Helpers:
                          float(self.losses[n - 1]))
 
 
-def _k_formula(j: int) -> str:
-    """Cutoff ``j`` (0-based) as the Conventions sheet holds it."""
-    return f'=IF(ISNUMBER(cut_{j + 1}),cut_{j + 1},"all")'
-
-
-def _k_value(k: int | None) -> Cell:
-    return float(k) if k is not None else "all"
-
-
 #: The heading's labels, in bold in the ids' column (a bold character is
 #: about 1.15 of the body's: 'what changed (at export)' was cut on paper).
 _LABELS = ("run A", "run B", "what changed (at export)", "reopening", "tie tolerance")
@@ -225,7 +216,7 @@ def _write_pair(ws: Any, fmt: Formats, c: Comparison, r: int, i: int, j: int, wq
     else:
         outcome = "win" if d > TIE_TOLERANCE else "loss" if d < -TIE_TOLERANCE else "tie"
     put_text(ws, r, 0, c.common[i], fmt.text, fmt.text_q)
-    ws.write_formula(r, 1, _k_formula(j), None, _k_value(c.conventions.cutoffs[j]))
+    put_cutoff(ws, fmt, (r, 1), j, c.conventions.cutoffs[j])
     ws.write_number(r, 2, j + 1)
     for col, ref, value in ((3, f"{_QA}!$F${ra}", na), (5, f"{_QB}!$F${rb}", nb)):
         ws.write_formula(r, col, f'=IF(ISNUMBER({ref}),{ref},"")', fmt.number, num(value))
@@ -274,7 +265,7 @@ def _write_means(ws: Any, fmt: Formats, c: Comparison, weights: FloatArray,
         t = c.tests[j]
         paired_j = has_w & ~np.isnan(c.delta[:, j])
         total = float(weights[paired_j].sum())
-        ws.write_formula(r, 0, _k_formula(j), None, _k_value(k))
+        put_cutoff(ws, fmt, (r, 0), j, k)
         ws.write_number(r, 1, j + 1)
         ws.write_formula(r, 2, f"=COUNTIFS({cut},{j + 1},{rng('K')},1)", None, float(t.n))
         ws.write_formula(r, 3, f"=SUMIFS({rng('J')},{cut},{j + 1},{rng('K')},1)", None, total)

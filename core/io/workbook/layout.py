@@ -230,6 +230,15 @@ def sheet_ref(name: str) -> str:
 RISKY = ("=", "+", "-", "@", "\t", "\r", "\n", "\0")
 
 
+def put_cutoff(ws: Any, fmt: Formats, at: tuple[int, int], j: int, k: int | None) -> None:
+    """Cell ``at`` (row, column; 0-based): cutoff ``j`` (0-based) as the
+    Conventions sheet holds it (its number, or "all"), its value ``k``
+    cached, right-aligned as a number is whichever it reads (on paper "all"
+    sat left of the numbers above it)."""
+    ws.write_formula(*at, f'=IF(ISNUMBER(cut_{j + 1}),cut_{j + 1},"all")', fmt.right,
+                     "all" if k is None else float(k))
+
+
 def put_text(ws: Any, r: int, c: int, text: str, plain: Any, quoted: Any) -> None:
     """User text always as a string; quote-prefixed when a spreadsheet would
     otherwise read it as a formula on re-entry."""

@@ -22,6 +22,7 @@ from core.io.workbook.layout import (
     SUMMARY_EXCLUSIONS,
     Formats,
     num,
+    put_cutoff,
     sheet_ref,
     summary_column,
 )
@@ -103,8 +104,7 @@ def _query_row(ws: Any, fmt: Formats, doc: Document, ev: Evaluation, at: tuple[i
     back = f'/{lift_factor(blk("W"))}' if lift else ""
     ideal_read = ideal if lift else f"E{x}"  # (brought back, a lifted sum may round to 0)
     ws.write_string(r, 0, doc.query_ids[q])
-    ws.write_formula(r, 1, f'=IF(ISNUMBER(cut_{j + 1}),cut_{j + 1},"all")', None,
-                     float(k) if k is not None else "all")
+    put_cutoff(ws, fmt, (r, 1), j, k)
     ws.write_number(r, 2, j + 1)
     ws.write_formula(r, 3, f'=IF(COUNTIFS({blk("I")},"<="&{kn},{blk("Z")},0)>0,"",{dcg}{back})',
                      fmt.number, num(ev.dcg[q, j]))
@@ -197,8 +197,6 @@ def _summary_row(ws: Any, fmt: Formats, ev: Evaluation, weighting: Weighting, at
         nowt = f'=COUNTIFS({cut},{j},{status},"ok")-{inc_at}'
     declared = weighting is ev.conventions.weighting
     cells: dict[str, tuple[str, Any, Any]] = {
-        "k": (f'=IF(ISNUMBER(cut_{j}),cut_{j},"all")', None,
-              float(s.k) if s.k is not None else "all"),
         "mean NDCG": (mean, fmt.number, s.mean if s.mean is not None else ""),
         "included": (inc, None, float(s.included)),
         "excluded: no weight": (nowt, None, float(s.excluded.get("no weight", 0))),
@@ -213,5 +211,6 @@ def _summary_row(ws: Any, fmt: Formats, ev: Evaluation, weighting: Weighting, at
         cells.setdefault(f"excluded: {why}", (f'=COUNTIFS({cut},{j},{status},"{why}")', None,
                                               float(s.excluded.get(why, 0))))
     ws.write_string(r, 0, weighting.value)
+    put_cutoff(ws, fmt, (r, summary_column("k")[0]), j0, s.k)
     for name, (formula, look, cached) in cells.items():
         ws.write_formula(r, summary_column(name)[0], formula, look, cached)

@@ -24,7 +24,7 @@ import numpy as np
 from core.analysis.compare.many import run_letter
 from core.analysis.compare.statistics import TIE_TOLERANCE
 from core.io.safety import column_letters
-from core.io.workbook.layout import SHEETS, Formats, num, put_text, sheet_ref
+from core.io.workbook.layout import SHEETS, Formats, num, put_cutoff, put_text, sheet_ref
 from core.io.workbook.page import header_row, long_text, print_setup, set_widths
 from core.io.workbook.report_words import conventions_words
 from core.model.conventions import format_cutoff
@@ -159,8 +159,7 @@ def _write_query_row(ws: Any, fmt: Formats, m: ManyComparison, rows: list[_Query
     n = len(m.runs)
     put_text(ws, r, 0, m.common[i], fmt.text, fmt.text_q)
     k = m.cutoffs[j]
-    ws.write_formula(r, 1, f'=IF(ISNUMBER(cut_{j + 1}),cut_{j + 1},"all")', None,
-                     "all" if k is None else float(k))
+    put_cutoff(ws, fmt, (r, 1), j, k)
     ws.write_number(r, 2, j + 1)
     freq, imp = rows[0].ref(i, j, "K"), rows[0].ref(i, j, "L")
     ws.write_formula(
@@ -233,8 +232,7 @@ def _write_means(ws: Any, fmt: Formats, m: ManyComparison, cols: _Columns,
         x = r + 1
         out.append(x)
         use = m.included[:, j]
-        ws.write_formula(r, 0, f'=IF(ISNUMBER(cut_{j + 1}),cut_{j + 1},"all")', None,
-                         float(k_value) if k_value is not None else "all")
+        put_cutoff(ws, fmt, (r, 0), j, k_value)
         ws.write_number(r, 1, j + 1)
         ws.write_formula(r, 2, f"=COUNTIFS({cut},{j + 1},{cmp},1)", None, float(use.sum()))
         ws.write_formula(r, 3, f"=SUMIFS({rng(3)},{cut},{j + 1},{cmp},1)", None,
