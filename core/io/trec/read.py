@@ -8,6 +8,7 @@ line otherwise, so that a message names the line.
 
 from __future__ import annotations
 
+import re
 from array import array
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
@@ -298,6 +299,8 @@ class Run:
         return spaced
 
 
+#: A line holding more than blanks: the first one is the run's first line.
+_FIRST_LINE = re.compile(rb"[^\r\n]*\S[^\r\n]*")
 #: What separates a spaced tag from the score, and what ends its line, for
 #: the fast check of :func:`_spaced_tag_table` (others: line by line).
 _TAG_BEFORE = (b" ", b"\t")
@@ -312,7 +315,8 @@ def _spaced_tag_table(path: Path, raw: bytes, threads: int,
     and the tag, as written on the first line, ends every line. None
     otherwise (six fields on the first line, or a line that differs: the
     line-by-line reader then reads the run or names the line)."""
-    first = next((line for line in raw.splitlines() if line.strip()), b"")
+    found = _FIRST_LINE.search(raw)  # (not every line split to find the first)
+    first = found.group() if found else b""
     parts = first.split()
     if len(parts) <= 6:
         return None
