@@ -150,6 +150,12 @@ def test_dask_command_line_on_a_local_cluster(files):
                   "--workers", "1")
     assert on_dask == local
     assert set(multiprocessing.active_children()) - before == set()
+    # A nanny's queue-watching thread ends a moment after its worker process
+    # (distributed stops it from the process's exit): joined here, with a
+    # deadline far above that moment, it must end, not live on to the end of
+    # the calling process as it did.
+    for t in [t for t in threading.enumerate() if "Nanny" in t.name]:
+        t.join(30)
     assert not [t.name for t in threading.enumerate() if "Nanny" in t.name]
 
 
