@@ -195,7 +195,7 @@ def test_keys_of_one_word_ids_are_the_readers(texts, data, small_blocks):
                     dtype=np.int64)
     with pytest.MonkeyPatch.context() as patch:
         if small_blocks:
-            patch.setattr(ids_module, "_WORD_BLOCK", 3)
+            patch.setattr(ids_module, "_BLOCK", 3)
         assert ids.keys().tolist() == expected.tolist()
         assert ids.keys(rows).tolist() == expected[rows].tolist()
     assert ids.keys().tolist() == [int(ids_module.row_keys(padded[i:i + 1])[0])

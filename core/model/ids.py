@@ -59,11 +59,9 @@ def words(buffer: U8Array) -> U64Array:
 #: the same bytes at another place mix differently).
 _PLACE = np.arange(1, 65, dtype=np.uint64) * np.uint64(0xD6E8FEB86659FD93)
 _C1, _C2 = np.uint64(0xFF51AFD7ED558CCD), np.uint64(0xC4CEB9FE1A85EC53)
-#: Tokens keyed or compared at once (bounds the temporary arrays).
+#: Tokens keyed or compared at once (bounds the temporary arrays; of one
+#: word each, :func:`_word_keys`, 8 bytes a token a temporary).
 _BLOCK = 1 << 14
-#: Tokens of one word keyed at once (:func:`_word_keys`: 8 bytes a token each
-#: temporary).
-_WORD_BLOCK = 1 << 14
 #: Tied rows :meth:`IdBytes.sort_descending` orders at once (about a block of
 #: whole groups; the rounds' temporaries then take ~15 MB at most).
 _SORT_BLOCK = 1 << 18
@@ -127,10 +125,10 @@ def _word_keys(w: U64Array, start: Offsets, length: Offsets) -> U64Array:
     bench_compare's runs so: 70 -> 25 ms of CPU over its 64 calls)."""
     keys = np.empty(start.size, dtype=np.uint64)
     last = w.size - 1
-    for lo in range(0, start.size, _WORD_BLOCK):
-        word = w[np.minimum(start[lo:lo + _WORD_BLOCK], last)]
-        word &= LOW[length[lo:lo + _WORD_BLOCK]]
-        keys[lo:lo + _WORD_BLOCK] = _mixed(word, 0)
+    for lo in range(0, start.size, _BLOCK):
+        word = w[np.minimum(start[lo:lo + _BLOCK], last)]
+        word &= LOW[length[lo:lo + _BLOCK]]
+        keys[lo:lo + _BLOCK] = _mixed(word, 0)
     return keys
 
 
