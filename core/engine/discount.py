@@ -29,11 +29,8 @@ def discount(rank: npt.ArrayLike) -> FloatArray:
     [1.0, 0.5]
     """
     r = np.asarray(rank)
-    if r.dtype.kind in "iu" and r.size > _FEW:
-        low, high = int(r.min()), int(r.max())
-        if low >= 1 and high <= _TABLE_LIMIT:
-            looked_up: FloatArray = _table_to(high)[r]
-            return looked_up
+    if r.dtype.kind in "iu" and r.size > _FEW and int(r.min()) >= 1:
+        return discount_of_some(r, r.size, int(r.max()))
     return _discount(r)
 
 
@@ -41,8 +38,8 @@ def discount_of_some(rank: npt.NDArray[np.integer[Any]], total: int, highest: in
     """:func:`discount` of some of ``total`` whole-number ranks (each at
     least 1; the highest of all ``highest``), each as :func:`discount` gives
     it to all of them at once (looked up in its table, or worked out,
-    alike): a sum of some of their terms is that of all of them with the
-    others left out, bit for bit.
+    alike: the one choice of the two): a sum of some of their terms is that
+    of all of them with the others left out, bit for bit.
 
     >>> discount_of_some(np.array([1, 3]), 1000, 900).tolist()
     [1.0, 0.5]
