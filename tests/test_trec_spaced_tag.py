@@ -132,6 +132,40 @@ def test_a_spaced_tag_is_read_column_wise_when_written_alike(tmp_path, text, fas
     assert got.query[:1] in (["q1"], ["3.5"])
 
 
+@pytest.mark.parametrize("chunk", [16, 64, 1 << 20])
+@pytest.mark.parametrize(("text", "fast"), [
+    ("".join(f"q{i % 3} Q0 d{i} {i} {i % 7}.5 my run\n" for i in range(40)), True),
+    ("".join(f"q{i % 3} Q0 d{i} {i} {i % 7}.5 my run\r\n" for i in range(40)), True),
+    ("".join(f"q{i % 3}\tQ0\td{i}\t{i}\t{i % 7}.5\tmy run\r" for i in range(40)), True),
+    ("".join(f"q{i % 3} Q0 d{i} {i} {i % 7}.5 my run\n" for i in range(40))[:-1], True),
+    # A line past the first pieces whose tag is spaced otherwise: line by line.
+    ("".join(f"q{i % 3} Q0 d{i} {i} {i % 7}.5 my{'  ' if i == 31 else ' '}run\n"
+             for i in range(40)), False),
+], ids=["lf", "crlf", "tabs-cr", "no-final-break", "differs-at-32"])
+def test_a_spaced_tags_line_ends_are_counted_piece_by_piece(tmp_path, monkeypatch, text, fast,
+                                                           chunk):
+    """The tag's line ends were counted over the whole file's bytes, held
+    beside the scanner's pieces (~100 MB of the 2M-line run's 297 MB peak):
+    they are counted in each piece the scanner reads (the normal path's
+    blocks), the whole file read at once only by the line-by-line reader
+    (fails before: read_bytes was called for every spaced tag)."""
+    from core.io.trec import read, scan
+
+    run = write(tmp_path / "r.txt", text)
+    with line_by_line():
+        slow = Run(run)
+    whole = read.read_bytes
+    held: list[int] = []
+    monkeypatch.setattr(read, "read_bytes", lambda path: held.append(1) or whole(path))
+    monkeypatch.setattr(scan, "_CHUNK", chunk)
+    got = Run(run)
+    assert (got._table is not None, len(held)) == ((True, 0) if fast else (False, 1))
+    assert (got.query, got.source, got.line.tolist()) == (slow.query, slow.source,
+                                                          slow.line.tolist())
+    assert got.score.tobytes() == slow.score.tobytes()
+    assert len(got.query) == 40
+
+
 BODY = "q1 Q0 a 1 3.5 my run\nq1 Q0 b 2 2 my run\n"
 
 
