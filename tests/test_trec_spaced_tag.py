@@ -63,6 +63,23 @@ def test_a_run_ranx_saves_with_a_spaced_name_evaluates_as_ranx_and_pytrec_eval(t
     assert [round(x, 4) for x in ev.ndcg[:, 0].tolist()] == [0.7687, 0.6388, 0.0]
 
 
+@pytest.mark.parametrize(("text", "tag"), [
+    ("q1 Q0 a 1 3.5 BM25 tuned\nq2 Q0 b 1 2 BM25 tuned\n", "BM25 tuned"),
+    ("\ufeff\n  \r\nq1\tQ0\ta\t1\t3.5\tBM25\ttuned  \r\n", "BM25\ttuned"),
+    ("q1 Q0 a 1 3.5 bm25\nq2 Q0 b 1 2 other\n", "bm25"),  # the first line's
+    ("q1 Q0 a 1 3.5 my run\nq1 Q0 b 2 2 my  run\n", "my run"),  # read line by line
+    ("q1 Q0 a 1 3.5 r\u00e9sum\u00e9 1\n", "r\u00e9sum\u00e9 1"),
+])
+def test_a_runs_tag_is_kept(tmp_path, text, tag):
+    """Run.tag was "" for every run: it is the first line's tag as written
+    (a spaced one too: ranx's run name), whichever reader reads the run
+    (fails before)."""
+    run = write(tmp_path / "r.txt", text)
+    assert Run(run).tag == tag
+    with line_by_line():
+        assert Run(run).tag == tag
+
+
 def test_the_evaluate_command_reads_it(tmp_path):
     run_path, qrels_path = tmp_path / "run.txt", tmp_path / "qrels.txt"
     RanxRun(RUN, name="BM25 tuned").save(str(run_path), kind="trec")

@@ -232,7 +232,9 @@ class Run:
         self._table = scan.scan_file(path, *RUN_FIELDS, threads, pool=pool, tail=tail,
                                      fields_of=fields_of)
         raw = b"" if self._table is not None else read_bytes(path)
-        self.tag = ""
+        #: The run's tag as its first line writes it (ranx's run name, spaces
+        #: and all: "BM25 tuned"), "" for a line of five fields or fewer.
+        self.tag = decode((told[0] if told else layout_of(raw)).tag)
         self._query: list[str] | None = None
         self._source: list[str] | None = None
         self._line: npt.NDArray[np.int32 | np.int64] | None = None
