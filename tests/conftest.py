@@ -23,6 +23,25 @@ settings.register_profile(
 )
 settings.load_profile("ci")
 
+
+def _draws_of_the_test_alone() -> None:
+    """Hypothesis (6.131 on) draws about one value in twenty from the
+    literals of the modules imported so far from outside site-packages (its
+    "local constants": ``core``, ``app``), collected again each time
+    ``sys.modules`` grows: a test with ``derandomize=True`` drew other
+    examples after other test files had imported other modules (how two
+    rare failures of tests/test_import_properties.py slipped through).
+    Their pool is kept empty, so a test's draws are the test's and
+    Hypothesis's alone (tests/test_hypothesis_draws.py). A Hypothesis that
+    renames these fails here: look again at what keeps the draws apart."""
+    from hypothesis.internal.conjecture import providers
+
+    empty = providers.Constants()
+    providers._get_local_constants = lambda: empty
+
+
+_draws_of_the_test_alone()
+
 #: trec_eval's own test files, copied into the repository with their notice
 #: (``tests/data/trec_eval/README.md``): no test reads outside the repository.
 TREC_REFERENCE = REPO / "tests" / "data" / "trec_eval"

@@ -272,14 +272,16 @@ def test_a_three_column_run_is_told_by_its_third_column(tmp_path, text, hint):
 
 @pytest.mark.parametrize(("encoding", "said", "iconv"), [
     ("utf-16", "UTF-16", "UTF-16"), ("utf-16-be", "UTF-16", "UTF-16BE"),
-    ("utf-16-le", "UTF-16", "UTF-16LE"), ("utf-32", "UTF-32", "UTF-32")])
+    ("utf-16-le", "UTF-16", "UTF-16LE"), ("utf-32", "UTF-32", "UTF-32"),
+    ("utf-32-le", "UTF-32", "UTF-32LE"), ("utf-32-be", "UTF-32", "UTF-32BE")])
 @pytest.mark.parametrize("which", ["run", "qrels"])
 def test_a_utf16_file_is_named_so(tmp_path, encoding, said, iconv, which):
     """A run or qrels redirected by Windows PowerShell 5 (``>`` writes UTF-16
     with its byte order mark) or saved as Notepad's "Unicode" was refused as
     "the file is binary, not a TREC text file", which it is not; it is now
-    named UTF-16 (or UTF-32) with what to do (fails before). UTF-16 without
-    a byte order mark (utf-16-be, -le here) is told by its zero bytes."""
+    named UTF-16 (or UTF-32) with what to do (fails before). UTF-16 and
+    UTF-32 without a byte order mark (-be, -le here) are told by their zero
+    bytes (UTF-32's was "binary": fails before)."""
     bom = encoding == "utf-16" or encoding == "utf-32"
     run = write(tmp_path / "r.txt", RUN)
     qrels = write(tmp_path / "q.txt", QRELS)

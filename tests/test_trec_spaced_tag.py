@@ -63,6 +63,23 @@ def test_a_run_ranx_saves_with_a_spaced_name_evaluates_as_ranx_and_pytrec_eval(t
     assert [round(x, 4) for x in ev.ndcg[:, 0].tolist()] == [0.7687, 0.6388, 0.0]
 
 
+@pytest.mark.parametrize(("text", "tag"), [
+    ("q1 Q0 a 1 3.5 BM25 tuned\nq2 Q0 b 1 2 BM25 tuned\n", "BM25 tuned"),
+    ("\ufeff\n  \r\nq1\tQ0\ta\t1\t3.5\tBM25\ttuned  \r\n", "BM25\ttuned"),
+    ("q1 Q0 a 1 3.5 bm25\nq2 Q0 b 1 2 other\n", "bm25"),  # the first line's
+    ("q1 Q0 a 1 3.5 my run\nq1 Q0 b 2 2 my  run\n", "my run"),  # read line by line
+    ("q1 Q0 a 1 3.5 r\u00e9sum\u00e9 1\n", "r\u00e9sum\u00e9 1"),
+])
+def test_a_runs_tag_is_kept(tmp_path, text, tag):
+    """Run.tag was "" for every run: it is the first line's tag as written
+    (a spaced one too: ranx's run name), whichever reader reads the run
+    (fails before)."""
+    run = write(tmp_path / "r.txt", text)
+    assert Run(run).tag == tag
+    with line_by_line():
+        assert Run(run).tag == tag
+
+
 def test_the_evaluate_command_reads_it(tmp_path):
     run_path, qrels_path = tmp_path / "run.txt", tmp_path / "qrels.txt"
     RanxRun(RUN, name="BM25 tuned").save(str(run_path), kind="trec")
@@ -130,6 +147,40 @@ def test_a_spaced_tag_is_read_column_wise_when_written_alike(tmp_path, text, fas
                                                           slow.line.tolist())
     assert got.score.tobytes() == slow.score.tobytes()
     assert got.query[:1] in (["q1"], ["3.5"])
+
+
+@pytest.mark.parametrize("chunk", [16, 64, 1 << 20])
+@pytest.mark.parametrize(("text", "fast"), [
+    ("".join(f"q{i % 3} Q0 d{i} {i} {i % 7}.5 my run\n" for i in range(40)), True),
+    ("".join(f"q{i % 3} Q0 d{i} {i} {i % 7}.5 my run\r\n" for i in range(40)), True),
+    ("".join(f"q{i % 3}\tQ0\td{i}\t{i}\t{i % 7}.5\tmy run\r" for i in range(40)), True),
+    ("".join(f"q{i % 3} Q0 d{i} {i} {i % 7}.5 my run\n" for i in range(40))[:-1], True),
+    # A line past the first pieces whose tag is spaced otherwise: line by line.
+    ("".join(f"q{i % 3} Q0 d{i} {i} {i % 7}.5 my{'  ' if i == 31 else ' '}run\n"
+             for i in range(40)), False),
+], ids=["lf", "crlf", "tabs-cr", "no-final-break", "differs-at-32"])
+def test_a_spaced_tags_line_ends_are_counted_piece_by_piece(tmp_path, monkeypatch, text, fast,
+                                                           chunk):
+    """The tag's line ends were counted over the whole file's bytes, held
+    beside the scanner's pieces (~100 MB of the 2M-line run's 297 MB peak):
+    they are counted in each piece the scanner reads (the normal path's
+    blocks), the whole file read at once only by the line-by-line reader
+    (fails before: read_bytes was called for every spaced tag)."""
+    from core.io.trec import read, scan
+
+    run = write(tmp_path / "r.txt", text)
+    with line_by_line():
+        slow = Run(run)
+    whole = read.read_bytes
+    held: list[int] = []
+    monkeypatch.setattr(read, "read_bytes", lambda path: held.append(1) or whole(path))
+    monkeypatch.setattr(scan, "_CHUNK", chunk)
+    got = Run(run)
+    assert (got._table is not None, len(held)) == ((True, 0) if fast else (False, 1))
+    assert (got.query, got.source, got.line.tolist()) == (slow.query, slow.source,
+                                                          slow.line.tolist())
+    assert got.score.tobytes() == slow.score.tobytes()
+    assert len(got.query) == 40
 
 
 BODY = "q1 Q0 a 1 3.5 my run\nq1 Q0 b 2 2 my run\n"

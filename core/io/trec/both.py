@@ -22,11 +22,12 @@ from typing import cast
 
 from core.errors import InputError
 from core.io import child
-from core.io.files import open_input
+from core.io.files import HEAD_BYTES, open_input
 from core.io.stop import current as current_stop
 from core.io.trec import alloc, scan
 from core.io.trec.columns import Columns, Room, Table
-from core.io.trec.read import QRELS_FIELDS, RUN_FIELDS, Run
+from core.io.trec.read import QRELS_FIELDS, RUN_FIELDS, Layout, Run, layout_of
+from core.io.trec.text import BOM
 
 __all__ = ["end_ahead", "read_ahead", "read_both"]
 
@@ -87,11 +88,13 @@ _HEAD = 0.72
 _HEAD_AHEAD = 0.2
 
 
-def _split_at(path: Path, head: float) -> int | None:
+def _split_at(path: Path, head: float) -> tuple[int, Layout] | None:
     """Where a child's share of the run starts (the start of the first line
-    past ``head`` of its bytes), or None: the run is small, not a regular
-    file (the reader names it), compressed (its bytes are not the text's:
-    it is read from its start, on threads) or has no line break there."""
+    past ``head`` of its bytes) and the run's layout (told by its first
+    bytes, read in the same opening), or None: the run is small, not a
+    regular file (the reader names it), compressed (its bytes are not the
+    text's: it is read from its start, on threads) or has no line break
+    there."""
     try:
         info = path.stat()
         if not stat.S_ISREG(info.st_mode) or info.st_size < _FORK_FROM:
@@ -100,27 +103,42 @@ def _split_at(path: Path, head: float) -> int | None:
         with open_input(path) as fh:  # refuses a file swapped for a FIFO meanwhile
             if not fh.seekable():
                 return None
+            start = fh.read(HEAD_BYTES)
             fh.seek(at)
             found = fh.read(1 << 16).find(b"\n")
     except (OSError, InputError):
         return None
     split = at + found + 1
-    return split if found >= 0 and split < info.st_size else None
+    layout = layout_of(start.removeprefix(BOM), cut=len(start) == HEAD_BYTES)
+    return (split, layout) if found >= 0 and split < info.st_size else None
 
 
-def _rest_and_qrels(run_path: Path, split: int, qrels_path: Path,
+def _rest(run_path: Path, layout: Layout, split: int,
+          room: Room | None = None) -> Columns | None:
+    """The run's columns from byte ``split`` on, its lines laid out as
+    ``layout`` says (the layout :class:`Run` reads the run's head with)."""
+    return scan.scan_part(run_path, layout.fields, *RUN_FIELDS[1:], split, room,
+                          tag=layout.ending)
+
+
+def _rest_and_qrels(run_path: Path, layout: Layout, split: int, qrels_path: Path,
                     room: Room | None) -> tuple[Columns | None, Table | None]:
     """A child's share (:func:`_read_forked`): the run's columns from byte
     ``split`` on (into ``room``: the parent's copy of them is then their
     head's rows, not these), then the qrels' table (not read when the run's
     part has an irregular line: the line-by-line join reads the qrels
     itself)."""
-    rest = scan.scan_part(run_path, *RUN_FIELDS, split, room)
+    rest = _rest(run_path, layout, split, room)
     return rest, None if rest is None else scan.scan_file(qrels_path, *QRELS_FIELDS, 1)
 
 
+#: A child reading a run's last part and its qrels (:func:`_fork`): where
+#: its part starts, the child, the room it reads its rows into (or None),
+#: and the run's layout it reads them in (the one the run's head is read
+#: in: decided once, before the fork).
+Forked = tuple[int, child.Child, Room | None, Layout]
 #: Children started by :func:`read_ahead`, by the (run, qrels) they read.
-_AHEAD: dict[tuple[str, str], tuple[int, child.Child, Room | None]] = {}
+_AHEAD: dict[tuple[str, str], Forked] = {}
 
 #: A child reading more than this share of the run (the editor's launch, 80 %)
 #: reads into a :class:`Room` (its rows then never copied back, the run's
@@ -130,23 +148,23 @@ _AHEAD: dict[tuple[str, str], tuple[int, child.Child, Room | None]] = {}
 _ROOM_BELOW = 0.5
 
 
-def _fork(run_path: Path, qrels_path: Path,
-          head: float) -> tuple[int, child.Child, Room | None] | None:
+def _fork(run_path: Path, qrels_path: Path, head: float) -> Forked | None:
     """A child reading the run's last part (past ``head`` of its bytes) and
     the qrels (and where the part starts, and the room its rows are read
     into when it reads the most: :data:`_ROOM_BELOW`), where one can be
     forked and the run is large enough."""
-    split = _split_at(run_path, head) if child.can_fork() else None
-    if split is None:
+    found = _split_at(run_path, head) if child.can_fork() else None
+    if found is None:
         return None
+    split, layout = found  # (a spaced tag's run is read by the child too)
     room = None
     if head < _ROOM_BELOW:
         try:
-            room = Room(run_path.stat().st_size, split, RUN_FIELDS[0])
+            room = Room(run_path.stat().st_size, split, layout.fields)
         except (OSError, ValueError):  # no memory to map: the threads read it
             return None
-    part = child.start(_rest_and_qrels, run_path, split, qrels_path, room, parts=2)
-    return None if part is None else (split, part, room)
+    part = child.start(_rest_and_qrels, run_path, layout, split, qrels_path, room, parts=2)
+    return None if part is None else (split, part, room, layout)
 
 
 def read_ahead(run: str | Path, qrels: str | Path) -> None:
@@ -174,7 +192,7 @@ def _stopping(part: child.Child) -> AbstractContextManager[None]:
 
 
 def _read_forked(run_path: Path, qrels_path: Path, split: int, part: child.Child,
-                 room: Room | None) -> tuple[Run, Table | None]:
+                 room: Room | None, layout: Layout) -> tuple[Run, Table | None]:
     """The run's first ``split`` bytes read here while a forked child
     (``part``) reads the rest into ``room`` and the qrels
     (:func:`_rest_and_qrels`). A child that fails leaves its share to be
@@ -185,7 +203,7 @@ def _read_forked(run_path: Path, qrels_path: Path, split: int, part: child.Child
     def rest() -> Columns | None:
         got = part.result()
         if got is child.FAILED:
-            return scan.scan_part(run_path, *RUN_FIELDS, split)
+            return _rest(run_path, layout, split)
         qrels.append(got[1])
         columns = cast(Columns | None, got[0])
         if columns is not None:
@@ -194,7 +212,7 @@ def _read_forked(run_path: Path, qrels_path: Path, split: int, part: child.Child
 
     try:
         with _stopping(part):  # a stopped read kills the child (core.io.stop)
-            run = Run(run_path, threads=1, tail=(split, rest))
+            run = Run(run_path, threads=1, tail=(split, rest), layout=layout)
     finally:
         part.cancel()  # nothing when its result was taken
     if run._table is None:  # the line-by-line join reads the qrels itself

@@ -13,6 +13,7 @@ from array import array
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -26,7 +27,7 @@ from core.io.trec.columns import Columns
 from core.io.trec.scan import FloatArray, decode_all
 from core.io.trec.text import decode, decompressing, finite, read_bytes
 
-__all__ = ["Qrels", "QrelsColumns", "Run", "read_qrels", "read_run"]
+__all__ = ["Layout", "Qrels", "QrelsColumns", "Run", "layout_of", "read_qrels", "read_run"]
 
 Qrels = dict[str, dict[str, float]]
 
@@ -166,28 +167,74 @@ def read_qrels(path: str | Path) -> tuple[Qrels, dict[tuple[str, str], int]]:
 RUN_FIELDS = (6, 0, 2, 4)
 #: The same for qrels (the grade's last).
 QRELS_FIELDS = (4, 0, 2, 3)
+#: A line holding more than blanks: the first one is the run's first line.
+_FIRST_LINE = re.compile(rb"[^\r\n]*\S[^\r\n]*")
+
+
+class Layout(NamedTuple):
+    """A run's lines as its first line lays them out (:func:`layout_of`)."""
+
+    #: The first line's tag as written: its words past field 5 (b"" if none).
+    tag: bytes
+    #: The fields of each line for the column-wise reader: six, or five and
+    #: the words of a tag holding spaces.
+    fields: int
+    #: The tag every line ends in for the column-wise reader when it holds
+    #: spaces (:func:`core.io.trec.scan.tag_ends`), else b"" (trec_eval reads
+    #: each line's own one-word tag).
+    ending: bytes
+
+
+def layout_of(text: bytes, *, cut: bool = False) -> Layout:
+    """The layout of a run whose bytes start with ``text`` (after a byte
+    order mark), told by its first line (not blank) before the run is read:
+    a run whose tag holds spaces (ranx's run named "BM25 tuned") is read
+    column-wise when every line ends in the tag as its first line writes
+    it, else line by line (which reads it when every line ends in the same
+    words, or names the line). ``cut``: ``text`` is cut short (a first line
+    reaching its end may go on): six fields then, and no tag."""
+    found = _FIRST_LINE.search(text)  # (not every line split to find the first)
+    parts = found.group().split() if found else []
+    if found is None or len(parts) < 6 or (cut and found.end() == len(text)):
+        return Layout(b"", RUN_FIELDS[0], b"")
+    first, end = found.group(), 0
+    for part in parts[:5]:
+        end = first.index(part, end) + len(part)
+    tag = first[end:].strip()
+    return Layout(tag, len(parts), tag) if len(parts) > 6 else Layout(tag, 6, b"")
 
 
 class Run:
     """A run file's columns: query, source, score (and each row's line).
 
     Read column-wise with numpy when every line is regular; any irregular
-    file is read line by line, so messages name the line.
+    file is read line by line, so messages name the line. ``layout``: the
+    run's (:func:`layout_of`) when it is known already (a child forked to
+    read the run's ``tail`` reads it so); else told by the first piece the
+    scanner reads (:func:`layout_of`).
     """
 
     def __init__(self, path: str | Path, *, threads: int = 2,
                  pool: Executor | None = None,
-                 tail: tuple[int, Callable[[], Columns | None]] | None = None) -> None:
+                 tail: tuple[int, Callable[[], Columns | None]] | None = None,
+                 layout: Layout | None = None) -> None:
         path = Path(path)
         self.path = path
-        self.tag = ""
+        told = [layout] if layout else []
+
+        def fields_of(first: bytes) -> tuple[int, bytes]:
+            if not told:  # the run's layout, told by the scanner's first piece
+                told.append(layout_of(first))
+            return told[0].fields, told[0].ending
+
         # Called through its module: one patch of scan.scan_file sends every
         # file to the line-by-line reader (the tests compare the two).
-        self._table = scan.scan_file(path, *RUN_FIELDS, threads, pool=pool, tail=tail)
-        raw = b""
-        if self._table is None:
-            raw = read_bytes(path)
-            self._table = _spaced_tag_table(path, raw, threads, pool)
+        self._table = scan.scan_file(path, *RUN_FIELDS, threads, pool=pool, tail=tail,
+                                     fields_of=fields_of)
+        raw = b"" if self._table is not None else read_bytes(path)
+        #: The run's tag as its first line writes it (ranx's run name, spaces
+        #: and all: "BM25 tuned"), "" for a line of five fields or fewer.
+        self.tag = decode((told[0] if told else layout_of(raw)).tag)
         self._query: list[str] | None = None
         self._source: list[str] | None = None
         self._line: npt.NDArray[np.int32 | np.int64] | None = None
@@ -297,40 +344,6 @@ class Run:
                 file=name, line=line_no, hint=SPACED_TAG_HINT,
             )
         return spaced
-
-
-#: A line holding more than blanks: the first one is the run's first line.
-_FIRST_LINE = re.compile(rb"[^\r\n]*\S[^\r\n]*")
-#: What separates a spaced tag from the score, and what ends its line, for
-#: the fast check of :func:`_spaced_tag_table` (others: line by line).
-_TAG_BEFORE = (b" ", b"\t")
-_TAG_AFTER = (b"\n", b"\r")
-
-
-def _spaced_tag_table(path: Path, raw: bytes, threads: int,
-                      pool: Executor | None) -> scan.Table | None:
-    """The columns of a run (``raw``, its bytes) whose lines all end in the
-    same tag of several words (ranx's run named ``"BM25 tuned"``), read
-    column-wise: the scanner counts each line's fields as the first line's,
-    and the tag, as written on the first line, ends every line. None
-    otherwise (six fields on the first line, or a line that differs: the
-    line-by-line reader then reads the run or names the line)."""
-    found = _FIRST_LINE.search(raw)  # (not every line split to find the first)
-    first = found.group() if found else b""
-    parts = first.split()
-    if len(parts) <= 6:
-        return None
-    end = 0
-    for part in parts[:5]:
-        end = first.index(part, end) + len(part)
-    tag = first[end:].strip()
-    table = scan.scan_file(path, len(parts), *RUN_FIELDS[1:], threads, pool=pool)
-    if table is None:
-        return None
-    ends = sum(raw.count(b + tag + a) for b in _TAG_BEFORE for a in _TAG_AFTER)
-    if not raw.endswith(_TAG_AFTER) and raw[-len(tag) - 1:-len(tag)] in _TAG_BEFORE:
-        ends += raw.endswith(tag)
-    return table if ends == table.number.size else None
 
 
 def read_run(path: str | Path) -> Run:

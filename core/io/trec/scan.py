@@ -18,6 +18,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from itertools import chain
 from pathlib import Path
 
 import numpy as np
@@ -35,7 +36,7 @@ from core.model.ids import row_keys
 __all__ = [
     "MAX_WIDTH", "Column", "FloatArray", "IntArray", "Table", "arena_of", "chunk_words",
     "code_keys", "decode_all", "gather", "padded_keys", "parse_numbers", "scan_file",
-    "scan_part",
+    "scan_part", "tag_ends",
 ]
 
 #: The bytes ``bytes.split()`` treats as whitespace.
@@ -62,6 +63,12 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)
 Decimals = tuple[U64Array, IntArray, npt.NDArray[np.bool_], npt.NDArray[np.bool_] | None]
 #: Each row's code among a piece's distinct tokens.
 CodeArray = npt.NDArray[np.int32] | IntArray
+#: A file's fields for :func:`_read_piece`: how many, the query's, the
+#: source's, the number's, and the tag every line ends in (b"" for none).
+Fields = tuple[int, int, int, int, bytes]
+#: A file's number of fields and tag told by its first piece (a run's
+#: layout: :func:`core.io.trec.read.layout_of`).
+FieldsOf = Callable[[bytes], tuple[int, bytes]]
 
 
 
@@ -434,9 +441,32 @@ def arena_of(m: npt.NDArray[np.uint8], length: IntArray) -> npt.NDArray[np.uint8
     return np.frombuffer(m.tobytes().translate(None, b"\0"), dtype=np.uint8)
 
 
+#: What separates a run's tag from the score, and what ends its line, for
+#: :func:`tag_ends` (others: the line-by-line reader).
+_TAG_BEFORE = (b" ", b"\t")
+_TAG_AFTER = (b"\n", b"\r")
+
+
+def tag_ends(chunk: bytes, tag: bytes) -> int:
+    """How many lines of ``chunk`` (whole lines) end in ``tag`` after a
+    blank: ``\\n`` after a space (as ranx writes a run), and the other three
+    pairs only in a piece holding a ``\\r`` or a tab. Each line end is counted
+    once at most (the blank before the tag is a space or a tab, the byte
+    after it a line end: ``\\r\\n`` is counted at its ``\\r``)."""
+    rows = chunk.count(b" " + tag + b"\n")
+    if b"\r" in chunk or b"\t" in chunk:
+        rows += sum(chunk.count(b + tag + a) for b in _TAG_BEFORE for a in _TAG_AFTER
+                    if (b, a) != (b" ", b"\n"))
+    if not chunk.endswith(_TAG_AFTER) and chunk[-len(tag) - 1:-len(tag)] in _TAG_BEFORE:
+        rows += chunk.endswith(tag)  # the file's last line, with no line break
+    return rows
+
+
 def _read_piece(chunk: bytes, n_fields: int, query_field: int, source_field: int,
-                number_field: int) -> Piece | None:
-    """Fields of one piece; None where the line-by-line reader must look."""
+                number_field: int, tag: bytes = b"") -> Piece | None:
+    """Fields of one piece; None where the line-by-line reader must look
+    (with ``tag``, a run's tag of several words, also where a line does not
+    end in it)."""
     if b"\x00" in chunk:
         return None
     b = np.frombuffer(chunk, dtype=np.uint8)
@@ -450,6 +480,8 @@ def _read_piece(chunk: bytes, n_fields: int, query_field: int, source_field: int
     starts, ends, line, n_rows = got
     if line is not None:
         n_rows = line.size
+    if tag and tag_ends(chunk, tag) != n_rows:
+        return None
     piece = Piece(line, n_rows, got[3])
     words = chunk_words(chunk)
     for f in (number_field, query_field, source_field):
@@ -487,7 +519,8 @@ def scan_file(path: Path, n_fields: int, query_field: int, source_field: int,
               number_field: int, threads: int = 2,
               stop: threading.Event | None = None,
               pool: Executor | None = None,
-              tail: tuple[int, Callable[[], Columns | None]] | None = None) -> Table | None:
+              tail: tuple[int, Callable[[], Columns | None]] | None = None,
+              tag: bytes = b"", fields_of: FieldsOf | None = None) -> Table | None:
     """Read a TREC file column-wise with numpy, a piece at a time (two
     pieces at once on ``threads`` threads, or on ``pool``'s: numpy lets go
     of the interpreter lock; a caller reading two files at once gives them
@@ -501,6 +534,10 @@ def scan_file(path: Path, n_fields: int, query_field: int, source_field: int,
     start of a line) are read here, on this thread; ``rest()`` then gives
     the columns of the others (:func:`scan_part`, read meanwhile by another
     process: :mod:`core.io.child`), or None when a line there is irregular.
+    ``tag``: the words every line ends in after its other fields (a run's
+    tag holding spaces: :func:`tag_ends`), else b"". ``fields_of``: the
+    number of fields and the tag told by the file's first piece, in place of
+    ``n_fields`` and ``tag`` (a run's layout, told by the bytes read anyway).
     """
     alloc.tune()
     try:
@@ -508,47 +545,63 @@ def scan_file(path: Path, n_fields: int, query_field: int, source_field: int,
     except OSError:
         size = 0  # the reader names the problem
     columns = Columns(size)
-    fields = (n_fields, query_field, source_field, number_field)
+    fields = (n_fields, query_field, source_field, number_field, tag)
     if tail is not None:
-        lines = _scan_range(path, columns, fields, stop, 0, tail[0])
+        lines = _scan_range(path, columns, fields, stop, 0, tail[0], fields_of)
         rest = None if lines is None else tail[1]()
         if lines is None or rest is None:
             return None
         columns.absorb(rest, lines)
         return columns.finish()
     if pool is not None:
-        return _scan_on(pool, path, columns, fields, stop)
+        return _scan_on(pool, path, columns, fields, stop, fields_of)
     if threads > 1:
         with ThreadPoolExecutor(max_workers=threads) as own:
-            return _scan_on(own, path, columns, fields, stop)
-    return None if _scan_range(path, columns, fields, stop) is None else columns.finish()
+            return _scan_on(own, path, columns, fields, stop, fields_of)
+    lines = _scan_range(path, columns, fields, stop, fields_of=fields_of)
+    return None if lines is None else columns.finish()
 
 
 def scan_part(path: Path, n_fields: int, query_field: int, source_field: int,
-              number_field: int, start: int, room: Room | None = None) -> Columns | None:
+              number_field: int, start: int, room: Room | None = None,
+              tag: bytes = b"") -> Columns | None:
     """The columns of a file's bytes from ``start`` (the start of a line) to
     its end, read on this thread, their line numbers counted from ``start``
     (for :func:`scan_file`'s ``tail``); None when a line is irregular. Their
     rows go into ``room`` where given (a child's, shared with the process
-    that forked it)."""
+    that forked it); ``tag`` as :func:`scan_file`'s."""
     alloc.tune()
     try:
         size = path.stat().st_size
     except OSError:
         size = start  # the reader names the problem
     columns = Columns(max(size - start, 0), room)
-    fields = (n_fields, query_field, source_field, number_field)
+    fields = (n_fields, query_field, source_field, number_field, tag)
     return None if _scan_range(path, columns, fields, None, start) is None else columns
 
 
-def _scan_range(path: Path, columns: Columns, fields: tuple[int, int, int, int],
+def _told(chunks: Iterator[bytes], fields: Fields,
+          fields_of: FieldsOf | None) -> tuple[Iterator[bytes], Fields]:
+    """The pieces and ``fields``, their number of fields and tag told by the
+    first piece where ``fields_of`` is given (:func:`scan_file`)."""
+    if fields_of is None:
+        return chunks, fields
+    first = next(chunks, None)
+    if first is None:
+        return iter(()), fields
+    n_fields, tag = fields_of(first)
+    return chain((first,), chunks), (n_fields, *fields[1:4], tag)
+
+
+def _scan_range(path: Path, columns: Columns, fields: Fields,
                 stop: threading.Event | None, start: int = 0,
-                end: int | None = None) -> int | None:
+                end: int | None = None, fields_of: FieldsOf | None = None) -> int | None:
     """The file's pieces from ``start`` to ``end`` read on this thread into
     ``columns``: how many line breaks they hold; None when a line is
     irregular or ``stop`` is set."""
     base_line = 0
-    for text in _pieces(path, start, end):
+    chunks, fields = _told(_pieces(path, start, end), fields, fields_of)
+    for text in chunks:
         if stop is not None and stop.is_set():
             return None
         one = _read_piece(text, *fields)
@@ -561,13 +614,13 @@ def _scan_range(path: Path, columns: Columns, fields: tuple[int, int, int, int],
     return base_line
 
 
-def _scan_on(pool: Executor, path: Path, columns: Columns, fields: tuple[int, int, int, int],
-             stop: threading.Event | None) -> Table | None:
+def _scan_on(pool: Executor, path: Path, columns: Columns, fields: Fields,
+             stop: threading.Event | None, fields_of: FieldsOf | None) -> Table | None:
     """:func:`scan_file`'s pieces read on ``pool``, two at a time, and
     copied into ``columns`` here in the file's order."""
     base_line = 0
     pending: deque[tuple[Future[Piece | None], int]] = deque()
-    chunks = _pieces(path)
+    chunks, fields = _told(_pieces(path), fields, fields_of)
     try:
         while True:
             while len(pending) < 2:

@@ -49,16 +49,24 @@ def decompressing(path: Path) -> str | None:
     return None if found is None else found[2]
 
 
+#: The bytes of ASCII text (printable, tab, line ends) :func:`_utf32_order`
+#: looks for.
+_ASCII_TEXT = frozenset(range(32, 127)) | frozenset(b"\t\n\r")
+
+
 def _wide_text(head: bytes) -> tuple[str, str, bool] | None:
     """(encoding said, iconv's name for it, has a byte order mark) of text in
-    UTF-16 or UTF-32, by its byte order mark, or for UTF-16 without one by
-    its zero bytes (an ASCII character's high byte): None for other bytes."""
+    UTF-16 or UTF-32, by its byte order mark, or without one by its zero
+    bytes (an ASCII character's high bytes): None for other bytes."""
     for bom, said, iconv in ((codecs.BOM_UTF32_LE, "UTF-32", "UTF-32"),
                              (codecs.BOM_UTF32_BE, "UTF-32", "UTF-32"),
                              (codecs.BOM_UTF16_LE, "UTF-16", "UTF-16"),
                              (codecs.BOM_UTF16_BE, "UTF-16", "UTF-16")):
         if head.startswith(bom):
             return said, iconv, True
+    order = _utf32_order(head)
+    if order is not None:
+        return "UTF-32", order, False
     pairs = len(head) // 2
     if pairs < 4:
         return None
@@ -68,6 +76,24 @@ def _wide_text(head: bytes) -> tuple[str, str, bool] | None:
         return "UTF-16", "UTF-16LE", False
     if high_even >= 0.9 * pairs and high_odd == 0:
         return "UTF-16", "UTF-16BE", False
+    return None
+
+
+def _utf32_order(head: bytes) -> str | None:
+    """iconv's name for UTF-32 text without a byte order mark
+    (``UTF-32LE``, ``UTF-32BE``), told by its characters of four bytes: at
+    least nine in ten of them ASCII text, three zero bytes beside the
+    character's (after it little-endian, before it big-endian), a line
+    break among them; None for other bytes (a character past U+FFFF or in
+    Latin-1 may be among the others)."""
+    quads = len(head) // 4
+    if quads < 4 or head.count(0) < 2 * quads:  # (text in UTF-8 holds none: one count)
+        return None
+    for order, at in (("UTF-32LE", 0), ("UTF-32BE", 3)):
+        ascii_text = sum(1 for i in range(at, 4 * quads, 4) if head[i] in _ASCII_TEXT
+                         and head[i - at:i - at + 4].count(0) == 3)
+        if ascii_text >= 0.9 * quads and "\n".encode(order) in head[:4 * quads]:
+            return order
     return None
 
 
