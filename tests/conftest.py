@@ -32,11 +32,15 @@ def _draws_of_the_test_alone() -> None:
     examples after other test files had imported other modules (how two
     rare failures of tests/test_import_properties.py slipped through).
     Their pool is kept empty, so a test's draws are the test's and
-    Hypothesis's alone (tests/test_hypothesis_draws.py). A Hypothesis that
-    renames these fails here: look again at what keeps the draws apart."""
+    Hypothesis's alone. A Hypothesis without the pool (before 6.131,
+    which pyproject.toml still admits) has nothing to keep empty; one that
+    renames it fails tests/test_hypothesis_draws.py, not the whole run."""
     from hypothesis.internal.conjecture import providers
 
-    empty = providers.Constants()
+    constants = getattr(providers, "Constants", None)
+    if constants is None or not hasattr(providers, "_get_local_constants"):
+        return
+    empty = constants()
     providers._get_local_constants = lambda: empty
 
 
