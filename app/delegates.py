@@ -32,9 +32,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.models.roles import CHOICES_ROLE, DIGITS_ROLE, LABEL_ROLE, TIE_ROLE, WHOLE_ROLE
+from app.models.roles import (
+    CHOICES_ROLE,
+    DIGITS_ROLE,
+    EDITED_ROLE,
+    LABEL_ROLE,
+    TIE_ROLE,
+    WHOLE_ROLE,
+)
 from app.shown import CELL_SHOWN, id_pieces, marked
 from core.analysis.bounds import UNBOUNDED_TEXT
+from core.engine.columns import EDITED_MARK
 from core.model.numbers import fixed_text, shown_text
 
 __all__ = ["GradeDelegate", "GradeWordsDelegate", "IdDelegate", "NumberDelegate", "RankDelegate",
@@ -222,7 +230,8 @@ class RankDelegate(NumberDelegate):
 
 class GradeDelegate(NumberDelegate):
     """Shows a grade with its rubric label (an unrateable one with its
-    reason); edits through a combo box of the
+    reason), an edited one (``EDITED_ROLE``) after
+    :data:`~core.engine.columns.EDITED_MARK`; edits through a combo box of the
     rubric's grades plus unknown and unrateable (other numbers may be typed)."""
 
     def initStyleOption(self, option: QStyleOptionViewItem, index: Index) -> None:
@@ -234,6 +243,8 @@ class GradeDelegate(NumberDelegate):
             option.text = f"{text} - {label}" if label else text
         elif label:  # unrateable: its reason (what the editor and a paste read back)
             option.text = f"{value}: {label}"
+        if index.data(EDITED_ROLE):
+            option.text = f"{EDITED_MARK} {option.text}"
 
     def createEditor(self, parent: QWidget, option: QStyleOptionViewItem,
                      index: Index) -> QWidget:

@@ -420,6 +420,7 @@ def test_a_grade_set_unrateable_is_not_cut_in_the_grid(qtbot, window, monkeypatc
     from PySide6.QtWidgets import QInputDialog, QStyleOptionViewItem
 
     from app.models.candidates import GridColumn
+    from core.engine.columns import EDITED_MARK
 
     monkeypatch.setattr(QInputDialog, "getText",
                         staticmethod(lambda *a, **k: ("page in Welsh", True)))
@@ -441,7 +442,7 @@ def test_a_grade_set_unrateable_is_not_cut_in_the_grid(qtbot, window, monkeypatc
         option = QStyleOptionViewItem()
         grid.itemDelegateForIndex(index).initStyleOption(option, index)  # what is painted
         shown.append(option.text)
-    assert shown[GridColumn.GRADE] == "unrateable: page in Welsh"
+    assert shown[GridColumn.GRADE] == f"{EDITED_MARK} unrateable: page in Welsh"  # (set here)
     cut = []
     for c, text in enumerate(shown):
         if grid.isColumnHidden(c) or not text:
