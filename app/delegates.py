@@ -43,11 +43,11 @@ from app.models.roles import (
 from app.shown import CELL_SHOWN, id_pieces, marked
 from core.analysis.bounds import UNBOUNDED_TEXT
 from core.engine.columns import EDITED_MARK
-from core.model.numbers import fixed_text, shown_text
+from core.model.numbers import apart_digits, fixed_text, shown_text
 
 __all__ = ["GradeDelegate", "GradeWordsDelegate", "IdDelegate", "NumberDelegate", "RankDelegate",
-           "ScoreDelegate", "bound_text", "format_number", "grade_text", "grade_words",
-           "signed_text"]
+           "ScoreDelegate", "bound_text", "bounds_texts", "format_number", "grade_text",
+           "grade_words", "signed_text"]
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -69,6 +69,15 @@ def bound_text(value: float, decimals: int) -> str:
     """An interval's bound as display text: a side with no finite bound
     (:data:`core.analysis.bounds.UNBOUNDED`) named, never a number."""
     return UNBOUNDED_TEXT if math.isinf(value) else format_number(value, decimals)
+
+
+def bounds_texts(low: float, high: float, decimals: int) -> tuple[str, str]:
+    """An interval's two bounds as display text (:func:`bound_text`), with
+    the digits that write them apart where ``decimals`` would not
+    (:func:`core.model.numbers.apart_digits`: "between 0.99996 and 1.00000",
+    never "between 1.0000 and 1.0000")."""
+    d = apart_digits(low, high, decimals)
+    return bound_text(low, d), bound_text(high, d)
 
 
 def grade_text(value: float, decimals: int) -> str:

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.accessibility import label_control, tab_order, tab_passes
-from app.delegates import NumberDelegate, bound_text, format_number
+from app.delegates import NumberDelegate, bounds_texts, format_number
 from app.elided import ElidedLabel
 from app.models.cutoffs import CutoffColumn, CutoffResultsModel
 from app.models.looks import STATUS_LOOK
@@ -51,7 +51,7 @@ from core.analysis.bounds import (
 from core.engine.evaluation import Evaluation, Status
 from core.engine.results import STATUS_BY_CODE
 from core.model.conventions import format_cutoff
-from core.model.numbers import counted
+from core.model.numbers import apart_digits, counted
 from core.reports.sentences import query_sentence, summary_sentence
 
 __all__ = ["DETAILS_DELAY_MS", "AggregateFooter", "SummaryPanel"]
@@ -405,7 +405,8 @@ class SummaryPanel(QWidget):
             if b.low is None or b.high is None:
                 span = "undefined whatever the unknown grades are"
             else:
-                span = f"between {bound_text(b.low, d)} and {bound_text(b.high, d)}"
+                low, high = bounds_texts(b.low, b.high, d)
+                span = f"between {low} and {high}"
                 if not b.exact:
                     span += (" (outer bounds; unbounded: no finite bound on that side, a gain "
                              "may be negative and the ideal DCG just above 0)" if b.unbounded
@@ -430,7 +431,8 @@ class SummaryPanel(QWidget):
             self.next_label.setText(
                 f"Judge {shown_id(best.source_id)!r} next: whatever its grade, the NDCG@"
                 f"{format_cutoff(ev.cutoffs[0])} interval narrows to at most "
-                f"{format_number(best.worst_width, d)} wide.")
+                f"{format_number(best.worst_width, apart_digits(0.0, best.worst_width, d))} "
+                "wide.")  # (a width below the rounding written with its digits, not 0.0000)
         self._pending = False
         self.next_button.setVisible(best is not None)
 
