@@ -73,3 +73,26 @@ def test_the_judging_queue_says_a_narrow_mean_with_its_digits(qtbot) -> None:  #
     view.show_queue(doc, ev, queue)
     assert view.message.text().startswith("Mean NDCG@2 between 0.99996 and 1.00000")
     assert view.message.text().endswith("narrows it by at least 0.00004.")
+
+
+def test_an_interval_of_one_value_is_said_as_that_value(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """The example's case-F-unknown: B unknown below A (3, the rubric's
+    top) gives NDCG 1 whatever B's grade, at every cutoff; the summary said
+    "NDCG@1 between 1.0000 and 1.0000" and "narrows to at most 0.0000 wide"."""
+    from app.main import build_window
+
+    w = build_window(None)
+    qtbot.addWidget(w)
+    w.show()
+    panel = w.summary_panel
+    w.set_query(w.document.query_index("case-F-unknown"))
+    qtbot.waitUntil(lambda: "whatever" in panel.bounds_label.text(), timeout=60_000)
+    assert panel.bounds_label.text() == (
+        "1 unknown grade of 3: NDCG@1 is 1.0000 whatever the unknown grades are; NDCG@2 is "
+        "1.0000 whatever the unknown grades are; NDCG@all is 1.0000 whatever the unknown "
+        "grades are")
+    assert panel.next_label.text() == (
+        "Judge 'B' next: no grade changes the NDCG@1, but the query stays unresolved until "
+        "its unknown grades are judged.")
+    panel.details_job.wait()
+    w.session.mark_saved()

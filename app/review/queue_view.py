@@ -163,7 +163,7 @@ class QueueView(QWidget):
             text = self.tr("No unknown grade is left to judge.")
         elif queue.low is None or queue.high is None:
             text = self.tr("{0}; no query has an NDCG@{1} to average.").format(unknown, k)
-        elif queue.settled:
+        elif queue.settled or queue.low == queue.high:  # (outer bounds alike: the exact too)
             # (it said "between 0.4524 and 0.4524 ... narrows it by at least 0.0000")
             text = self.tr("Mean NDCG@{0} {1}: the {2} cannot change it.").format(
                 k, bound_text(queue.low, d), unknown)
