@@ -32,14 +32,22 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.models.roles import CHOICES_ROLE, DIGITS_ROLE, LABEL_ROLE, TIE_ROLE, WHOLE_ROLE
+from app.models.roles import (
+    CHOICES_ROLE,
+    DIGITS_ROLE,
+    EDITED_ROLE,
+    LABEL_ROLE,
+    TIE_ROLE,
+    WHOLE_ROLE,
+)
 from app.shown import CELL_SHOWN, id_pieces, marked
 from core.analysis.bounds import UNBOUNDED_TEXT
-from core.model.numbers import fixed_text, shown_text
+from core.engine.columns import EDITED_MARK
+from core.model.numbers import apart_digits, fixed_text, shown_text
 
 __all__ = ["GradeDelegate", "GradeWordsDelegate", "IdDelegate", "NumberDelegate", "RankDelegate",
-           "ScoreDelegate", "bound_text", "format_number", "grade_text", "grade_words",
-           "signed_text"]
+           "ScoreDelegate", "bound_text", "bounds_texts", "format_number", "grade_text",
+           "grade_words", "signed_text"]
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -61,6 +69,15 @@ def bound_text(value: float, decimals: int) -> str:
     """An interval's bound as display text: a side with no finite bound
     (:data:`core.analysis.bounds.UNBOUNDED`) named, never a number."""
     return UNBOUNDED_TEXT if math.isinf(value) else format_number(value, decimals)
+
+
+def bounds_texts(low: float, high: float, decimals: int) -> tuple[str, str]:
+    """An interval's two bounds as display text (:func:`bound_text`), with
+    the digits that write them apart where ``decimals`` would not
+    (:func:`core.model.numbers.apart_digits`: "between 0.99996 and 1.00000",
+    never "between 1.0000 and 1.0000")."""
+    d = apart_digits(low, high, decimals)
+    return bound_text(low, d), bound_text(high, d)
 
 
 def grade_text(value: float, decimals: int) -> str:
@@ -222,7 +239,8 @@ class RankDelegate(NumberDelegate):
 
 class GradeDelegate(NumberDelegate):
     """Shows a grade with its rubric label (an unrateable one with its
-    reason); edits through a combo box of the
+    reason), an edited one (``EDITED_ROLE``) after
+    :data:`~core.engine.columns.EDITED_MARK`; edits through a combo box of the
     rubric's grades plus unknown and unrateable (other numbers may be typed)."""
 
     def initStyleOption(self, option: QStyleOptionViewItem, index: Index) -> None:
@@ -234,6 +252,8 @@ class GradeDelegate(NumberDelegate):
             option.text = f"{text} - {label}" if label else text
         elif label:  # unrateable: its reason (what the editor and a paste read back)
             option.text = f"{value}: {label}"
+        if index.data(EDITED_ROLE):
+            option.text = f"{EDITED_MARK} {option.text}"
 
     def createEditor(self, parent: QWidget, option: QStyleOptionViewItem,
                      index: Index) -> QWidget:

@@ -215,6 +215,7 @@ class MainWindow(WindowApi):
             s.evaluation, queries=None if c.everything else c.queries.tolist()))
         data(grid(self.grid_model))
         data(grid(self.not_retrieved_model))
+        data(self._follow_edits)
         data(lambda c: self._show_summary())
         data(lambda c: self.footer.set_evaluation(s.evaluation))
         data(lambda c: self.audit_model.set_document(s.document) if c.document
@@ -222,6 +223,21 @@ class MainWindow(WindowApi):
         data(self._show_conventions)
         s.subscribe(self._show_history)
         data(self._announce)
+
+    def _follow_edits(self, changes: Changes) -> None:
+        """The grids' original grade column shown while some grade differs
+        from its original: an edit's own rows say when one now does; only
+        a step that puts a grade back (an undo) looks at every grade."""
+        doc, rows = self.session.document, changes.rows
+        if changes.document:
+            edited = doc.has_changes()
+        elif rows.size and bool(doc.changed(rows).any()):
+            edited = True
+        elif rows.size and self.grid_columns.edited:
+            edited = doc.has_changes()
+        else:
+            return
+        self.grid_columns.set_edited(edited)
 
     # -- public API ---------------------------------------------------------------------
     @property

@@ -21,7 +21,10 @@ SCREENS = {"1280x800": QRect(0, 0, 1280, 800), "1920x1080": QRect(0, 0, 1920, 10
            "960x540": QRect(0, 0, 960, 540)}
 KEYS = [c.key for c in GRID_COLUMNS]
 #: What must be in view without scrolling, per screen (column keys).
-IN_VIEW = {"1280x800": list(KEY_COLUMNS), "1920x1080": KEYS, "960x540": list(KEY_COLUMNS)}
+#: (the original grade is shown once a grade is edited: tests/test_app_edited_grades.py)
+IN_VIEW = {"1280x800": list(KEY_COLUMNS),
+           "1920x1080": [c.key for c in GRID_COLUMNS if not c.edits_only],
+           "960x540": list(KEY_COLUMNS)}
 CLUEWEB = "clueweb09-en0000-12-34567"
 URL = "http://www.example.org/articles/2009/05/a-rather-long-page-name-about-topic-42.html"
 
@@ -111,7 +114,7 @@ def test_the_named_columns_are_in_view_without_scrolling(qtbot, tmp_path, screen
 def test_the_default_order_puts_the_key_columns_first(window):
     header = window.grid.horizontalHeader()
     shown = [KEYS[header.logicalIndex(v)] for v in range(header.count())]
-    assert shown == ["rank", "source", "grade", "gain", "discount", "contribution",
+    assert shown == ["rank", "source", "grade", "original", "gain", "discount", "contribution",
                      "cumulative", "score", "version", "state", "ideal_rank", "ideal_gain",
                      "ideal_contribution"]
     # The declarations keep their order (the workbook shares them).
@@ -169,7 +172,7 @@ def test_hidden_and_moved_columns_are_remembered_and_reset(qtbot):
     # View > Reset layout: the default order, every column shown, also next time.
     again.app_actions["reset_layout"].trigger()
     _settle(qtbot, again)
-    default = [KEYS[n] for n in default_order(GRID_COLUMNS)]
+    default = [KEYS[n] for n in default_order(GRID_COLUMNS) if KEYS[n] != "original"]
     assert _header_order(again.grid) == default
     assert again.grid_columns.actions["version"].isChecked()
     again.session.mark_saved()
@@ -193,7 +196,7 @@ def test_a_saved_order_naming_unknown_or_missing_columns_still_shows_every_colum
     # The columns the saved order does not name follow their default neighbours.
     assert order.index("rank") < order.index("source") < order.index("grade")
     assert order.index("gain") + 1 == order.index("discount")
-    assert sorted(order) == sorted(k for k in KEYS if k != "ideal_gain")
+    assert sorted(order) == sorted(k for k in KEYS if k not in ("ideal_gain", "original"))
     assert not w.grid.isColumnHidden(GridColumn.GRADE)  # never hidden
     w.session.mark_saved()
 

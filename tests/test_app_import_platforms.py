@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -296,3 +297,40 @@ def test_a_survey_sheet_is_shown_by_the_files_rows_and_letters(qtbot: Any, boxes
     assert page.combos["source_id"].currentText() == "source_id (from the items' headers)"
     assert page.combos["grade"].currentText() == "L\u2013Q: grade"
     assert boxes.shown == []
+
+
+def test_the_keep_boxes_are_reached_by_their_label_s_letter(qtbot: Any, boxes: Boxes):
+    """Every letter of the boxes' words is another control's: their label,
+    "Excluded rows:", has its own (X); Alt+X reaches the first box shown,
+    Tab the next, and a screen reader hears the label with each box."""
+    from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel
+
+    from app.accessibility import mnemonic
+
+    wizard = _wizard(qtbot, DATA / "toloka_assignments.tsv")
+    _next(qtbot, wizard)
+    page = wizard.mapping_page
+    control, rejected = page.keep_boxes["control"], page.keep_boxes["rejected"]
+    assert page.keep_label.isVisible()
+    assert mnemonic(page.keep_label.text()) == "x"
+    assert page.keep_label.buddy() is control
+    others = [w for w in (*page.findChildren(QLabel), *page.findChildren(QAbstractButton),
+                          *(wizard.button(b) for b in (QWizard.WizardButton.NextButton,
+                                                       QWizard.WizardButton.BackButton)))
+              if w is not page.keep_label and w.isVisible()]
+    assert "x" not in {mnemonic(w.text()) for w in others}
+    assert control.accessibleDescription() == "Excluded rows"
+    page.combos["query"].setFocus()
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_X, Qt.KeyboardModifier.AltModifier)
+    assert QApplication.focusWidget() is control
+    qtbot.keyClick(control, Qt.Key.Key_Space)
+    assert control.isChecked()
+    qtbot.keyClick(control, Qt.Key.Key_Tab)
+    assert QApplication.focusWidget() is rejected
+    # A sheet that marks rejected rows only: the letter reaches that box.
+    page.keep_label.setBuddy(None)
+    value = wizard.preview_value
+    assert value is not None
+    page._show_keep_boxes(replace(value, marked={"rejected": 1}), ())
+    assert not control.isVisible()
+    assert page.keep_label.buddy() is rejected

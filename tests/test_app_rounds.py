@@ -100,7 +100,9 @@ def test_queue_shows_the_reviewers_progress(qtbot, window):
 def test_queue_words_the_cores_settled_mean_not_the_printed_bounds(qtbot):
     """The view words :attr:`JudgingQueue.settled` (it compared low == high
     itself): bounds 1e-9 apart, alike at 4 decimals, are an interval; a
-    grade below the cutoff cannot change the mean."""
+    grade below the cutoff cannot change the mean. Its bounds are written
+    with the digits that tell them apart (they read "between 1.0000 and
+    1.0000 ... by at least 0.0000": core.model.numbers.apart_digits)."""
     from tests.test_queue import _settling
 
     view = QueueView(lambda: 4)
@@ -109,8 +111,8 @@ def test_queue_words_the_cores_settled_mean_not_the_printed_bounds(qtbot):
     ev = evaluate(doc, conv)
     view.show_queue(doc, ev, judging_queue(ev))
     assert view.message.text() == (
-        "Mean NDCG@1 between 1.0000 and 1.0000; 1 unknown grade. Judging the first "
-        "narrows it by at least 0.0000.")
+        "Mean NDCG@1 between 0.999999999 and 1.000000000; 1 unknown grade. Judging the "
+        "first narrows it by at least 0.000000001.")
     doc, conv = _settling(0.0)  # a weighs nothing: its grade cannot move the mean
     ev = evaluate(doc, conv)
     view.show_queue(doc, ev, judging_queue(ev))

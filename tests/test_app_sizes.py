@@ -420,6 +420,7 @@ def test_a_grade_set_unrateable_is_not_cut_in_the_grid(qtbot, window, monkeypatc
     from PySide6.QtWidgets import QInputDialog, QStyleOptionViewItem
 
     from app.models.candidates import GridColumn
+    from core.engine.columns import EDITED_MARK
 
     monkeypatch.setattr(QInputDialog, "getText",
                         staticmethod(lambda *a, **k: ("page in Welsh", True)))
@@ -441,7 +442,7 @@ def test_a_grade_set_unrateable_is_not_cut_in_the_grid(qtbot, window, monkeypatc
         option = QStyleOptionViewItem()
         grid.itemDelegateForIndex(index).initStyleOption(option, index)  # what is painted
         shown.append(option.text)
-    assert shown[GridColumn.GRADE] == "unrateable: page in Welsh"
+    assert shown[GridColumn.GRADE] == f"{EDITED_MARK} unrateable: page in Welsh"  # (set here)
     cut = []
     for c, text in enumerate(shown):
         if grid.isColumnHidden(c) or not text:
@@ -568,6 +569,57 @@ def test_the_comparison_table_headers_are_whole_and_it_does_not_scroll(
     _settle(qtbot, w)
     assert len(statuses_shown()) == 4
     assert elided_headers(table) == []
+    w.session.mark_saved()
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (1920, 1080)])
+def test_the_comparison_s_query_ids_are_read_whole(qtbot, window, monkeypatch, tmp_path,
+                                                   width: int, height: int):
+    """At 1280x800 the Comparison dock's ids were elided on one line, four
+    of the example's eight unreadable ('cas…led', 'ca…ne', 'cas…ero',
+    'ca…wn'): a row is two lines tall, and an id that has not the room on
+    one goes on two (broken after a hyphen), cut only past them (whole on
+    hover). Each id whose words fit the column is whole, as painted."""
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    from app.panels.fit import text_margins
+    from app.review.compare_view import CompareColumn
+    from tests.test_app_review import _compare, _run_lines
+
+    w = window
+    _at(qtbot, w, width, height)
+    run = tmp_path / "b.run"
+    run.write_text("\n".join(_run_lines()) + "\n")
+    view = _compare(qtbot, monkeypatch, w, run)
+    w.docks["compareViewDock"].show()
+    w.docks["compareViewDock"].raise_()
+    _settle(qtbot, w)
+    table, model = view.table, view.table.model()
+    metrics = table.fontMetrics()
+    room = table.columnWidth(CompareColumn.QUERY) - text_margins(table)
+    lines = table.rowHeight(0) // metrics.lineSpacing()
+    assert lines >= 2
+    whole = []
+    for r in range(model.rowCount()):
+        index = model.index(r, CompareColumn.QUERY)
+        option = QStyleOptionViewItem()
+        option.initFrom(table)
+        option.rect = table.visualRect(index)
+        option.widget = table
+        table.itemDelegateForIndex(index).initStyleOption(option, index)  # what is painted
+        query = index.data()
+        wraps = bool(option.features & QStyleOptionViewItem.ViewItemFeature.WrapText)
+        fits = metrics.horizontalAdvance(query) <= room or (wraps and all(
+            metrics.horizontalAdvance(piece) <= room for piece in query.replace(
+                "-", "- ").split()) and metrics.boundingRect(
+                    0, 0, room, 10_000, int(Qt.TextFlag.TextWordWrap), query).height()
+            <= lines * metrics.lineSpacing())
+        if fits:
+            whole.append(query)
+    assert "case-D-doubled" in whole, (room, whole)
+    assert "case-D-plus-one" in whole
+    assert "case-F-zero" in whole
+    assert len(whole) >= model.rowCount() - 1  # ('case-F-unknown': 'unknown' may not fit)
     w.session.mark_saved()
 
 

@@ -32,6 +32,7 @@ from app.main import build_window
 from app.models.candidates import GridColumn
 from app.panels.fit import elided_headers
 from app.settings import Settings
+from core.engine.columns import EDITED_MARK
 from core.engine.evaluation import Status
 from core.model.conventions import UnknownRule
 from core.model.presets import matching_presets
@@ -470,7 +471,7 @@ def test_an_unrateable_reason_is_shown_in_the_grade_cell(window):
     index = w.grid_model.index(1, GridColumn.GRADE)
     option = QStyleOptionViewItem()
     w.grid.itemDelegateForColumn(GridColumn.GRADE).initStyleOption(option, index)
-    assert option.text == "unrateable: page did not load"
+    assert option.text == f"{EDITED_MARK} unrateable: page did not load"  # (an edit: marked)
 
 
 def test_the_grade_column_fits_every_grade_of_the_rubric(qtbot, window):

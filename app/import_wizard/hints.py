@@ -27,6 +27,7 @@ __all__ = [
     "ANNOTATOR_COLUMNS",
     "GRADE_ALONE",
     "HEADER_ROW",
+    "KEEP_LABEL",
     "MAPPED_FIELDS",
     "NO_HEADER",
     "ROWS_RANKED",
@@ -59,6 +60,11 @@ ANNOTATOR_COLUMNS = "Annotator grade columns (wide layout):"
 GRADE_ALONE = "Take the Grade column alone (leave other columns of grades out)"
 #: The mapping page's field of the rubric (``--rubric``).
 RUBRIC = "Rubric (permitted grades):"
+#: The label over the boxes that keep the rows a platform marks (``--keep``):
+#: its own letter, X, in no other text of the page (every letter of the
+#: boxes' words is another control's, and the page's controls take every
+#: letter of theirs that Next, Back and Finish leave).
+KEEP_LABEL = "E&xcluded rows:"
 
 
 def _tr(text: str) -> str:

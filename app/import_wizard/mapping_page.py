@@ -20,13 +20,21 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QTableView,
     QVBoxLayout,
+    QWidget,
     QWizardPage,
 )
 
-from app.accessibility import announce, buddy_label, label_control, tab_passes
+from app.accessibility import (
+    announce,
+    buddy_label,
+    label_control,
+    tab_passes,
+    without_mnemonic,
+)
 from app.import_wizard.hints import (
     ANNOTATOR_COLUMNS,
     GRADE_ALONE,
+    KEEP_LABEL,
     MAPPED_FIELDS,
     ROWS_RANKED,
     RUBRIC,
@@ -134,15 +142,58 @@ class MappingPage(QWizardPage):
             "NDCG (join a run to evaluate). Tick this when the rows are in ranked order: "
             "score = -row number."))
         form.addRow("", self.rows_ranked)
+        self._keep_form(form)
+
+    def _keep_form(self, form: QFormLayout) -> None:
+        """A box per kind of row a platform marks (shown where the sheet has
+        some), under one label, :data:`KEEP_LABEL`: every letter of the
+        boxes' own words is some other control's, so Alt+X (the label's
+        letter) reaches the first box shown and Tab the others; a screen
+        reader hears the label with each box (its description)."""
+        self.keep_label = QLabel(self.tr(KEEP_LABEL), self)
+        self.keep_label.setObjectName("keepLabel")
+        self.keep_label.setToolTip(self.tr(
+            "Rows the platform marked (control tasks, rejected work, previews, ...) are "
+            "skipped and counted unless kept: Alt+X, then Tab from box to box"))
+        self.keep_label.setVisible(False)
+        # (level with the first box, not half-way down the column of boxes:
+        # as tall as the column, its text at the top, :meth:`_show_keep_boxes`)
+        self.keep_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self._keep_column = boxes = QWidget(self)
+        boxes.setObjectName("keepBoxes")
+        column = QVBoxLayout(boxes)
+        column.setContentsMargins(0, 0, 0, 0)
         self.keep_boxes: dict[str, QCheckBox] = {}
         for kind, words in KINDS.items():
             box = QCheckBox(self)
             box.setObjectName(f"keep_{kind}")
             box.setToolTip(self.tr("Rows marked as {0} are skipped and counted; tick to "
                                    "import them as judgments all the same").format(words))
+            box.setAccessibleDescription(without_mnemonic(self.tr(KEEP_LABEL)).rstrip(":"))
             box.setVisible(False)
-            form.addRow("", box)
+            column.addWidget(box)
             self.keep_boxes[kind] = box
+        form.addRow(self.keep_label, boxes)
+
+    def _show_keep_boxes(self, value: SheetPreview, keep: tuple[str, ...]) -> None:
+        """The boxes of the kinds ``value`` marks, ticked as ``keep`` says; the
+        label over them, its letter reaching the first one shown."""
+        shown = []
+        for kind, box in self.keep_boxes.items():
+            n = value.marked.get(kind, 0)
+            box.setText(self.tr("Keep the {0} marked as {1}").format(counted(n, "row"),
+                                                                     KINDS[kind]))
+            box.setChecked(kind in keep)
+            box.setVisible(bool(n))
+            if n:
+                shown.append(box)
+        self.keep_label.setVisible(bool(shown))
+        if shown:
+            self.keep_label.setBuddy(shown[0])
+            top = max(0, (shown[0].sizeHint().height() - self.keep_label.fontMetrics().height())
+                      // 2)
+            self.keep_label.setContentsMargins(0, top, 0, 0)
+            self.keep_label.setFixedHeight(self._keep_column.sizeHint().height())
 
     def _grade_alone_box(self, form: QFormLayout) -> None:
         """The box that takes the Grade column alone (``--map grade=C`` of the
@@ -287,12 +338,7 @@ class MappingPage(QWizardPage):
         self.unrateable_marks.setText(", ".join(mapping.unrateable_marks))
         self.layout_combo.setCurrentIndex(self.layout_combo.findData(mapping.layout))
         self._layout_changed()
-        for kind, box in self.keep_boxes.items():
-            n = value.marked.get(kind, 0)
-            box.setText(self.tr("Keep the {0} marked as {1}").format(counted(n, "row"),
-                                                                     KINDS[kind]))
-            box.setChecked(kind in mapping.keep)
-            box.setVisible(bool(n))
+        self._show_keep_boxes(value, mapping.keep)
         self.reasons.setText(self.tr("Guessed: {0}").format(in_the_wizard("; ".join(
             f"{f.replace('_', ' ')}: {why}" for f, why in mapping.reasons)))
             if mapping.reasons else "")

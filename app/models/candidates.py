@@ -22,6 +22,7 @@ from app.models.roles import (
     DIGITS_ROLE,
     DISPLAY,
     EDIT,
+    EDITED_ROLE,
     LABEL_ROLE,
     SORT_ROLE,
     TIE_ROLE,
@@ -30,7 +31,7 @@ from app.models.roles import (
     Index,
 )
 from app.shown import CELL_SHOWN, bounded, id_note, shown_id
-from core.engine.columns import GRID_COLUMNS, Align, CandidateColumn, ShownRows
+from core.engine.columns import GRID_COLUMNS, Align, CandidateColumn, ShownRows, edited
 from core.engine.evaluation import Evaluation
 from core.engine.order import order_follows_grades
 from core.model.document import GradeState, grade_text
@@ -61,21 +62,22 @@ class GridColumn(IntEnum):
     SOURCE = 1
     VERSION = 2
     SCORE = 3
-    GRADE = 4
-    STATE = 5
-    GAIN = 6
-    DISCOUNT = 7
-    CONTRIBUTION = 8
-    CUMULATIVE = 9
-    IDEAL_RANK = 10
-    IDEAL_GAIN = 11
-    IDEAL_CONTRIBUTION = 12
+    ORIGINAL = 4
+    GRADE = 5
+    STATE = 6
+    GAIN = 7
+    DISCOUNT = 8
+    CONTRIBUTION = 9
+    CUMULATIVE = 10
+    IDEAL_RANK = 11
+    IDEAL_GAIN = 12
+    IDEAL_CONTRIBUTION = 13
 
 
 #: The roles the grid answers; painting asks for many more, answered at once.
 _GRID_ROLES = frozenset({
     DISPLAY, EDIT, TOOLTIP, SORT_ROLE, TIE_ROLE, CANDIDATE_ROLE, LABEL_ROLE, CHOICES_ROLE,
-    WHOLE_ROLE, DIGITS_ROLE,
+    WHOLE_ROLE, DIGITS_ROLE, EDITED_ROLE,
     Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.FontRole, Qt.ItemDataRole.ForegroundRole,
     Qt.ItemDataRole.TextAlignmentRole, Qt.ItemDataRole.AccessibleDescriptionRole,
 })
@@ -299,6 +301,8 @@ class CandidateModel(QAbstractTableModel):
             return i
         if role == DIGITS_ROLE:
             return self._score_digits(shown, row) if col.key == "score" else None
+        if role == EDITED_ROLE:
+            return edited(shown, row) if col.key == "grade" else None
         if role == Qt.ItemDataRole.AccessibleDescriptionRole:  # where the cell is, spoken
             doc = shown.ev.doc
             ids = doc.query_ids[int(doc.query[i])], doc.source_text(i)
@@ -306,6 +310,9 @@ class CandidateModel(QAbstractTableModel):
             notes = " ".join(dict.fromkeys(note for note in map(id_note, ids) if note))
             said = self.tr("{0}, query {1}, source {2}").format(self.tr(col.title),
                                                                 *map(shown_id, ids))
+            if col.key in ("grade", "original") and edited(shown, row):  # (the mark, said)
+                said += self.tr(", edited: originally {0}").format(grade_text(
+                    float(doc.original_grade[i]), int(doc.original_state[i])))
             return f"{said}. {notes}" if notes else said
         state = _STATES[int(shown.ev.doc.state[i])]
         if role in (Qt.ItemDataRole.FontRole, Qt.ItemDataRole.ForegroundRole):
@@ -313,7 +320,11 @@ class CandidateModel(QAbstractTableModel):
             # says "unknown" on a row whose grade is a number)
             word = col.value(shown, row) if col.state_words else None
             if word not in _STATE_WORDS:
-                return None
+                # (an original grade still current, muted: the edited ones
+                # stand out, beside a grade marked edited)
+                unchanged = role == Qt.ItemDataRole.ForegroundRole and col.key == "original" and (
+                    not edited(shown, row))
+                return brush("muted") if unchanged else None
             if role == Qt.ItemDataRole.FontRole:
                 return ITALIC
             return brush("unrateable" if word == GradeState.UNRATEABLE.label else "muted")

@@ -9,6 +9,7 @@ __all__ = [
     "CHOICES_ROLE",
     "DISPLAY",
     "EDIT",
+    "EDITED_ROLE",
     "LABEL_ROLE",
     "SORT_ROLE",
     "TIE_ROLE",
@@ -37,3 +38,6 @@ WHOLE_ROLE = Qt.ItemDataRole.UserRole + 6
 #: The digits after the point a score needs to be told apart from the scores
 #: above and below it that differ from it (0: none needed; a tie shows equal).
 DIGITS_ROLE = Qt.ItemDataRole.UserRole + 7
+#: Whether a candidate's grade differs from its original (the grade cell
+#: marks it, :data:`core.engine.columns.EDITED_MARK`).
+EDITED_ROLE = Qt.ItemDataRole.UserRole + 8

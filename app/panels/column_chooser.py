@@ -33,6 +33,12 @@ KEY_COLUMNS: tuple[str, ...] = (
     "rank", "source", "grade", "gain", "discount", "contribution", "cumulative")
 #: Right after the key columns: the ranker's score, which decides the rank.
 _NEXT: tuple[str, ...] = ("score",)
+#: Columns shown beside another by default: the original grade (shown once a
+#: grade is edited) right after the grade, what it was beside what it is. Not
+#: a key column: the docks keep no room for it before an edit (at 1280x800
+#: that room hid the navigator's status column and cut the summary's title
+#: at 16 pt), so once shown it pushes the cumulative DCG towards the right.
+_BESIDE: dict[str, str] = {"original": "grade"}
 #: Columns that cannot be hidden: grading happens in the grade column.
 ALWAYS_SHOWN: frozenset[str] = frozenset({"grade"})
 
@@ -41,7 +47,11 @@ def default_order(columns: Sequence[CandidateColumn]) -> list[int]:
     """The default visual order of ``columns`` (logical indices): the
     :data:`KEY_COLUMNS`, the score, then the rest as declared."""
     keys = [c.key for c in columns]
-    first = [keys.index(k) for k in (*KEY_COLUMNS, *_NEXT) if k in keys]
+    lead = [*KEY_COLUMNS, *_NEXT]
+    for key, beside in _BESIDE.items():
+        if beside in lead:
+            lead.insert(lead.index(beside) + 1, key)
+    first = [keys.index(k) for k in lead if k in keys]
     return first + [i for i in range(len(keys)) if i not in first]
 
 
@@ -63,6 +73,9 @@ class ColumnChooser(QObject):
         self.columns = tuple(columns)
         self.settings = settings
         self._applying = False
+        #: Whether some grade differs from its original: the ``edits_only``
+        #: columns (the original grade) are shown only then (:meth:`set_edited`).
+        self.edited = False
         self.menu = QMenu(self.tr("&Columns"), grid)
         self.menu.setObjectName("columnsMenu")
         self.menu.setToolTipsVisible(True)
@@ -77,7 +90,10 @@ class ColumnChooser(QObject):
             action.setCheckable(True)
             action.setChecked(True)
             action.setEnabled(col.key not in ALWAYS_SHOWN)
-            action.setToolTip(self.tr("Show or hide the column; drag a header to move it"))
+            action.setToolTip(self.tr(
+                "Show or hide the column (shown once a grade is edited); drag a header to "
+                "move it") if col.edits_only else self.tr(
+                "Show or hide the column; drag a header to move it"))
             action.toggled.connect(lambda on, n=n: self._set_shown(n, on))
             self.actions[col.key] = action
         self.menu.addSeparator()
@@ -114,7 +130,7 @@ class ColumnChooser(QObject):
                     header.moveSection(header.visualIndex(logical), visual)
                 for n, col in enumerate(self.columns):
                     if view is self.grid or not col.ranked_only:
-                        view.setColumnHidden(n, n in hidden)
+                        view.setColumnHidden(n, n in hidden or self._waits(n))
             for n, col in enumerate(self.columns):
                 self.actions[col.key].setChecked(n not in hidden)
         finally:
@@ -150,12 +166,32 @@ class ColumnChooser(QObject):
         self.apply(order, hidden)
 
     # -- the reviewer's changes --------------------------------------------------------------
+    def set_edited(self, edited: bool) -> None:
+        """Some grade differs from its original (``edited``) or none does:
+        the ``edits_only`` columns shown or hidden (unless the reviewer hid
+        them), :attr:`changed` emitted when that changed anything."""
+        if edited == self.edited:
+            return
+        self.edited = edited
+        waiting = [n for n, col in enumerate(self.columns) if col.edits_only]
+        for n in waiting:
+            self._show(n, self.actions[self.columns[n].key].isChecked())
+        if waiting:
+            self.changed.emit()
+
+    def _waits(self, n: int) -> bool:
+        """Column ``n`` waits for an edit to be shown."""
+        return self.columns[n].edits_only and not self.edited
+
+    def _show(self, n: int, on: bool) -> None:
+        for view in (self.grid, *self.followers):
+            if view is self.grid or not self.columns[n].ranked_only:
+                view.setColumnHidden(n, not on or self._waits(n))
+
     def _set_shown(self, n: int, on: bool) -> None:
         if self._applying:
             return
-        for view in (self.grid, *self.followers):
-            if view is self.grid or not self.columns[n].ranked_only:
-                view.setColumnHidden(n, not on)
+        self._show(n, on)
         self.save()
         self.changed.emit()
 

@@ -35,12 +35,19 @@ from PySide6.QtWidgets import (
 )
 
 from app.accessibility import label_control
-from app.delegates import GradeDelegate, IdDelegate, NumberDelegate, RankDelegate, ScoreDelegate
+from app.delegates import (
+    GradeDelegate,
+    GradeWordsDelegate,
+    IdDelegate,
+    NumberDelegate,
+    RankDelegate,
+    ScoreDelegate,
+)
 from app.models.candidates import CandidateModel, GridColumn
 from app.models.roles import CHOICES_ROLE
 from app.panels.column_chooser import KEY_COLUMNS
 from app.panels.fit import fit_columns, fit_rows_to_font, text_widths
-from core.engine.columns import COLUMNS
+from core.engine.columns import COLUMNS, EDITED_MARK
 from core.model.conventions import IdealInventory
 from core.model.document import GradeState
 from core.model.numbers import counted
@@ -160,7 +167,9 @@ def _contents_widths(view: QTableView, columns: Sequence[int] | None = None) -> 
 
 def _choices_width(view: QTableView) -> int:
     """The width of the widest grade the editor offers (``2 - substantial
-    support``), as the view draws a cell."""
+    support``), as the view draws a cell of an edited grade (after
+    :data:`~core.engine.columns.EDITED_MARK`: setting a grade never cuts
+    its label)."""
     model = view.model()
     if model is None or not model.rowCount():
         return 0
@@ -170,7 +179,7 @@ def _choices_width(view: QTableView) -> int:
     option.features |= QStyleOptionViewItem.ViewItemFeature.HasDisplay
     widest = 0
     for text, _grade, _state in choices:
-        option.text = text
+        option.text = f"{EDITED_MARK} {text}"
         size = view.style().sizeFromContents(QStyle.ContentsType.CT_ItemViewItem, option,
                                              QSize(), view)
         widest = max(widest, size.width())
@@ -407,6 +416,7 @@ class GridPanel(QWidget):
         view.setItemDelegateForColumn(GridColumn.RANK, RankDelegate(decimals, view))
         view.setItemDelegateForColumn(GridColumn.SCORE, ScoreDelegate(decimals, view))
         view.setItemDelegateForColumn(GridColumn.GRADE, GradeDelegate(decimals, view))
+        view.setItemDelegateForColumn(GridColumn.ORIGINAL, GradeWordsDelegate(decimals, view))
         return view
 
     def _ideal(self) -> IdealInventory | None:

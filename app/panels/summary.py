@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.accessibility import label_control, tab_order, tab_passes
-from app.delegates import NumberDelegate, bound_text, format_number
+from app.delegates import NumberDelegate, bound_text, bounds_texts, format_number
 from app.elided import ElidedLabel
 from app.models.cutoffs import CutoffColumn, CutoffResultsModel
 from app.models.looks import STATUS_LOOK
@@ -51,7 +51,7 @@ from core.analysis.bounds import (
 from core.engine.evaluation import Evaluation, Status
 from core.engine.results import STATUS_BY_CODE
 from core.model.conventions import format_cutoff
-from core.model.numbers import counted
+from core.model.numbers import apart_digits, counted
 from core.reports.sentences import query_sentence, summary_sentence
 
 __all__ = ["DETAILS_DELAY_MS", "AggregateFooter", "SummaryPanel"]
@@ -400,19 +400,8 @@ class SummaryPanel(QWidget):
             return  # another query or another evaluation is shown by now
         bounds, best = found
         d = self._decimals()
-        parts = []
-        for k, b in zip(ev.cutoffs, bounds, strict=True):
-            if b.low is None or b.high is None:
-                span = "undefined whatever the unknown grades are"
-            else:
-                span = f"between {bound_text(b.low, d)} and {bound_text(b.high, d)}"
-                if not b.exact:
-                    span += (" (outer bounds; unbounded: no finite bound on that side, a gain "
-                             "may be negative and the ideal DCG just above 0)" if b.unbounded
-                             else " (outer bounds)")
-                if b.may_be_undefined:
-                    span += ", or undefined"
-            parts.append(f"NDCG@{format_cutoff(k)} {span}")
+        parts = [f"NDCG@{format_cutoff(k)} {_span(b, d)}"
+                 for k, b in zip(ev.cutoffs, bounds, strict=True)]
         self.bounds_label.setText(
             f"{counted(int(ev.n_open[q]), 'unknown grade')} of {int(ev.n_inventory[q])}: "
             + "; ".join(parts))
@@ -422,15 +411,8 @@ class SummaryPanel(QWidget):
                 "Only unrateable candidates keep this query open: grade them if you can, "
                 "or choose how unknown grades count in the Conventions panel."
                 if int(ev.n_unrateable[q]) else "")
-        elif best.by_rank:  # (an unbounded side: core.analysis.outer)
-            self.next_label.setText(
-                f"Judge {shown_id(best.source_id)!r} next for the NDCG@"
-                f"{format_cutoff(ev.cutoffs[0])} interval: {best.why}.")
         else:
-            self.next_label.setText(
-                f"Judge {shown_id(best.source_id)!r} next: whatever its grade, the NDCG@"
-                f"{format_cutoff(ev.cutoffs[0])} interval narrows to at most "
-                f"{format_number(best.worst_width, d)} wide.")
+            self.next_label.setText(_next_text(best, format_cutoff(ev.cutoffs[0]), bounds[0], d))
         self._pending = False
         self.next_button.setVisible(best is not None)
 
@@ -523,3 +505,41 @@ class AggregateFooter(ElidedLabel):
         first permanent widget, and this one, stretched over the whole bar,
         left it no room, so that no message was ever seen."""
         self.setVisible(not message)
+
+
+def _span(b: Bounds, d: int) -> str:
+    """What one cutoff's interval says: its two bounds written apart
+    (:func:`~app.delegates.bounds_texts`), or its one value where both are
+    the same number ("is 1.0000 whatever the unknown grades are": it read
+    "between 1.0000 and 1.0000")."""
+    if b.low is None or b.high is None:
+        return "undefined whatever the unknown grades are"
+    if b.low == b.high:
+        span = f"is {bound_text(b.low, d)} whatever the unknown grades are"
+    else:
+        low, high = bounds_texts(b.low, b.high, d)
+        span = f"between {low} and {high}"
+        if not b.exact:
+            span += (" (outer bounds; unbounded: no finite bound on that side, a gain "
+                     "may be negative and the ideal DCG just above 0)" if b.unbounded
+                     else " (outer bounds)")
+    return span + (", or undefined" if b.may_be_undefined else "")
+
+
+def _next_text(best: NextJudgment, k: str, first: Bounds, d: int) -> str:
+    """The judgment to make next and what it does to the first cutoff's
+    interval: how narrow it leaves it (a width below the rounding written
+    with its digits, not 0.0000), or where the interval is one value
+    already, that the judgment resolves the query (it said "narrows to at
+    most 0.0000 wide")."""
+    who = shown_id(best.source_id)
+    if best.by_rank:  # (an unbounded side: core.analysis.outer)
+        return f"Judge {who!r} next for the NDCG@{k} interval: {best.why}."
+    if best.worst_width == 0 and first.low is not None and first.low == first.high:
+        return (f"Judge {who!r} next: no grade changes the NDCG@{k}, but the query stays "
+                "unresolved until its unknown grades are judged.")
+    if best.worst_width == 0:
+        return f"Judge {who!r} next: whatever its grade, the NDCG@{k} interval closes to one value."
+    width = format_number(best.worst_width, apart_digits(0.0, best.worst_width, d))
+    return (f"Judge {who!r} next: whatever its grade, the NDCG@{k} interval narrows to at "
+            f"most {width} wide.")

@@ -113,6 +113,16 @@ class _StatusFits(NumberDelegate):
         option.text = look.fitting(lambda text: text_width(font, text) <= room)
 
 
+class _IdWraps(NumberDelegate):
+    """A query id's cell: on two lines where one has not the room (the rows
+    are two lines tall), cut only past them: elided on one line at 1280x800,
+    'case-D-doubled' read 'cas…led'."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: Index) -> None:
+        super().initStyleOption(option, index)
+        option.features |= QStyleOptionViewItem.ViewItemFeature.WrapText
+
+
 class CompareColumn(IntEnum):
     QUERY = 0
     NDCG_A = 1
@@ -267,9 +277,11 @@ class CompareView(QWidget):
         # were out of the dock's view (_fit_table).
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(False)  # (a stretched column is room _fit_width has)
-        self.table.setWordWrap(False)  # an id elided on its line, not wrapped,
-        # both ends kept ("ca…ed", "ca…ne"): cut at the end, four of the
-        # example's ids read "case-…" alike at 1280x800
+        # Numbers on one line; an id on two where one has not the room
+        # (_IdWraps: the rows are two lines tall), past them cut in the
+        # middle, both ends kept: cut at the end, four of the example's ids
+        # read "case-…" alike at 1280x800, and on one line "cas…led".
+        self.table.setWordWrap(False)
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         header.sortIndicatorChanged.connect(lambda *_: self._fit_table())
         self._fitted: dict[int, int] = {}
@@ -286,6 +298,7 @@ class CompareView(QWidget):
         signed = SignedDelegate(decimals, self)
         for col in (CompareColumn.NDCG_A, CompareColumn.NDCG_B):
             self.table.setItemDelegateForColumn(col, _StatusFits(decimals, self))
+        self.table.setItemDelegateForColumn(CompareColumn.QUERY, _IdWraps(decimals, self))
         self.table.setItemDelegateForColumn(CompareColumn.DELTA, signed)
         for change_col in (ChangeColumn.CONTRIBUTION_A, ChangeColumn.CONTRIBUTION_B):
             self.changes.setItemDelegateForColumn(change_col, number)

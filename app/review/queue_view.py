@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWi
 
 from app.accessibility import label_control
 from app.actions import ActionSpec
-from app.delegates import NumberDelegate, bound_text, format_number
+from app.delegates import NumberDelegate, bound_text, bounds_texts, format_number
 from app.review.common import MadeView, RowsModel, deferred_dock, read_only_table
 from app.workers import LatestJob
 from core.analysis.pace import CAP_SECONDS, IDLE_SECONDS
@@ -29,7 +29,7 @@ from core.analysis.queue import JudgingQueue, QueryJudgments, judging_queue, rev
 from core.engine.evaluation import Evaluation
 from core.model.conventions import format_cutoff
 from core.model.document import Document, GradeState
-from core.model.numbers import counted
+from core.model.numbers import apart_digits, counted
 from core.session import Changes
 
 if TYPE_CHECKING:
@@ -163,17 +163,21 @@ class QueueView(QWidget):
             text = self.tr("No unknown grade is left to judge.")
         elif queue.low is None or queue.high is None:
             text = self.tr("{0}; no query has an NDCG@{1} to average.").format(unknown, k)
-        elif queue.settled:
+        elif queue.settled or queue.low == queue.high:  # (outer bounds alike: the exact too)
             # (it said "between 0.4524 and 0.4524 ... narrows it by at least 0.0000")
             text = self.tr("Mean NDCG@{0} {1}: the {2} cannot change it.").format(
                 k, bound_text(queue.low, d), unknown)
         else:
             first = queue.narrowing[0]
+            # (an interval narrower than the rounding: the digits that tell
+            # its bounds apart, for them and for what a judgment takes off)
+            low, high = bounds_texts(queue.low, queue.high, d)
+            apart = apart_digits(queue.low, queue.high, d)
             text = self.tr("Mean NDCG@{0} between {1} and {2}{3}; {4}. Judging "
                            "the first narrows it by at least {5}.").format(
-                k, bound_text(queue.low, d), bound_text(queue.high, d),
-                "" if queue.exact else self.tr(" (outer bounds)"), unknown,
-                format_number(float(first), d) if first == first else self.tr("(not worked out)"))
+                k, low, high, "" if queue.exact else self.tr(" (outer bounds)"), unknown,
+                format_number(float(first), apart) if first == first
+                else self.tr("(not worked out)"))
         self.message.setText(text)
         self.next_button.setEnabled(bool(len(queue)))
 

@@ -33,11 +33,13 @@ from core.model.numbers import full_text
 
 __all__ = [
     "COLUMNS",
+    "EDITED_MARK",
     "GRID_COLUMNS",
     "Align",
     "CandidateColumn",
     "ShownRows",
     "TieMark",
+    "edited",
     "tie_marks",
 ]
 
@@ -46,6 +48,9 @@ IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 
 _STATES: tuple[GradeState, ...] = tuple(GradeState)
+#: What the grid puts before an edited grade (a grade that differs from its
+#: original: a shape, not a colour alone; said aloud as "edited").
+EDITED_MARK = "✎"
 
 
 class Align(StrEnum):
@@ -153,6 +158,8 @@ class CandidateColumn:
     cell changed after another row's grade edit (None: only the edited
     row's cells change). ``ranked_only``: it says nothing of a candidate
     that is not ranked (the grid of the judged-but-not-retrieved hides it).
+    ``edits_only``: the grid shows it only while some grade of the document
+    differs from its original (:meth:`~core.model.document.Document.has_changes`).
     """
 
     key: str
@@ -167,6 +174,7 @@ class CandidateColumn:
     state_words: bool = False
     follows: Callable[[ShownRows], npt.NDArray[Any]] | None = None
     ranked_only: bool = False
+    edits_only: bool = False
 
 
 # -- the cells ------------------------------------------------------------------------------
@@ -232,10 +240,8 @@ def _grade_tip(shown: ShownRows, row: int) -> str:
             parts.append(guideline.description)
         if shown.outside[row]:
             parts.append(f"outside the rubric ({c.rubric.text if c.rubric else ''})")
-    original = grade_text(float(doc.original_grade[i]), int(doc.original_state[i]))
-    current = grade_text(float(doc.grade[i]), int(state))
-    if original != current:
-        parts.append(f"originally {original}")
+    if edited(shown, row):
+        parts.append(f"edited: originally {_original_text(shown, row)}")
     if doc.note[i]:
         parts.append(f"note: {doc.note[i]}")
     return "; ".join(parts)
@@ -402,10 +408,27 @@ def _grade_edit_text(shown: ShownRows, row: int) -> str:
     return grade_text(float(shown.ev.doc.grade[i]), int(shown.ev.doc.state[i]))
 
 
+def edited(shown: ShownRows, row: int) -> bool:
+    """Whether the grade at ``row`` differs from its original (as read)."""
+    return bool(shown.ev.doc.changed(shown.rows[row:row + 1])[0])
+
+
 def _original(shown: ShownRows, row: int) -> Any:
     doc, i = shown.ev.doc, shown.row(row)
     state = _STATES[int(doc.original_state[i])]
     return float(doc.original_grade[i]) if state is GradeState.NUMBER else state.label
+
+
+def _original_text(shown: ShownRows, row: int) -> str:
+    doc, i = shown.ev.doc, shown.row(row)
+    return grade_text(float(doc.original_grade[i]), int(doc.original_state[i]))
+
+
+def _original_tip(shown: ShownRows, row: int) -> str:
+    if edited(shown, row):
+        return (f"edited: originally {_original_text(shown, row)}, now "
+                f"{_grade_edit_text(shown, row)}")
+    return f"{_original_text(shown, row)}: as first read, not edited"
 
 
 # -- the table ------------------------------------------------------------------------------
@@ -433,6 +456,14 @@ COLUMNS: tuple[CandidateColumn, ...] = (
         "score", "Score", lambda s, r: _number(s.ev.doc.score[s.row(r)]), tooltip=_score_text,
         edit=_score_text, sheet=("D", "predicted score"), ranked_only=True,
         formula=lambda c: "the ranker's predicted score (full precision on hover); not a grade"),
+    # The grid shows it (beside the grade: app.panels.column_chooser) once a
+    # grade is edited; the workbook always, beside the current grade.
+    CandidateColumn(
+        "original", "Original", _original, tooltip=_original_tip, align=Align.LEFT,
+        state_words=True, edits_only=True, sheet=("E", "original grade"),
+        formula=lambda c: "the grade as first read, before any edit (never overwritten); "
+                          "the grid shows it once a grade is edited, and marks an edited "
+                          f"grade with {EDITED_MARK}"),
     CandidateColumn(
         "grade", "Grade", _grade, tooltip=_grade_tip, align=Align.LEFT, edit=_grade_edit_text,
         state_words=True, sheet=("F", "current grade"),
@@ -482,18 +513,14 @@ COLUMNS: tuple[CandidateColumn, ...] = (
         formula=lambda c: "this candidate's ideal contribution = its ideal gain × "
                           "discount(its ideal rank) = its ideal gain / log2(its ideal rank + 1); "
                           f"{c.ideal.label}"),
-    # The workbook's own: every query's rows on one sheet, the original grade
-    # beside the current one, a note to type, and the query's ideal list
+    # The workbook's own: every query's rows on one sheet, a note to type,
+    # and the query's ideal list
     # position by position beside its rows (where the grid says, of each
     # candidate, its place in the ideal list).
     CandidateColumn(
         "query", "Query", lambda s, r: s.ev.doc.query_ids[int(s.ev.doc.query[s.row(r)])],
         align=Align.LEFT, grid=False, sheet=("A", "query"),
         formula=lambda c: "the query the candidate was retrieved or judged for"),
-    CandidateColumn(
-        "original", "Original grade", _original, align=Align.LEFT, state_words=True,
-        grid=False, sheet=("E", "original grade"),
-        formula=lambda c: "the grade as first read, before any edit (never overwritten)"),
     CandidateColumn(
         "note", "Note", lambda s, r: str(s.ev.doc.note[s.row(r)]), align=Align.LEFT,
         grid=False, sheet=("H", "note"), formula=lambda c: "the reviewer's note"),

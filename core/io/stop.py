@@ -31,8 +31,9 @@ target stays as it was.
 
 from __future__ import annotations
 
+import os
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, TypeVar
@@ -119,32 +120,108 @@ def check() -> None:
         raise Stopped("the read was stopped")
 
 
+class _Call:
+    """One call :func:`waited` runs on a helper thread: its result once
+    ``done``; ``abandoned``, its caller stopped while it ran."""
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.out: list[tuple[bool, Any]] = []
+        self.abandoned = False
+
+
+#: The calls running on helper threads, by function, arguments and the
+#: state of the files they name (:func:`_key`).
+_CALLS: dict[Hashable, _Call] = {}
+_CALLS_LOCK = threading.Lock()
+
+
+def _key(fn: Callable[..., Any], args: tuple[Any, ...]) -> Hashable | None:
+    """The call's key: ``fn``, ``args`` and, for each argument naming a
+    file, its modification time and size (a file changed since is another
+    call); None where an argument cannot be a key."""
+    stamps = []
+    for arg in args:
+        stamp = None
+        if isinstance(arg, str | os.PathLike):
+            try:
+                info = os.stat(arg)
+                stamp = (info.st_mtime_ns, info.st_size)
+            except (OSError, ValueError):
+                stamp = None
+        stamps.append(stamp)
+    key = (fn, args, tuple(stamps))
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _start(fn: Callable[..., Any], args: tuple[Any, ...], key: Hashable | None) -> _Call:
+    """``fn(*args)`` on a helper thread (kept under ``key`` while it runs)."""
+    call = _Call()
+
+    def run() -> None:
+        try:
+            call.out.append((True, fn(*args)))
+        except BaseException as exc:  # (handed to the caller)
+            call.out.append((False, exc))
+        finally:
+            with _CALLS_LOCK:
+                if key is not None and _CALLS.get(key) is call:
+                    del _CALLS[key]
+                call.done.set()
+
+    threading.Thread(target=run, name="stoppable-call", daemon=True).start()
+    return call
+
+
+def _wait(call: _Call) -> None:
+    """Until ``call`` is done, looking at this thread's stop."""
+    while not call.done.wait(LOOK_EVERY):
+        check()
+
+
 def waited(fn: Callable[..., T], *args: Any) -> T:
     """``fn(*args)``, run on a helper thread while this one looks at its
     stop every :data:`LOOK_EVERY` seconds: for one long call in native code
     that lets go of the interpreter lock but cannot look at the stop itself
     (calamine parsing an ``.ods``: 10-15 s of a 100,000-candidate workbook
     at load 6). At a stop, :class:`Stopped` is raised here at once; the
-    helper ends when the call does, its result dropped. A read no stop can
-    end (none set on this thread) calls ``fn`` here."""
+    helper ends when the call does. A read no stop can end (none set on this
+    thread) calls ``fn`` here.
+
+    No two of the same call run at once (the same function and arguments,
+    the files they name unchanged): a call whose reader was stopped is taken
+    over by the next one (an open right after a Cancel waits for the parse
+    the Cancel left running and takes its result, where it started a second
+    one beside it: twice the memory and the cores); one whose reader still
+    waits for it is waited for, then made again."""
     if current() is None:
         return fn(*args)
     check()
-    out: list[Any] = []
-    done = threading.Event()
-
-    def run() -> None:
-        try:
-            out.append((True, fn(*args)))
-        except BaseException as exc:  # (handed to the caller)
-            out.append((False, exc))
-        finally:
-            done.set()
-
-    threading.Thread(target=run, name="stoppable-call", daemon=True).start()
-    while not done.wait(LOOK_EVERY):
-        check()
-    ok, value = out[0]
+    key = _key(fn, args)
+    while True:
+        with _CALLS_LOCK:
+            running = _CALLS.get(key) if key is not None else None
+            if running is None:
+                call = _start(fn, args, key)
+                if key is not None:
+                    _CALLS[key] = call
+                break
+            if running.abandoned:  # its reader is gone: the result is this one's
+                running.abandoned = False
+                call = running
+                break
+        _wait(running)  # (another reader's: theirs, then this one's own)
+    try:
+        _wait(call)
+    except Stopped:
+        with _CALLS_LOCK:
+            call.abandoned = not call.done.is_set()
+        raise
+    ok, value = call.out[0]
     if not ok:
         raise value
     return value  # type: ignore[no-any-return]

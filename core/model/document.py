@@ -546,14 +546,33 @@ class Document:
     def set_note(self, index: int, note: str) -> None:
         self.note[index] = note
 
-    def changed(self) -> npt.NDArray[np.bool_]:
-        """Candidates whose current grade differs from the original."""
-        same_state = self.state == self.original_state
-        same_grade = (self.grade == self.original_grade) | (
-            np.isnan(self.grade) & np.isnan(self.original_grade)
-        )
-        changed: npt.NDArray[np.bool_] = ~(same_state & same_grade)
+    def changed(self, rows: IntArray | None = None) -> npt.NDArray[np.bool_]:
+        """Candidates whose current grade differs from the original (of
+        ``rows`` only, when given: an edit's rows cost their number)."""
+        grade, original = self.grade, self.original_grade
+        state, first = self.state, self.original_state
+        if rows is not None:
+            grade, original, state, first = grade[rows], original[rows], state[rows], first[rows]
+        same_grade = (grade == original) | (np.isnan(grade) & np.isnan(original))
+        changed: npt.NDArray[np.bool_] = ~((state == first) & same_grade)
         return changed
+
+    def has_changes(self) -> bool:
+        """Whether some grade differs from its original: at once for a
+        document never edited (its grades still share the originals' array,
+        :meth:`grades_to_edit`), else one pass over the grades.
+
+        >>> doc = Document.from_columns(query=["q"], source_id=["a"], grade=[1.0])
+        >>> doc.has_changes()
+        False
+        >>> _ = doc.set_grade(0, 2.0, who="me")
+        >>> doc.has_changes(), doc.changed(np.array([0])).tolist()
+        (True, [True])
+        """
+        if np.may_share_memory(self.grade, self.original_grade) and np.array_equal(
+                self.state, self.original_state):
+            return False
+        return bool(self.changed().any())
 
 
 # -- from_columns, step by step ----------------------------------------------------------

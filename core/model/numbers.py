@@ -22,6 +22,7 @@ __all__ = [
     "VERBS",
     "NumberError",
     "agreed",
+    "apart_digits",
     "counted",
     "digits_apart",
     "fixed_text",
@@ -198,6 +199,18 @@ def digits_apart(a: float, b: float) -> int:
         if fixed_text(a, d) != fixed_text(b, d):
             return d
     return 17
+
+
+def apart_digits(low: float, high: float, decimals: int = DECIMALS) -> int:
+    """The digits after the point an interval's two bounds are written at:
+    ``decimals``, or more where its bounds would read alike at that many
+    (an interval narrower than the display's rounding, 0.99996 to 1, read
+    "between 1.0000 and 1.0000"); :func:`digits_apart`. Display only.
+
+    >>> apart_digits(0.25, 0.5), apart_digits(0.99996, 1.0), apart_digits(0.5, 0.5)
+    (4, 5, 4)
+    """
+    return max(decimals, digits_apart(low, high))
 
 
 def shown_text(x: float, decimals: int | None = None) -> str:

@@ -23,7 +23,7 @@ from core.analysis.aggregate import (
 from core.analysis.bounds import UNBOUNDED_TEXT, unresolved_bounds
 from core.engine.evaluation import Evaluation, IntArray, Status
 from core.model.conventions import Conventions, format_cutoff
-from core.model.numbers import counted
+from core.model.numbers import apart_digits, counted
 from core.reports.text import visible
 
 if TYPE_CHECKING:
@@ -41,6 +41,16 @@ def _fmt(x: float | None, signed: bool = False) -> str:
 def _bound(x: float | None) -> str:
     """An interval's bound: an unbounded side named, never a number."""
     return UNBOUNDED_TEXT if x is not None and math.isinf(x) else _fmt(x)
+
+
+def _interval(low: float | None, high: float | None) -> str:
+    """An interval's bounds, ``low, high``: four digits, or the more that
+    write them apart (:func:`~core.model.numbers.apart_digits`: never
+    ``[1.0000, 1.0000]`` for an interval narrower than the rounding)."""
+    if low is None or high is None:
+        return f"{_bound(low)}, {_bound(high)}"
+    d = apart_digits(low, high)
+    return ", ".join(UNBOUNDED_TEXT if math.isinf(x) else f"{x:.{d}f}" for x in (low, high))
 
 
 def _line(out: TextIO, text: str = "") -> None:
@@ -102,7 +112,7 @@ def print_table(ev: Evaluation, out: TextIO) -> None:
             elif st is Status.UNRESOLVED:
                 b = bounds[j][q]
                 approx = "" if b.exact else "~"
-                cells.append(f"[{_bound(b.low)}, {_bound(b.high)}]{approx}")
+                cells.append(f"[{_interval(b.low, b.high)}]{approx}")
                 unbounded = unbounded or b.unbounded
             else:
                 cells.append(st.value)

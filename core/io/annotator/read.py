@@ -31,6 +31,7 @@ from core.io.safety import (
 )
 from core.io.safety.hidden import xlsx_hidden
 from core.io.safety.ods import ods_sheet_cells
+from core.io.stop import Stopped, waited
 from core.io.suffixes import RECORD_SUFFIXES
 
 __all__ = ["HEAD_ROWS", "READERS", "ChooseSheet",
@@ -187,8 +188,8 @@ def _read_xlsx_table(path: Path, sheet: str | None,
                          hint="sheets: " + ", ".join(check.sheets))
     import python_calamine
 
-    try:
-        with python_calamine.CalamineWorkbook.from_path(name) as book:
+    try:  # (the parse beside a thread that looks at the stop, one at a time: waited)
+        with waited(python_calamine.CalamineWorkbook.from_path, name) as book:
             if sheet is None:
                 sheet = check.sheets[0]
                 if choose is not None and len(check.sheets) > 1:
@@ -199,6 +200,8 @@ def _read_xlsx_table(path: Path, sheet: str | None,
             # rows; otherwise the empty rows and columns before it are kept.
             rows = found.to_python(skip_empty_area=found.start in ((0, 0), None))
             merged = found.merged_cell_ranges
+    except Stopped:
+        raise
     except Exception as exc:  # calamine's own error classes vary by version
         raise InputError(
             f"the sheet cannot be read ({type(exc).__name__}: {exc})", file=name, sheet=sheet,

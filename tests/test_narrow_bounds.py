@@ -1,0 +1,98 @@
+"""An interval narrower than the display's rounding (hpol4, item 4): its
+bounds are written with the digits that tell them apart, in every sentence
+and cell that writes a pair of bounds (the summary's bounds, the judging
+queue's mean, the command line's table), never "between 1.0000 and 1.0000"."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+
+from app.delegates import bounds_texts
+from core.analysis.bounds import Bounds, NextJudgment
+from core.analysis.queue import judging_queue
+from core.engine.evaluation import evaluate
+from core.model.conventions import Conventions
+from core.model.document import Document
+from core.model.numbers import apart_digits
+from core.reports.table import _interval
+
+
+def _doc() -> Document:
+    return Document.from_columns(query=["q"] * 3, source_id=["a", "b", "c"],
+                                 score=[3.0, 2.0, 1.0], grade=[2.0, None, 1.0],
+                                 conventions=Conventions(cutoffs=(2,)))
+
+
+def test_the_digits_that_tell_two_bounds_apart() -> None:
+    assert apart_digits(0.99996, 1.0, 4) == 5
+    assert apart_digits(0.4, 0.6, 4) == 4
+    assert apart_digits(0.123456789, 0.123456781, 2) == 8
+    assert bounds_texts(0.99996, 1.0, 4) == ("0.99996", "1.00000")
+    assert bounds_texts(0.25, 0.5, 4) == ("0.2500", "0.5000")
+    assert bounds_texts(-math.inf, 0.5, 4) == ("unbounded", "0.5000")
+
+
+def test_the_table_writes_a_narrow_interval_apart() -> None:
+    assert _interval(0.99996, 1.0) == "0.99996, 1.00000"
+    assert _interval(0.25, 0.5) == "0.2500, 0.5000"
+    assert _interval(-math.inf, -0.5) == "unbounded, -0.5000"
+    assert _interval(None, None) == "-, -"
+
+
+def test_the_summary_says_a_narrow_interval_with_its_digits(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from app.main import build_window
+
+    w = build_window(None)
+    qtbot.addWidget(w)
+    w.set_document(_doc())
+    panel = w.summary_panel
+    ev = evaluate(_doc())
+    panel._ev, panel._q = ev, 0
+    narrow = Bounds(2, 0.99996, 1.0, True, 1)
+    best = NextJudgment(index=1, source_id="b", rank=2, widths={0.0: 0.00003},
+                        worst_width=0.00003)
+    panel._show_details((ev, 0), ([narrow], best))
+    assert "NDCG@2 between 0.99996 and 1.00000" in panel.bounds_label.text()
+    assert panel.next_label.text().endswith("narrows to at most 0.00003 wide.")
+    panel.details_job.wait()
+    w.session.mark_saved()
+
+
+def test_the_judging_queue_says_a_narrow_mean_with_its_digits(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from app.review.queue_view import QueueView
+
+    doc = _doc()
+    ev = evaluate(doc)
+    queue = replace(judging_queue(ev), low=0.99996, high=1.0, settled=False,
+                    narrowing=np.array([0.00004]))
+    view = QueueView(lambda: 4)
+    qtbot.addWidget(view)
+    view.show_queue(doc, ev, queue)
+    assert view.message.text().startswith("Mean NDCG@2 between 0.99996 and 1.00000")
+    assert view.message.text().endswith("narrows it by at least 0.00004.")
+
+
+def test_an_interval_of_one_value_is_said_as_that_value(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """The example's case-F-unknown: B unknown below A (3, the rubric's
+    top) gives NDCG 1 whatever B's grade, at every cutoff; the summary said
+    "NDCG@1 between 1.0000 and 1.0000" and "narrows to at most 0.0000 wide"."""
+    from app.main import build_window
+
+    w = build_window(None)
+    qtbot.addWidget(w)
+    w.show()
+    panel = w.summary_panel
+    w.set_query(w.document.query_index("case-F-unknown"))
+    qtbot.waitUntil(lambda: "whatever" in panel.bounds_label.text(), timeout=60_000)
+    assert panel.bounds_label.text() == (
+        "1 unknown grade of 3: NDCG@1 is 1.0000 whatever the unknown grades are; NDCG@2 is "
+        "1.0000 whatever the unknown grades are; NDCG@all is 1.0000 whatever the unknown "
+        "grades are")
+    assert panel.next_label.text() == (
+        "Judge 'B' next: no grade changes the NDCG@1, but the query stays unresolved until "
+        "its unknown grades are judged.")
+    panel.details_job.wait()
+    w.session.mark_saved()
