@@ -38,6 +38,7 @@ from core.engine.sklearn_sums import SKLEARN, sklearn_dcg, sklearn_idcg
 from core.engine.sums import (
     CHUNK,
     TieGroups,
+    group_first,
     group_means,
     position_terms,
     sums_in_chunks,
@@ -332,8 +333,7 @@ class Evaluation:
         """The first rank of each ranked candidate's tie group (int32)."""
         if self._new_group is None:
             return self.rank
-        heads, size = tie_group_heads(self._new_group)
-        return self._scatter(np.repeat(self._sorted_rank[heads], size), 0)  # type: ignore[return-value]
+        return self._scatter(group_first(self._new_group, self._sorted_rank), 0)  # type: ignore[return-value]
 
     @GradeFree
     def discount(self) -> FloatArray:

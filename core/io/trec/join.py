@@ -274,24 +274,22 @@ def _grid(key: U64Array, low: np.uint64, sizes: IntArray, starts: IntArray) -> U
 
 
 def _matches(run: _Sorted, run_key: U64Array, qrels: _Sorted, qrels_key: U64Array,
-             judged: int, pool: Executor | None = None) -> tuple[IntArray, IntArray]:
+             judged: int) -> tuple[IntArray, IntArray]:
     """The run rows and the qrels rows (the first ``judged`` of ``qrels``'
     order) that may hold the same pair: the same (query, source key), or the
     same sort key when no two run rows share one (the caller compares the
     bytes); within a query neither file repeats a source key. Each qrels row
     is searched for among the run's sorted keys, in order (the search then
-    stays near its last answer); the first half of them on ``pool``'s thread
-    meanwhile (:func:`_halves`)."""
+    stays near its last answer). On one thread: its halves on two as well
+    as the ids' comparison's (:func:`_halves`) saved ~6 ms of the reading
+    thread's CPU, and evaluate's peak (trec_eval preset, 2M rows) was then
+    199-205 MB in 38 of 41 turns, 189 in 18 of 22 without (the heap's free
+    space left in pieces; docs/benchmarks.md, hcmp3)."""
     needle = qrels.key[:judged]
     if not run.key.size or not judged:
         return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
-
-    def search(part: slice) -> npt.NDArray[np.intp]:
-        at = np.searchsorted(run.key, needle[part])
-        np.minimum(at, run.key.size - 1, out=at)
-        return at
-
-    at = _halves(pool, search, needle.size)
+    at = np.searchsorted(run.key, needle)
+    np.minimum(at, run.key.size - 1, out=at)
     found = np.flatnonzero(run.key[at] == needle)
     # int64 once: numpy would convert int32 rows at each use as an index.
     hit = run.order[at[found]].astype(np.int64)
@@ -421,7 +419,7 @@ def _join_sorted(run: Run, rt: Table, qt: Table, qrels_path: Path,
     document. ``ahead`` (the run's ranked order, on another thread) is
     waited for before the run's columns become the document's. ``pool``
     (:func:`_beside`) sorts the run while the qrels are sorted here, and
-    takes half the search and half the ids' comparison."""
+    takes half the ids' comparison."""
     query_ids, n_doc = common.query_ids, len(common.query_ids)
     run_key = rt.source_key if rows is None else rt.source_key[rows]
     qrels_query = common.qrels_to_doc[qt.query.code]
@@ -447,7 +445,7 @@ def _join_sorted(run: Run, rt: Table, qt: Table, qrels_path: Path,
         if not ranked.tied:  # and its keys (the search compares them on ties only)
             rt.source_key = run_key = np.empty(0, dtype=np.uint64)
     judged = int(np.searchsorted(qrels.key, np.uint64(n_doc) << np.uint64(64 - bits)))
-    hit, match = _matches(ranked, run_key, qrels, qt.source_key, judged, pool)
+    hit, match = _matches(ranked, run_key, qrels, qt.source_key, judged)
     del ranked, qrels, run_key
     same = _halves(pool, partial(_same_ids, rt.source, hit if rows is None else rows[hit],
                                  qt.source, match), hit.size)
