@@ -88,6 +88,40 @@ def test_label_studio_s_annotation_id_is_no_ranking(tmp_path: Path,
     assert _column(report, "id")["flag"] == "--map score=id"
 
 
+def test_label_studio_s_last_comment_time_is_no_note(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """A task someone commented on has ``last_comment_updated_at``, a time
+    stamp: no note of any judgment (was: read as the note, named so by
+    "comment", the task's note was "1: 2026-11-30T12:01:00Z; 2: ..." once
+    per annotator)."""
+    tasks = []
+    for qi, q in enumerate(QUERIES):
+        for d, g in enumerate(GRADES[:4]):
+            n = 4 * qi + d + 1
+            tasks.append({
+                "id": n, "data": {"query": q, "doc_id": f"{q[:3]}-{d}"},
+                "annotations": [{"id": 100 + 2 * n + w, "completed_by": w + 1, "result": [{
+                    "value": {"choices": [str(min(3, g + w))]}, "from_name": "relevance",
+                    "to_name": "text", "type": "choices"}]} for w in range(2)],
+                "comment_count": int(n == 3),
+                "last_comment_updated_at": "2026-11-30T12:01:00.000000Z" if n == 3 else None})
+    path = tmp_path / "ls.json"
+    path.write_text(json.dumps(tasks), "utf-8")
+    out_csv, report_path = tmp_path / "ls.csv", tmp_path / "report.json"
+    code = main(["import", str(path), "-o", str(out_csv), "--report", str(report_path)],
+                io.StringIO())
+    assert (code, capsys.readouterr().err) == (0, "")
+    report = json.loads(report_path.read_text("utf-8"))
+    with open(out_csv, newline="", encoding="utf-8") as fh:
+        out = {(r["query"], r["source_id"]): r for r in csv.DictReader(fh)}
+    assert "note" not in report["mapping"]
+    assert {r["note"] for r in out.values()} == {""}
+    assert float(out[(QUERIES[0], "red-2")]["grade_2"]) == 2
+    said = _column(report, "last_comment_updated_at")
+    assert (said["role"], said["reason"]) == (
+        None, "last_comment_updated_at: dates and times, not imported")
+
+
 def test_mturk_s_number_of_similar_hits_is_no_rank(tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     rows: list[list[Any]] = [["HITId", "WorkerId", "NumberOfSimilarHITs", "Input.query",
