@@ -138,6 +138,27 @@ def test_mturk_s_number_of_similar_hits_is_no_rank(tmp_path: Path,
     assert hits["flag"] == "--map rank=NumberOfSimilarHITs"
 
 
+def test_an_mturk_comment_box_no_one_filled_is_said_empty(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A HIT's optional comments box left blank on every assignment, in a
+    batch with a rejected assignment: empty, as any empty column (was:
+    "text only on rows that are no judgments (: skipped), no judgment's
+    note", no kind of row named)."""
+    rows: list[list[Any]] = [["HITId", "WorkerId", "AssignmentStatus", "Input.query",
+                              "Input.doc_id", "Answer.relevance", "Answer.comments"]]
+    for qi, q in enumerate(QUERIES):
+        for d, g in enumerate(GRADES[:4]):
+            for w, who in enumerate(("A1X9QW2LMZ3K7P", "A2B7NC4RT8VE1D")):
+                status = "Rejected" if (qi, d, w) == (0, 1, 1) else "Approved"
+                rows.append([f"3HIT{qi}{d}", who, status, q, f"cw-{qi}-{d}", g, ""])
+    code, err, report, out = _import(_write(tmp_path / "mturk.csv", rows), capsys=capsys)
+    assert (code, err) == (0, "")
+    assert "note" not in report["mapping"]
+    assert float(out[("usb c cable", "cw-1-3")]["grade_A2B7NC4RT8VE1D"]) == 3
+    said = _column(report, "Answer.comments")
+    assert (said["role"], said["reason"]) == (None, "empty: no row holds a value; not imported")
+
+
 def test_appen_s_unit_id_is_no_score(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rows: list[list[Any]] = [["_unit_id", "_worker_id", "_trust", "relevance", "query",
                               "doc_id"]]
