@@ -159,6 +159,34 @@ def test_an_mturk_comment_box_no_one_filled_is_said_empty(
     assert (said["role"], said["reason"]) == (None, "empty: no row holds a value; not imported")
 
 
+def test_a_pivot_table_s_blocks_are_refused_naming_where_the_query_is(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A pivot table's compact layout writes each query once, on its
+    block's first row, the blocks apart by a total and a blank row: never
+    filled down, the refusal names the row the query is written on and the
+    Excel setting that repeats it (was: "the query is empty; row rejected"
+    alone); one row whose query is blank by a slip says no such thing."""
+    rows: list[list[Any]] = [["Query", "Document", "Ana", "Ben"]]
+    for qi, q in enumerate(QUERIES):
+        rows += [[q if d == 0 else "", f"D{qi}{d}", g, min(3, g + 1)]
+                 for d, g in enumerate(GRADES[:4])]
+        rows += [[f"{q} Total", "", "", ""], ["", "", "", ""]]
+    code, err, _, _ = _import(_write(tmp_path / "pivot.csv", rows), capsys=capsys)
+    assert code == 2
+    assert err.startswith(
+        f"ndcg-worksheet: error: {tmp_path / 'pivot.csv'}, line 3, column 'Query': 18 of "
+        "the 24 judgments read were rejected, so nothing was written; the first: the query is "
+        "empty (its block's query is written on line 2 only, as a pivot table's compact or "
+        "outline layout writes it: repeat it on each row, in Excel with Repeat All Item "
+        "Labels); row rejected (pass --allow-rejected")
+    rows = [["Query", "Document", "Ana", "Ben"]]
+    rows += [[q if (qi, d) != (1, 2) else "", f"D{qi}{d}", g, min(3, g + 1)]
+             for qi, q in enumerate(QUERIES) for d, g in enumerate(GRADES[:4])]
+    code, err, _, _ = _import(_write(tmp_path / "slip.csv", rows), capsys=capsys)
+    assert code == 2
+    assert "the first: the query is empty; row rejected (" in err
+
+
 def test_appen_s_unit_id_is_no_score(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rows: list[list[Any]] = [["_unit_id", "_worker_id", "_trust", "relevance", "query",
                               "doc_id"]]
