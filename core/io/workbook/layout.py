@@ -164,6 +164,21 @@ def number_form(x: float) -> str:
     return f"{x:.17g}" if 0 < abs(x) < SMALLEST_NORMAL else repr(x)
 
 
+def written_back(cell: float, value: float) -> bool:
+    """Whether a number read from a cell is ``value`` as :func:`number_form`
+    wrote it: the same float, or the float a spreadsheet keeping 15
+    significant digits stored when it re-saved the workbook (LibreOffice
+    7.4 saves 1.3333333333333333, a mean of three grades, as
+    1.33333333333333): no edit. Without it every fractional grade of a
+    workbook re-saved in LibreOffice was read as edited in the spreadsheet
+    and logged so, its grade moved by up to 5e-16.
+
+    >>> written_back(1.33333333333333, 4 / 3), written_back(1.3333, 4 / 3)
+    (True, False)
+    """
+    return cell == value or (math.isfinite(value) and cell == float(f"{value:.15g}"))
+
+
 def num(x: float) -> Cell:
     """A cached formula result: the number, or "" where the engine has none."""
     return "" if math.isnan(x) else float(x)
