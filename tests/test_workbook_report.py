@@ -454,3 +454,21 @@ def test_a_comparison_report_prints_its_distribution_table_whole(tmp_path: Path)
     assert breaks == [means - 2, charts - 2, table - 2]
     breaks, means, charts, table = starts(single)
     assert breaks == [charts - 2]
+
+
+def test_the_report_s_headers_over_numbers_are_right_aligned(seed_book: Path,
+                                                             pair_book: Path) -> None:
+    """Every table of the Report has its label in column A and numbers
+    after it: their headers sit over the numbers' right edge (was: left in
+    a column 12.5 characters wide, so on paper the unresolved query's
+    judged count, 2, read under "total", and its total under "open")."""
+    for path in (seed_book, pair_book):
+        ws = openpyxl.load_workbook(path)[SHEETS["report"]]
+        tables = [r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value in (
+            "NDCG at", "query", "NDCG range")]
+        assert len(tables) >= 3, path
+        for r in tables:
+            row = [ws.cell(r, c) for c in range(1, ws.max_column + 1) if ws.cell(r, c).value]
+            assert row[0].alignment.horizontal in (None, "general", "left"), (path, r)
+            assert [c.alignment.horizontal for c in row[1:]] == ["right"] * (len(row) - 1), (
+                path, r, [c.value for c in row])

@@ -191,6 +191,10 @@ class Formats:
     def __init__(self, wb: Any) -> None:
         self.header = wb.add_format({"bold": True, "text_wrap": True, "valign": "top",
                                      "bg_color": "#F2F2F2", "bottom": 1})
+        #: A header over numbers (the Report's tables), over their right edge.
+        self.header_right = wb.add_format({"bold": True, "text_wrap": True, "valign": "top",
+                                           "bg_color": "#F2F2F2", "bottom": 1,
+                                           "align": "right"})
         self.text = wb.add_format({})
         self.text_q = wb.add_format({"quote_prefix": True})
         self.wrap = wb.add_format({"text_wrap": True, "valign": "top"})
