@@ -176,9 +176,9 @@ def test_a_pivot_table_s_blocks_are_refused_naming_where_the_query_is(
     assert err.startswith(
         f"ndcg-worksheet: error: {tmp_path / 'pivot.csv'}, line 3, column 'Query': 18 of "
         "the 24 judgments read were rejected, so nothing was written; the first: the query is "
-        "empty (its block's query is written on line 2 only, as a pivot table's compact or "
-        "outline layout writes it: repeat it on each row, in Excel with Repeat All Item "
-        "Labels); row rejected (pass --allow-rejected")
+        "empty (written on line 2 only, at its block's head, as a pivot table's compact "
+        "layout writes it: repeat it on each row, in Excel with Repeat All Item Labels); row "
+        "rejected (pass --allow-rejected")
     rows = [["Query", "Document", "Ana", "Ben"]]
     rows += [[q if (qi, d) != (1, 2) else "", f"D{qi}{d}", g, min(3, g + 1)]
              for qi, q in enumerate(QUERIES) for d, g in enumerate(GRADES[:4])]

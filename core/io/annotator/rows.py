@@ -176,10 +176,10 @@ def read_rows(sheet: Sheet, report: ImportReport) -> Rows:
             which = "query" if not q_text[i] else "source_id"
             head = _block_head(q_text, skip, i) if which == "query" else None
             where = "" if head is None else (
-                f" (its block's query is written on {'row' if sheet.table.sheet else 'line'} "
-                f"{sheet.row_number(head)} only, as a "
-                "pivot table's compact or outline layout writes it: repeat it on each row, "
-                "in Excel with Repeat All Item Labels)")
+                f" (written on {'row' if sheet.table.sheet else 'line'} "
+                f"{sheet.row_number(head)} only, at its block's head, as a pivot table's "
+                "compact layout writes it: repeat it on each row, in Excel with Repeat All Item "
+                "Labels)")
             sheet.found.append(((i, 1, 0, 0), Issue(
                 ROW_REJECTED, sheet.row_number(i), sheet.name(getattr(mapping, which)),
                 f"the {which.replace('_', ' ')} is empty{where}; row rejected")))
