@@ -187,6 +187,28 @@ def test_a_pivot_table_s_blocks_are_refused_naming_where_the_query_is(
     assert "the first: the query is empty; row rejected (" in err
 
 
+def test_a_sheet_of_titled_blocks_is_refused_as_blocks(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each query's rows under a title row ("Query: red running shoes")
+    and a header of their own, the blocks apart by blank rows: refused in
+    one line saying so (was: "one row per respondent and one column per
+    item (3 columns of grades: Rank, Ana, Ben, ...), but the headers do not
+    say which query and source each item is")."""
+    rows: list[list[Any]] = []
+    for qi, q in enumerate(QUERIES):
+        rows += [[f"Query: {q}"], ["Rank", "Document", "Ana", "Ben"]]
+        rows += [[d + 1, f"D{qi}{d}", g, min(3, g + 1)] for d, g in enumerate(GRADES[:4])]
+        rows.append([])
+    code, err, _, _ = _import(_write(tmp_path / "blocks.csv", rows), capsys=capsys)
+    assert code == 2
+    assert err == (
+        f"ndcg-worksheet: error: {tmp_path / 'blocks.csv'}, line 2: the header on line 2 is "
+        "written again on lines 9, 16: the sheet is blocks of rows, each under a title row "
+        "('Query: red running shoes' on line 1), and no column says each row's query (stack "
+        "the blocks under one header row, with a column that names each row's query, and "
+        "import that)\n")
+
+
 def test_appen_s_unit_id_is_no_score(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rows: list[list[Any]] = [["_unit_id", "_worker_id", "_trust", "relevance", "query",
                               "doc_id"]]
