@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from app.cli.main import main
+from core.errors import InputError
 
 QUERIES = ["red running shoes", "usb c cable", "desk lamp"]
 GRADES = [2, 0, 1, 3, 1, 2]  # per document of each query, hand-written
@@ -207,6 +208,17 @@ def test_a_sheet_of_titled_blocks_is_refused_as_blocks(
         "('Query: red running shoes' on line 1), and no column says each row's query (stack "
         "the blocks under one header row, with a column that names each row's query, and "
         "import that)\n")
+    # the import wizard's way: the guessed mapping (no query) imported
+    from core.io.annotator import detect_mapping, import_table
+    from core.io.annotator.detect import read_guessed
+
+    table = read_guessed(tmp_path / "blocks.csv")
+    mapping = detect_mapping(table)
+    assert mapping.query is None
+    with pytest.raises(InputError) as caught:
+        import_table(table, mapping)
+    assert (caught.value.line, caught.value.problem.split(":")[0]) == (
+        2, "the header on line 2 is written again on lines 9, 16")
 
 
 def test_appen_s_unit_id_is_no_score(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

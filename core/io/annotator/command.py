@@ -10,7 +10,7 @@ from core.errors import InputError
 from core.io.annotator.accounting import ColumnRecord
 from core.io.annotator.detect import detect_mapping, read_guessed
 from core.io.annotator.importer import bulk, import_table
-from core.io.annotator.model import ColumnMapping, Table, cell_text
+from core.io.annotator.model import BLOCKS_HINT, ColumnMapping, Table, titled_blocks
 from core.io.annotator.overrides import column_list, guess_mapping, missing_field
 from core.io.annotator.report import ImportReport, ImportResult
 from core.io.annotator.scales import Vocabulary
@@ -33,12 +33,10 @@ def _missing(table: Table, mapping: ColumnMapping, need: str) -> InputError:
         return InputError(mapping.why(need), file=table.file, sheet=table.sheet,
                           hint=f"pass --map {need}=COLUMN for the one meant")
     header = table.header(mapping)
-    blocks = _blocks(table, mapping.header_row, header) if need == "query" else None
+    blocks = titled_blocks(table, mapping.header_row, header) if need == "query" else None
     if blocks is not None:
         return InputError(blocks, file=table.file, sheet=table.sheet,
-                          line=mapping.header_row + 1,
-                          hint="stack the blocks under one header row, with a column that "
-                          "names each row's query, and import that")
+                          line=mapping.header_row + 1, hint=BLOCKS_HINT)
     transposed = unreadable_items(table, mapping.header_row, header) if header else None
     if transposed is not None and need != "grade":
         return InputError(transposed, file=table.file, sheet=table.sheet,
@@ -64,34 +62,6 @@ def _missing(table: Table, mapping: ColumnMapping, need: str) -> InputError:
                       hint=hint + ("" if mapping.header_row == 0 and len(table.rows) < 2
                                    else "; --header-row N if the header is another row"
                                    if header else "; --header-row N if row N is a header"))
-
-
-def _blocks(table: Table, header_row: int, header: Sequence[str]) -> str | None:
-    """Why a sheet of blocks (a query's rows under a title row, ``Query:
-    vpn drops``, and a header row of their own, the blocks apart by blank
-    rows) has no query column: its header row is written again below
-    (was: read as one row per respondent, "the headers do not say which
-    query and source each item is"). None when the header is not repeated."""
-    def words(row: Sequence[object]) -> list[str]:
-        return [cell_text(v).strip().casefold() for v in row][:len(header)]
-
-    want = words(header)
-    if header_row < 0 or sum(1 for w in want if w) < 2:
-        return None
-    again = [i for i in range(header_row + 1, len(table.rows))
-             if words(table.rows[i]) + [""] * (len(want) - len(words(table.rows[i]))) == want]
-    if not again:
-        return None
-    row = "row" if table.sheet else "line"
-    title = ""
-    above = [cell_text(v).strip() for v in table.rows[header_row - 1]] if header_row else []
-    if sum(1 for t in above if t) == 1:
-        title = (f", each under a title row ({next(t for t in above if t)!r} on {row} "
-                 f"{header_row})")
-    rows = ", ".join(str(i + 1) for i in again[:3]) + (", ..." if len(again) > 3 else "")
-    return (f"the header on {row} {header_row + 1} is written again on {row}"
-            f"{'s' if len(again) > 1 else ''} {rows}: the sheet is blocks of rows{title}, "
-            "and no column says each row's query")
 
 
 def _grades_with(table: Table, mapping: ColumnMapping, need: str) -> bool:
