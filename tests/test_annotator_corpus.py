@@ -706,6 +706,10 @@ def test_survey_header_rows_are_told_by_what_they_hold(tmp_path: Path):
     assert report.skipped_rows == [
         (4, "a preview response, not a respondent's: DistributionChannel is 'preview'"),
         (8, "a preview response, not a respondent's: DistributionChannel is 'test'")]
+    # counted by kind, the value left out (was: "not a respondent'…'test'")
+    assert report.row_tally is not None
+    assert report.row_tally.skipped == (
+        ("a preview response, not a respondent's: DistributionChannel is '…'", 2),)
     assert any("read from their headers as query - source; header rows 1, 2, 3, the items "
                "named on row 2" in n for n in report.notes)
     # respondent 3 left one item blank: no judgment (it was counted as one read)
