@@ -166,17 +166,26 @@ def number_form(x: float) -> str:
 
 def written_back(cell: float, value: float) -> bool:
     """Whether a number read from a cell is ``value`` as :func:`number_form`
-    wrote it: the same float, or the float a spreadsheet keeping 15
-    significant digits stored when it re-saved the workbook (LibreOffice
+    wrote it: the same float, or ``value`` rounded to the 15 significant
+    digits a spreadsheet keeps when it re-saves the workbook (LibreOffice
     7.4 saves 1.3333333333333333, a mean of three grades, as
-    1.33333333333333): no edit. Without it every fractional grade of a
-    workbook re-saved in LibreOffice was read as edited in the spreadsheet
-    and logged so, its grade moved by up to 5e-16.
+    1.33333333333333, and rounds the digits it was given, half up:
+    0.7123456789012345, a reranker's score, as 0.712345678901235, where
+    ``f"{x:.15g}"`` gives ...234): no edit. Without it every fractional
+    grade of a workbook re-saved in LibreOffice was read as edited there
+    and logged so, and a sort of whole rows was refused as ids edited.
 
     >>> written_back(1.33333333333333, 4 / 3), written_back(1.3333, 4 / 3)
     (True, False)
+    >>> written_back(0.712345678901235, 0.7123456789012345)
+    True
     """
-    return cell == value or (math.isfinite(value) and cell == float(f"{value:.15g}"))
+    if cell == value:
+        return True
+    if not (math.isfinite(value) and math.isfinite(cell)) or value == 0:
+        return False
+    half = 0.5 * 10.0 ** (math.floor(math.log10(abs(value))) - 14)  # of the 15th digit
+    return abs(cell - value) <= half + 2 * math.ulp(value)
 
 
 def num(x: float) -> Cell:
