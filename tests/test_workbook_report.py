@@ -6,6 +6,7 @@ Excel's limits on formula text."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import zipfile
@@ -472,3 +473,43 @@ def test_the_report_s_headers_over_numbers_are_right_aligned(seed_book: Path,
             assert row[0].alignment.horizontal in (None, "general", "left"), (path, r)
             assert [c.alignment.horizontal for c in row[1:]] == ["right"] * (len(row) - 1), (
                 path, r, [c.value for c in row])
+
+
+@pytest.mark.parametrize("suffix", [".xlsx", ".ods"])
+def test_the_audit_sheet_wraps_a_long_change(tmp_path: Path, suffix: str) -> None:
+    """A convention's change longer than its column ("fractional grades
+    truncated = FALSE", 35 characters in a column of 30) wraps in its cell
+    (was: printed cut at the next column, "... = FA", in LibreOffice's PDF
+    of an .ods), its row tall enough; the who, when and ids do not wrap,
+    top-aligned beside it."""
+    import python_calamine
+
+    doc = seed_document()
+    doc.set_grade(0, 2.0, who="ana", note="a note long enough to need a second line on paper")
+    conventions = doc.conventions
+    doc.set_conventions(dataclasses.replace(
+        conventions, gain=dataclasses.replace(conventions.gain, truncate=True)), who="ana")
+    path = tmp_path / f"w{suffix}"
+    export_workbook(evaluate(doc), path)
+    rows = python_calamine.CalamineWorkbook.from_path(str(path)).get_sheet_by_name(
+        SHEETS["audit"]).to_python()
+    header = list(rows[0])
+    assert any("fractional grades truncated" in str(v) for r in rows for v in r)
+    if suffix == ".xlsx":
+        ws = openpyxl.load_workbook(path)[SHEETS["audit"]]
+        wrapped = [h for c, h in enumerate(header, start=1)
+                   if all(ws.cell(r, c).alignment.wrap_text for r in range(2, ws.max_row + 1))]
+        # and its row tall enough for the second line (an .xlsx keeps its height)
+        (row,) = [r for r in range(2, ws.max_row + 1)
+                  if "fractional grades truncated" in str(ws.cell(r, 5).value)]
+        assert (ws.row_dimensions[row].height or 0) >= 2 * 15
+    else:
+        with zipfile.ZipFile(path) as z:
+            content = z.read("content.xml").decode()
+        audit = content[content.index(f'table:name="{SHEETS["audit"]}"'):]
+        styles = re.findall(r'<table:table-row[^>]*>(.*?)</table:table-row>', audit)[1]
+        cells = re.findall(r'<table:table-cell[^>]*table:style-name="([^"]+)"', styles)
+        wrapping = set(re.findall(r'style:name="([^"]+)"[^>]*>(?:(?!</style:style>).)*'
+                                  r'fo:wrap-option="wrap"', content))
+        wrapped = [h for h, style in zip(header, cells, strict=False) if style in wrapping]
+    assert wrapped == ["from", "to", "note"]

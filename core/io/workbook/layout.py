@@ -225,7 +225,11 @@ class Formats:
         self.lifted = wb.add_format({"num_format": LIFTED_FORMAT})
         self.signed = wb.add_format({"num_format": "+0.0000;-0.0000;0.0000"})
         self.whole = wb.add_format({"num_format": "0"})
-        self.seconds = wb.add_format({"num_format": "0.0"})
+        #: The Audit sheet's seconds, top-aligned as its wrapped texts are.
+        self.seconds = wb.add_format({"num_format": "0.0", "valign": "top"})
+        #: Text top-aligned beside wrapped text (the Audit sheet's who and when).
+        self.top = wb.add_format({"valign": "top"})
+        self.top_q = wb.add_format({"valign": "top", "quote_prefix": True})
         self.title = wb.add_format({"bold": True, "font_size": 14})
         self.section = wb.add_format({"bold": True, "font_size": 12, "bottom": 1})
         #: A section title too long for one line (:data:`SECTION_WIDER` to measure it).
