@@ -327,6 +327,53 @@ def test_trec_qrels_are_still_read_as_trec(tmp_path: Path) -> None:
     assert is_judgment_sheet(DATA / "run_12_judgments.xlsx")
 
 
+def test_a_label_studio_json_export_is_judgments_given_as_qrels(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A Label Studio JSON export, indented as it is written (its first
+    line "["), given as the qrels of a TREC run and of a JSON run whose
+    query ids are questions: its annotations are the judgments, as the
+    same export as CSV gives (was: read as TREC qrels, "line 1: expected 4
+    fields (query iteration source grade), found 1"); ranx's JSON qrels
+    stay qrels."""
+    import json
+
+    from core.io.annotator.qrels import is_judgment_sheet
+
+    tasks, run, trec = [], {}, []
+    for qi, (query, qid) in enumerate((("how do I reset my password", "q1"),
+                                       ("vpn drops every hour", "q2"))):
+        for d, grade in enumerate((2, 0, 1)):
+            doc, score = f"kb-{qi}{d}#p1", 9.5 - d
+            tasks.append({"id": len(tasks) + 1, "data": {"query": qid, "doc_id": doc},
+                          "annotations": [{"completed_by": w + 1, "result": [{
+                              "from_name": "rel", "to_name": "text", "type": "choices",
+                              "value": {"choices": [str(grade)]}}]} for w in range(2)]})
+            run.setdefault(query, {})[doc] = score
+            trec.append(f"{qid} Q0 {doc} 0 {score} bm25\n")
+    export = tmp_path / "project-3-at-2026-12-07.json"
+    export.write_text(json.dumps(tasks, indent=2), encoding="utf-8")
+    assert is_judgment_sheet(export)
+    ranx = tmp_path / "qrels.json"
+    ranx.write_text(json.dumps({"q1": {"kb-00#p1": 2}}), encoding="utf-8")
+    assert not is_judgment_sheet(ranx)
+    (tmp_path / "run.txt").write_text("".join(trec), encoding="utf-8")
+    code, text, err = run_cli(["evaluate", str(tmp_path / "run.txt"), "--qrels", str(export),
+                               "--format", "csv"], capsys)
+    assert (code, err) == (0, "")
+    # grades 2, 0, 1 ranked so: DCG 2 + 1/2, ideal 2 + 1/log2(3)
+    assert "\nq1,all,2.5,2.6309297535714578,0.9502344167898356,ok,3,3\n" in text
+    for task in tasks:  # the questions themselves as the ids, beside a JSON run
+        task["data"]["query"] = {"q1": "how do I reset my password",
+                                 "q2": "vpn drops every hour"}[task["data"]["query"]]
+    export.write_text(json.dumps(tasks, indent=2), encoding="utf-8")
+    (tmp_path / "run.json").write_text(json.dumps(run), encoding="utf-8")
+    code, text, err = run_cli(["evaluate", str(tmp_path / "run.json"), "--qrels", str(export),
+                               "--format", "csv"], capsys)
+    assert (code, err) == (0, "")
+    assert ("\nhow do I reset my password,all,2.5,2.6309297535714578,0.9502344167898356,ok,"
+            "3,3\n") in text
+
+
 def test_reading_never_changes_the_sheets() -> None:
     before = {n: (DATA / n).read_bytes() for n in SHEETS}
     for name in SHEETS:
