@@ -374,6 +374,49 @@ def test_a_label_studio_json_export_is_judgments_given_as_qrels(
             "3,3\n") in text
 
 
+def test_runs_are_compared_on_an_annotators_sheet(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """``compare RUN RUN --qrels SHEET`` (and three runs) joins each run
+    with the sheet's judgments as ``evaluate RUN --qrels SHEET`` does: the
+    same means (was: the sheet read as TREC qrels, "line 1: expected 4
+    fields (query iteration source grade), found 1"); a query the sheet
+    does not judge named as the sheet, not a temporary copy."""
+    sheet = tmp_path / "judgments.csv"
+    sheet.write_text("query,doc,annotator,grade\n" + "".join(
+        f"q{q},d{q}{d},{who},{(q + d + w) % 4}\n" for q in range(1, 4) for d in range(4)
+        for w, who in enumerate(("ana", "ben"))), encoding="utf-8")
+    runs = []
+    for name, order in (("a", (0, 1, 2, 3)), ("b", (3, 2, 1, 0)), ("c", (1, 0, 3, 2))):
+        path = tmp_path / f"run_{name}.txt"
+        path.write_text("".join(f"q{q} Q0 d{q}{d} 0 {10 - r} {name}\n" for q in range(1, 4)
+                                for r, d in enumerate(order)), encoding="utf-8")
+        runs.append(str(path))
+    means = []
+    for run in runs:
+        code, text, err = run_cli(["evaluate", run, "--qrels", str(sheet), "--format", "json"],
+                                  capsys)
+        assert (code, err) == (0, "")
+        means.append(json.loads(text)["summary"][0]["mean"])
+    assert len(set(means)) == 3
+    code, text, err = run_cli(["compare", runs[0], runs[1], "--qrels", str(sheet),
+                               "--format", "json"], capsys)
+    assert (code, err) == (0, "")
+    got = json.loads(text)
+    assert (got["cutoffs"][0]["mean_a"]["mean"], got["cutoffs"][0]["mean_b"]["mean"]) == (
+        means[0], means[1])
+    code, text, err = run_cli(["compare", *runs, "--qrels", str(sheet), "--format", "json"],
+                              capsys)
+    assert (code, err) == (0, "")
+    assert list(json.loads(text)["cutoffs"][0]["means"].values()) == means
+    other = tmp_path / "other.txt"
+    other.write_text("q9 Q0 x 0 1 z\n", encoding="utf-8")
+    code, text, err = run_cli(["compare", runs[0], str(other), "--qrels", str(sheet)], capsys)
+    assert code == 2
+    assert f"no query of the run {other} has judgments in this file" in err
+    assert str(sheet) in err
+    assert ".qrels" not in err
+
+
 def test_reading_never_changes_the_sheets() -> None:
     before = {n: (DATA / n).read_bytes() for n in SHEETS}
     for name in SHEETS:
