@@ -327,6 +327,96 @@ def test_trec_qrels_are_still_read_as_trec(tmp_path: Path) -> None:
     assert is_judgment_sheet(DATA / "run_12_judgments.xlsx")
 
 
+def test_a_label_studio_json_export_is_judgments_given_as_qrels(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A Label Studio JSON export, indented as it is written (its first
+    line "["), given as the qrels of a TREC run and of a JSON run whose
+    query ids are questions: its annotations are the judgments, as the
+    same export as CSV gives (was: read as TREC qrels, "line 1: expected 4
+    fields (query iteration source grade), found 1"); ranx's JSON qrels
+    stay qrels."""
+    import json
+
+    from core.io.annotator.qrels import is_judgment_sheet
+
+    tasks, run, trec = [], {}, []
+    for qi, (query, qid) in enumerate((("how do I reset my password", "q1"),
+                                       ("vpn drops every hour", "q2"))):
+        for d, grade in enumerate((2, 0, 1)):
+            doc, score = f"kb-{qi}{d}#p1", 9.5 - d
+            tasks.append({"id": len(tasks) + 1, "data": {"query": qid, "doc_id": doc},
+                          "annotations": [{"completed_by": w + 1, "result": [{
+                              "from_name": "rel", "to_name": "text", "type": "choices",
+                              "value": {"choices": [str(grade)]}}]} for w in range(2)]})
+            run.setdefault(query, {})[doc] = score
+            trec.append(f"{qid} Q0 {doc} 0 {score} bm25\n")
+    export = tmp_path / "project-3-at-2026-12-07.json"
+    export.write_text(json.dumps(tasks, indent=2), encoding="utf-8")
+    assert is_judgment_sheet(export)
+    ranx = tmp_path / "qrels.json"
+    ranx.write_text(json.dumps({"q1": {"kb-00#p1": 2}}), encoding="utf-8")
+    assert not is_judgment_sheet(ranx)
+    (tmp_path / "run.txt").write_text("".join(trec), encoding="utf-8")
+    code, text, err = run_cli(["evaluate", str(tmp_path / "run.txt"), "--qrels", str(export),
+                               "--format", "csv"], capsys)
+    assert (code, err) == (0, "")
+    # grades 2, 0, 1 ranked so: DCG 2 + 1/2, ideal 2 + 1/log2(3)
+    assert "\nq1,all,2.5,2.6309297535714578,0.9502344167898356,ok,3,3\n" in text
+    for task in tasks:  # the questions themselves as the ids, beside a JSON run
+        task["data"]["query"] = {"q1": "how do I reset my password",
+                                 "q2": "vpn drops every hour"}[task["data"]["query"]]
+    export.write_text(json.dumps(tasks, indent=2), encoding="utf-8")
+    (tmp_path / "run.json").write_text(json.dumps(run), encoding="utf-8")
+    code, text, err = run_cli(["evaluate", str(tmp_path / "run.json"), "--qrels", str(export),
+                               "--format", "csv"], capsys)
+    assert (code, err) == (0, "")
+    assert ("\nhow do I reset my password,all,2.5,2.6309297535714578,0.9502344167898356,ok,"
+            "3,3\n") in text
+
+
+def test_runs_are_compared_on_an_annotators_sheet(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """``compare RUN RUN --qrels SHEET`` (and three runs) joins each run
+    with the sheet's judgments as ``evaluate RUN --qrels SHEET`` does: the
+    same means (was: the sheet read as TREC qrels, "line 1: expected 4
+    fields (query iteration source grade), found 1"); a query the sheet
+    does not judge named as the sheet, not a temporary copy."""
+    sheet = tmp_path / "judgments.csv"
+    sheet.write_text("query,doc,annotator,grade\n" + "".join(
+        f"q{q},d{q}{d},{who},{(q + d + w) % 4}\n" for q in range(1, 4) for d in range(4)
+        for w, who in enumerate(("ana", "ben"))), encoding="utf-8")
+    runs = []
+    for name, order in (("a", (0, 1, 2, 3)), ("b", (3, 2, 1, 0)), ("c", (1, 0, 3, 2))):
+        path = tmp_path / f"run_{name}.txt"
+        path.write_text("".join(f"q{q} Q0 d{q}{d} 0 {10 - r} {name}\n" for q in range(1, 4)
+                                for r, d in enumerate(order)), encoding="utf-8")
+        runs.append(str(path))
+    means = []
+    for run in runs:
+        code, text, err = run_cli(["evaluate", run, "--qrels", str(sheet), "--format", "json"],
+                                  capsys)
+        assert (code, err) == (0, "")
+        means.append(json.loads(text)["summary"][0]["mean"])
+    assert len(set(means)) == 3
+    code, text, err = run_cli(["compare", runs[0], runs[1], "--qrels", str(sheet),
+                               "--format", "json"], capsys)
+    assert (code, err) == (0, "")
+    got = json.loads(text)
+    assert (got["cutoffs"][0]["mean_a"]["mean"], got["cutoffs"][0]["mean_b"]["mean"]) == (
+        means[0], means[1])
+    code, text, err = run_cli(["compare", *runs, "--qrels", str(sheet), "--format", "json"],
+                              capsys)
+    assert (code, err) == (0, "")
+    assert list(json.loads(text)["cutoffs"][0]["means"].values()) == means
+    other = tmp_path / "other.txt"
+    other.write_text("q9 Q0 x 0 1 z\n", encoding="utf-8")
+    code, text, err = run_cli(["compare", runs[0], str(other), "--qrels", str(sheet)], capsys)
+    assert code == 2
+    assert f"no query of the run {other} has judgments in this file" in err
+    assert str(sheet) in err
+    assert ".qrels" not in err
+
+
 def test_reading_never_changes_the_sheets() -> None:
     before = {n: (DATA / n).read_bytes() for n in SHEETS}
     for name in SHEETS:
@@ -706,6 +796,10 @@ def test_survey_header_rows_are_told_by_what_they_hold(tmp_path: Path):
     assert report.skipped_rows == [
         (4, "a preview response, not a respondent's: DistributionChannel is 'preview'"),
         (8, "a preview response, not a respondent's: DistributionChannel is 'test'")]
+    # counted by kind, the value left out (was: "not a respondent'…'test'")
+    assert report.row_tally is not None
+    assert report.row_tally.skipped == (
+        ("a preview response, not a respondent's: DistributionChannel is '…'", 2),)
     assert any("read from their headers as query - source; header rows 1, 2, 3, the items "
                "named on row 2" in n for n in report.notes)
     # respondent 3 left one item blank: no judgment (it was counted as one read)

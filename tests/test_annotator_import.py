@@ -607,6 +607,9 @@ def test_numbered_labels_give_their_number() -> None:
     # Label Studio's JSON export: counts of comments, not notes ('1: 0; 3: 0' was
     # the note of every candidate)
     ("comment_count", None, None), ("unresolved_comment_count", None, None),
+    # and the time of a task's last comment, no note (its date was each
+    # annotator's note of the task)
+    ("last_comment_updated_at", None, None), ("Comment date", None, None),
     # and its choice, the grade ('no grade column found' without --map grade=D)
     ("annotations.result.value.choices", "grade", None),
 ])

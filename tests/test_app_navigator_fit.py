@@ -8,8 +8,10 @@ from typing import Any
 
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QStyleOptionViewItem
 
 from app.models.queries import QueryColumn
+from app.panels.fit import text_margins, text_width
 from app.panels.navigator import QueryNavigator
 from core.engine.evaluation import Status, evaluate
 from core.engine.incremental import reevaluate
@@ -183,3 +185,32 @@ def test_a_long_id_is_asked_for_as_wide_as_qt_measures_it(qtbot: Any) -> None:
     assert whole > IDS_ASKED
     asked = nav._ids_extra() + header_widths(nav.view)[QueryColumn.QUERY]
     assert asked == whole
+
+
+def test_a_status_is_shown_in_the_longest_form_its_ndcg_cell_holds(qtbot: Any) -> None:
+    """In a number's width (the navigator at 1280x800 once a grade is marked
+    unknown) an unresolved query's NDCG cell reads "unres.", an undefined
+    one's "undef." (was: the word elided, "unr…ved"); given the room, the
+    label: the word with its symbol."""
+    nav = QueryNavigator(lambda: 4)
+    qtbot.addWidget(nav)
+    nav.resize(420, 400)
+    nav.set_evaluation(evaluate(_document()))
+    nav.show()
+    qtbot.waitExposed(nav)
+    view = nav.view
+
+    def shown(q: int) -> str:
+        index = view.model().index(q, QueryColumn.NDCG)  # (the sorting proxy's)
+        option = QStyleOptionViewItem()
+        option.initFrom(view)
+        option.rect = view.visualRect(index)
+        option.widget = view
+        view.itemDelegateForColumn(QueryColumn.NDCG).initStyleOption(option, index)
+        return option.text
+
+    number = text_width(view.font(), "0.0000") + text_margins(view)
+    view.setColumnWidth(QueryColumn.NDCG, number)
+    assert [shown(0), shown(2)] == ["unres.", "undef."]
+    view.setColumnWidth(QueryColumn.NDCG, 3 * number)
+    assert [shown(0), shown(2)] == ["? unresolved", "∅ undefined"]

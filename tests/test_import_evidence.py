@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from app.cli.main import main
+from core.errors import InputError
 
 QUERIES = ["red running shoes", "usb c cable", "desk lamp"]
 GRADES = [2, 0, 1, 3, 1, 2]  # per document of each query, hand-written
@@ -88,6 +89,40 @@ def test_label_studio_s_annotation_id_is_no_ranking(tmp_path: Path,
     assert _column(report, "id")["flag"] == "--map score=id"
 
 
+def test_label_studio_s_last_comment_time_is_no_note(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """A task someone commented on has ``last_comment_updated_at``, a time
+    stamp: no note of any judgment (was: read as the note, named so by
+    "comment", the task's note was "1: 2026-11-30T12:01:00Z; 2: ..." once
+    per annotator)."""
+    tasks = []
+    for qi, q in enumerate(QUERIES):
+        for d, g in enumerate(GRADES[:4]):
+            n = 4 * qi + d + 1
+            tasks.append({
+                "id": n, "data": {"query": q, "doc_id": f"{q[:3]}-{d}"},
+                "annotations": [{"id": 100 + 2 * n + w, "completed_by": w + 1, "result": [{
+                    "value": {"choices": [str(min(3, g + w))]}, "from_name": "relevance",
+                    "to_name": "text", "type": "choices"}]} for w in range(2)],
+                "comment_count": int(n == 3),
+                "last_comment_updated_at": "2026-11-30T12:01:00.000000Z" if n == 3 else None})
+    path = tmp_path / "ls.json"
+    path.write_text(json.dumps(tasks), "utf-8")
+    out_csv, report_path = tmp_path / "ls.csv", tmp_path / "report.json"
+    code = main(["import", str(path), "-o", str(out_csv), "--report", str(report_path)],
+                io.StringIO())
+    assert (code, capsys.readouterr().err) == (0, "")
+    report = json.loads(report_path.read_text("utf-8"))
+    with open(out_csv, newline="", encoding="utf-8") as fh:
+        out = {(r["query"], r["source_id"]): r for r in csv.DictReader(fh)}
+    assert "note" not in report["mapping"]
+    assert {r["note"] for r in out.values()} == {""}
+    assert float(out[(QUERIES[0], "red-2")]["grade_2"]) == 2
+    said = _column(report, "last_comment_updated_at")
+    assert (said["role"], said["reason"]) == (
+        None, "last_comment_updated_at: dates and times, not imported")
+
+
 def test_mturk_s_number_of_similar_hits_is_no_rank(tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     rows: list[list[Any]] = [["HITId", "WorkerId", "NumberOfSimilarHITs", "Input.query",
@@ -102,6 +137,88 @@ def test_mturk_s_number_of_similar_hits_is_no_rank(tmp_path: Path,
     hits = _column(report, "NumberOfSimilarHITs")
     assert hits["role"] is None
     assert hits["flag"] == "--map rank=NumberOfSimilarHITs"
+
+
+def test_an_mturk_comment_box_no_one_filled_is_said_empty(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A HIT's optional comments box left blank on every assignment, in a
+    batch with a rejected assignment: empty, as any empty column (was:
+    "text only on rows that are no judgments (: skipped), no judgment's
+    note", no kind of row named)."""
+    rows: list[list[Any]] = [["HITId", "WorkerId", "AssignmentStatus", "Input.query",
+                              "Input.doc_id", "Answer.relevance", "Answer.comments"]]
+    for qi, q in enumerate(QUERIES):
+        for d, g in enumerate(GRADES[:4]):
+            for w, who in enumerate(("A1X9QW2LMZ3K7P", "A2B7NC4RT8VE1D")):
+                status = "Rejected" if (qi, d, w) == (0, 1, 1) else "Approved"
+                rows.append([f"3HIT{qi}{d}", who, status, q, f"cw-{qi}-{d}", g, ""])
+    code, err, report, out = _import(_write(tmp_path / "mturk.csv", rows), capsys=capsys)
+    assert (code, err) == (0, "")
+    assert "note" not in report["mapping"]
+    assert float(out[("usb c cable", "cw-1-3")]["grade_A2B7NC4RT8VE1D"]) == 3
+    said = _column(report, "Answer.comments")
+    assert (said["role"], said["reason"]) == (None, "empty: no row holds a value; not imported")
+
+
+def test_a_pivot_table_s_blocks_are_refused_naming_where_the_query_is(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A pivot table's compact layout writes each query once, on its
+    block's first row, the blocks apart by a total and a blank row: never
+    filled down, the refusal names the row the query is written on and the
+    Excel setting that repeats it (was: "the query is empty; row rejected"
+    alone); one row whose query is blank by a slip says no such thing."""
+    rows: list[list[Any]] = [["Query", "Document", "Ana", "Ben"]]
+    for qi, q in enumerate(QUERIES):
+        rows += [[q if d == 0 else "", f"D{qi}{d}", g, min(3, g + 1)]
+                 for d, g in enumerate(GRADES[:4])]
+        rows += [[f"{q} Total", "", "", ""], ["", "", "", ""]]
+    code, err, _, _ = _import(_write(tmp_path / "pivot.csv", rows), capsys=capsys)
+    assert code == 2
+    assert err.startswith(
+        f"ndcg-worksheet: error: {tmp_path / 'pivot.csv'}, line 3, column 'Query': 18 of "
+        "the 24 judgments read were rejected, so nothing was written; the first: the query is "
+        "empty (written on line 2 only, at its block's head, as a pivot table's compact "
+        "layout writes it: repeat it on each row, in Excel with Repeat All Item Labels); row "
+        "rejected (pass --allow-rejected")
+    rows = [["Query", "Document", "Ana", "Ben"]]
+    rows += [[q if (qi, d) != (1, 2) else "", f"D{qi}{d}", g, min(3, g + 1)]
+             for qi, q in enumerate(QUERIES) for d, g in enumerate(GRADES[:4])]
+    code, err, _, _ = _import(_write(tmp_path / "slip.csv", rows), capsys=capsys)
+    assert code == 2
+    assert "the first: the query is empty; row rejected (" in err
+
+
+def test_a_sheet_of_titled_blocks_is_refused_as_blocks(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each query's rows under a title row ("Query: red running shoes")
+    and a header of their own, the blocks apart by blank rows: refused in
+    one line saying so (was: "one row per respondent and one column per
+    item (3 columns of grades: Rank, Ana, Ben, ...), but the headers do not
+    say which query and source each item is")."""
+    rows: list[list[Any]] = []
+    for qi, q in enumerate(QUERIES):
+        rows += [[f"Query: {q}"], ["Rank", "Document", "Ana", "Ben"]]
+        rows += [[d + 1, f"D{qi}{d}", g, min(3, g + 1)] for d, g in enumerate(GRADES[:4])]
+        rows.append([])
+    code, err, _, _ = _import(_write(tmp_path / "blocks.csv", rows), capsys=capsys)
+    assert code == 2
+    assert err == (
+        f"ndcg-worksheet: error: {tmp_path / 'blocks.csv'}, line 2: the header on line 2 is "
+        "written again on lines 9, 16: the sheet is blocks of rows, each under a title row "
+        "('Query: red running shoes' on line 1), and no column says each row's query (stack "
+        "the blocks under one header row, with a column that names each row's query, and "
+        "import that)\n")
+    # the import wizard's way: the guessed mapping (no query) imported
+    from core.io.annotator import detect_mapping, import_table
+    from core.io.annotator.detect import read_guessed
+
+    table = read_guessed(tmp_path / "blocks.csv")
+    mapping = detect_mapping(table)
+    assert mapping.query is None
+    with pytest.raises(InputError) as caught:
+        import_table(table, mapping)
+    assert (caught.value.line, caught.value.problem.split(":")[0]) == (
+        2, "the header on line 2 is written again on lines 9, 16")
 
 
 def test_appen_s_unit_id_is_no_score(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

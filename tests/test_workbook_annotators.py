@@ -333,3 +333,64 @@ def test_compare_export_on_the_command_line_keeps_run_as_annotators(tmp_path: Pa
     assert code == 0
     assert sheet_values(out) == [HEADER, *ROWS]
     assert reopened(read_workbook(out)).empty
+
+
+#: Three annotators, means of thirds: 4/3 and 2/3, which a spreadsheet
+#: keeping 15 significant digits saves as 1.33333333333333 and
+#: 0.666666666666667.
+THIRDS_CSV = ("query,doc,annotator,grade\n"
+              "q1,d1,ana,2\nq1,d1,ben,1\nq1,d1,cy,1\n"
+              "q1,d2,ana,0\nq1,d2,ben,1\nq1,d2,cy,1\n"
+              "q1,d3,ana,3\nq1,d3,ben,3\nq1,d3,cy,3\n")
+
+
+def _thirds(tmp_path: Path) -> Document:
+    path = tmp_path / "thirds.csv"
+    path.write_text(THIRDS_CSV, encoding="utf-8")
+    return import_annotations(path, consensus="mean", rounding="none").document
+
+
+def test_grades_saved_with_15_digits_are_no_edits(tmp_path: Path) -> None:
+    """A mean of three grades (4/3) saved back with 15 significant digits,
+    as LibreOffice saves it, in the Candidates' current grade and the
+    Annotators' consensus: no edit, the grades kept whole (was: each read as
+    a grade edited in the spreadsheet and logged, and the Annotators sheet
+    said edited)."""
+    doc = _thirds(tmp_path)
+    assert doc.grade.tolist() == [4 / 3, 2 / 3, 3.0]
+    out = tmp_path / "book.xlsx"
+    export_workbook(evaluate(doc), out)
+    wb = openpyxl.load_workbook(out)
+    for sheet, column in ((SHEETS["candidates"], "F"), (SHEET, "F")):
+        for row in (2, 3):
+            cell = wb[sheet][f"{column}{row}"]
+            assert cell.value in (4 / 3, 2 / 3), (sheet, cell.value)
+            cell.value = float(f"{cell.value:.15g}")
+    wb[SHEETS["candidates"]]["F4"] = 2  # the one grade edited
+    wb.save(out)
+    found = read_workbook(out)
+    said = reopened(found)
+    assert (len(said.grades), said.not_read) == (1, ())
+    assert found.grade.tolist() == [4 / 3, 2 / 3, 2.0]
+
+
+@pytest.mark.libreoffice
+def test_libreoffice_saves_thirds_and_one_grade_edited_is_one_edit(tmp_path: Path) -> None:
+    """Exported, a grade typed in LibreOffice and saved there (as .xlsx and
+    as .ods): one grade edited, the means of three grades kept whole, the
+    Annotators sheet unchanged (was: 3 grades edited, and "sheet
+    Annotators, row 2, column E: edited (and 1 more cell)")."""
+    from tests.libreoffice import edit
+
+    doc = _thirds(tmp_path)
+    xlsx, ods = tmp_path / "book.xlsx", tmp_path / "book.ods"
+    export_workbook(evaluate(doc), xlsx)
+    export_workbook(evaluate(doc), ods)
+    out = tmp_path / "lo"
+    out.mkdir()
+    typed = [{"op": "set", "sheet": SHEETS["candidates"], "cell": "F4", "value": 2}]
+    for saved in edit([(xlsx, out / "edited.xlsx", typed), (ods, out / "edited.ods", typed)]):
+        found = read_workbook(saved)
+        said = reopened(found)
+        assert (len(said.grades), said.not_read) == (1, ()), (saved, said.lines())
+        assert found.grade.tolist() == [4 / 3, 2 / 3, 2.0]

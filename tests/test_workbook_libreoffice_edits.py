@@ -175,3 +175,31 @@ def test_the_reduced_copy_reads_libreoffice_s_additions_alike(
     monkeypatch.setattr(additions, "reduced_copy", lambda *_args: False)
     assert read_additions(books["edited"]) == fast
     assert fast.candidates.comments  # LibreOffice's comment, found through its part
+
+
+def test_rows_sorted_with_a_reranker_s_long_scores_are_a_sort(tmp_path: Path) -> None:
+    """A reranker's scores of 16 and 17 digits (0.7123456789012345), which
+    LibreOffice saves with 15, rounding the digits it was given half up
+    (0.712345678901235): the Candidates rows sorted there by grade, as
+    .xlsx and as .ods, reopen as a sort, one grade typed taken (was:
+    refused, "this row holds query 'q1', source 'c3', but its score and
+    original grade are another candidate's")."""
+    from core.model.document import Document
+
+    scores = [0.8234567890123456, 0.7123456789012345, 0.6012345678901234, 0.1111111111111111,
+              0.9876543210987654, 0.5432109876543211, 0.3333333333333333]
+    doc = Document.from_columns(query=["q1"] * 4 + ["q2"] * 3,
+                                source_id=[f"c{i}" for i in range(7)], score=scores,
+                                grade=[2.0, 0.0, 1.0, 3.0, 1.0, 2.0, 0.0])
+    xlsx, ods = tmp_path / "book.xlsx", tmp_path / "book.ods"
+    export_workbook(evaluate(doc), xlsx)
+    export_workbook(evaluate(doc), ods)
+    edits = [{"op": "set", "sheet": SHEETS["candidates"], "cell": "F3", "value": 3},
+             {"op": "sort", "sheet": SHEETS["candidates"], "range": "A1:AA8", "column": 5,
+              "descending": True}]
+    for saved in edit([(xlsx, tmp_path / "sorted.xlsx", edits),
+                       (ods, tmp_path / "sorted.ods", edits)]):
+        found = read_workbook(saved)
+        assert found.score.tolist() == scores, saved
+        assert found.grade.tolist() == [2.0, 3.0, 1.0, 3.0, 1.0, 2.0, 0.0], saved
+        assert len(reopened(found).grades) == 1, saved

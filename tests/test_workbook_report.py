@@ -6,6 +6,7 @@ Excel's limits on formula text."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import zipfile
@@ -454,3 +455,61 @@ def test_a_comparison_report_prints_its_distribution_table_whole(tmp_path: Path)
     assert breaks == [means - 2, charts - 2, table - 2]
     breaks, means, charts, table = starts(single)
     assert breaks == [charts - 2]
+
+
+def test_the_report_s_headers_over_numbers_are_right_aligned(seed_book: Path,
+                                                             pair_book: Path) -> None:
+    """Every table of the Report has its label in column A and numbers
+    after it: their headers sit over the numbers' right edge (was: left in
+    a column 12.5 characters wide, so on paper the unresolved query's
+    judged count, 2, read under "total", and its total under "open")."""
+    for path in (seed_book, pair_book):
+        ws = openpyxl.load_workbook(path)[SHEETS["report"]]
+        tables = [r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value in (
+            "NDCG at", "query", "NDCG range")]
+        assert len(tables) >= 3, path
+        for r in tables:
+            row = [ws.cell(r, c) for c in range(1, ws.max_column + 1) if ws.cell(r, c).value]
+            assert row[0].alignment.horizontal in (None, "general", "left"), (path, r)
+            assert [c.alignment.horizontal for c in row[1:]] == ["right"] * (len(row) - 1), (
+                path, r, [c.value for c in row])
+
+
+@pytest.mark.parametrize("suffix", [".xlsx", ".ods"])
+def test_the_audit_sheet_wraps_a_long_change(tmp_path: Path, suffix: str) -> None:
+    """A convention's change longer than its column ("fractional grades
+    truncated = FALSE", 35 characters in a column of 30) wraps in its cell
+    (was: printed cut at the next column, "... = FA", in LibreOffice's PDF
+    of an .ods), its row tall enough; the who, when and ids do not wrap,
+    top-aligned beside it."""
+    import python_calamine
+
+    doc = seed_document()
+    doc.set_grade(0, 2.0, who="ana", note="a note long enough to need a second line on paper")
+    conventions = doc.conventions
+    doc.set_conventions(dataclasses.replace(
+        conventions, gain=dataclasses.replace(conventions.gain, truncate=True)), who="ana")
+    path = tmp_path / f"w{suffix}"
+    export_workbook(evaluate(doc), path)
+    rows = python_calamine.CalamineWorkbook.from_path(str(path)).get_sheet_by_name(
+        SHEETS["audit"]).to_python()
+    header = list(rows[0])
+    assert any("fractional grades truncated" in str(v) for r in rows for v in r)
+    if suffix == ".xlsx":
+        ws = openpyxl.load_workbook(path)[SHEETS["audit"]]
+        wrapped = [h for c, h in enumerate(header, start=1)
+                   if all(ws.cell(r, c).alignment.wrap_text for r in range(2, ws.max_row + 1))]
+        # and its row tall enough for the second line (an .xlsx keeps its height)
+        (row,) = [r for r in range(2, ws.max_row + 1)
+                  if "fractional grades truncated" in str(ws.cell(r, 5).value)]
+        assert (ws.row_dimensions[row].height or 0) >= 2 * 15
+    else:
+        with zipfile.ZipFile(path) as z:
+            content = z.read("content.xml").decode()
+        audit = content[content.index(f'table:name="{SHEETS["audit"]}"'):]
+        styles = re.findall(r'<table:table-row[^>]*>(.*?)</table:table-row>', audit)[1]
+        cells = re.findall(r'<table:table-cell[^>]*table:style-name="([^"]+)"', styles)
+        wrapping = set(re.findall(r'style:name="([^"]+)"[^>]*>(?:(?!</style:style>).)*'
+                                  r'fo:wrap-option="wrap"', content))
+        wrapped = [h for h, style in zip(header, cells, strict=False) if style in wrapping]
+    assert wrapped == ["from", "to", "note"]

@@ -142,6 +142,11 @@ STATUS_LOOK: dict[Status, StatusLook] = {
 
 #: Each status's look by its label (a cell showing "∅ undefined").
 LOOK_OF_LABEL: dict[str, StatusLook] = {look.label: look for look in STATUS_LOOK.values()}
+#: ... and by its word too (the query navigator's NDCG cell shows "unresolved"),
+#: but ok's, which an NDCG cell never shows (it shows the number).
+LOOK_OF_SHOWN: dict[str, StatusLook] = {
+    **{look.text: look for st, look in STATUS_LOOK.items() if st is not Status.OK},
+    **LOOK_OF_LABEL}
 
 #: The Status column's tooltip: every status with its reason.
 STATUS_TOOLTIP = "\n".join(f"{STATUS_LOOK[st].label}: {st.reason}" for st in Status)

@@ -33,6 +33,7 @@ from app.panels.fit import (
     text_width,
     text_widths,
 )
+from app.panels.status_cell import StatusFitsDelegate
 from app.scheme import tint
 from core.engine.evaluation import Evaluation, Status
 
@@ -118,7 +119,8 @@ class QueryNavigator(QWidget):
         self.view.setWordWrap(False)
         self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         fit_rows_to_font(self.view)
-        self.view.setItemDelegateForColumn(QueryColumn.NDCG, NumberDelegate(decimals, self))
+        # a status in the longest form its cell holds whole ("unres.", not "unr…ved")
+        self.view.setItemDelegateForColumn(QueryColumn.NDCG, StatusFitsDelegate(decimals, self))
         # A query elided in its column ("what ye…ll fall") is whole on hover,
         # as a long source id in the grid is (the delegate's tooltip).
         # (its line breaks' marks drawn apart from its text: IdDelegate)

@@ -38,7 +38,6 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSplitter,
     QStyleOptionViewItem,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -52,6 +51,7 @@ from app.models.roles import WHOLE_ROLE
 from app.opening import memory_said
 from app.panels.fit import fit_columns, header_widths, text_margins, text_width
 from app.panels.scrolled import scrolled
+from app.panels.status_cell import StatusFitsDelegate
 from app.panels.wheel import guard_wheel
 from app.review.common import (
     Index,
@@ -96,21 +96,6 @@ COMPARE_FILTER = (
     "TREC runs (*.run *.trec *.test *.res *.txt)"
 )
 _WIN, _LOSS = "win", "loss"  # tones of app.models.looks
-
-
-class _StatusFits(NumberDelegate):
-    """An NDCG cell: a number, or a query's status in the longest of its
-    forms the cell holds whole ("∅ undefined", "undefined", "undef.", "∅":
-    :meth:`StatusLook.fitting`; the label on hover). Elided, "∅ undefined"
-    and "? unresolved" both read "u…d" in a number's width at 1280x800."""
-
-    def initStyleOption(self, option: QStyleOptionViewItem, index: Index) -> None:
-        super().initStyleOption(option, index)
-        look, view = LOOK_OF_LABEL.get(option.text), option.widget
-        if look is None or option.rect.width() <= 0 or not isinstance(view, QTableView):
-            return  # (a size hint asks with no cell: the label whole)
-        room, font = option.rect.width() - text_margins(view), option.font
-        option.text = look.fitting(lambda text: text_width(font, text) <= room)
 
 
 class _IdWraps(NumberDelegate):
@@ -160,7 +145,7 @@ class ComparisonModel(RowsModel):
         if c is not None:
             for qd in c.query_deltas(j):
                 # a status with the navigator's mark ("∅ undefined", "? unresolved"),
-                # shown in the longest form its cell holds (_StatusFits)
+                # shown in the longest form its cell holds (StatusFitsDelegate)
                 a = qd.ndcg_a if qd.ndcg_a is not None else STATUS_LOOK[qd.status_a].label
                 b = qd.ndcg_b if qd.ndcg_b is not None else STATUS_LOOK[qd.status_b].label
                 rows.append((qd.query, a, b, qd.delta, qd.outcome))
@@ -297,7 +282,7 @@ class CompareView(QWidget):
         number = NumberDelegate(decimals, self)
         signed = SignedDelegate(decimals, self)
         for col in (CompareColumn.NDCG_A, CompareColumn.NDCG_B):
-            self.table.setItemDelegateForColumn(col, _StatusFits(decimals, self))
+            self.table.setItemDelegateForColumn(col, StatusFitsDelegate(decimals, self))
         self.table.setItemDelegateForColumn(CompareColumn.QUERY, _IdWraps(decimals, self))
         self.table.setItemDelegateForColumn(CompareColumn.DELTA, signed)
         for change_col in (ChangeColumn.CONTRIBUTION_A, ChangeColumn.CONTRIBUTION_B):
@@ -394,7 +379,8 @@ class CompareView(QWidget):
         """Where the table lacks the room (a side dock at 1280x800 and at
         1920x1080): the NDCG columns' statuses (``∅ undefined``, ``?
         unresolved``, whole on hover) give way first, shown shorter, down to
-        their numbers' width or their short words' (:class:`_StatusFits`), then
+        their numbers' width or their short words'
+        (:class:`~app.delegates.StatusFitsDelegate`), then
         the query ids, whole on hover, down to their header's width; the
         outcome gives way (hidden: the row's colour and the delta's sign
         still say it) only where even then it has no room. The numbers and

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TypeVar
 
@@ -56,12 +57,27 @@ def load_pair(
     join, read = text_joins(heads)
     if join is not None:  # a JSON id holding white space
         return _judged(join(0), run_a, qrels), _judged(join(1), run_b, qrels)
-    with trec_copies(*_roles(heads), read=read) as (run_a, run_b, qrels):
+    with trec_copies(*_roles(heads), read=read) as (run_a, run_b, qrels), _sheet(
+            heads[-1], qrels) as qrels:
         if _any_parquet(*heads):
             doc_a, doc_b = _judged_tables([run_a, run_b], qrels)
             return doc_a, doc_b
         judgments = QrelsColumns(qrels)
         return _judged_run(run_a, judgments), _judged_run(run_b, judgments)
+
+
+def _sheet(head: Head, qrels: Path) -> AbstractContextManager[Path]:
+    """``qrels`` as they are, or for an annotators' sheet (not beside a
+    Parquet table, which joins the sheet itself) the TREC qrels of its
+    current grades, imported once (:func:`core.io.annotator.qrels.sheet_as_qrels`)."""
+    from core.io.columnar import is_parquet
+    from core.io.qrels_kind import is_judgment_sheet
+
+    if is_parquet(head) or is_score_dict(head) or not is_judgment_sheet(head.path, head):
+        return nullcontext(qrels)
+    from core.io.annotator.qrels import sheet_as_qrels
+
+    return sheet_as_qrels(head.path)
 
 
 def _roles(heads: Sequence[Head]) -> list[tuple[Head, str]]:
@@ -140,7 +156,8 @@ def read_judged_pair(
         doc_a, doc_b = _judged(join(0), run_a, qrels), _judged(join(1), run_b, qrels)
         return (doc_a, doc_b, then(doc_a), then(doc_b),
                 _left_out(doc_a.queries_left_out, doc_b.queries_left_out))
-    with trec_copies(*_roles(heads), read=read) as (run_a, run_b, qrels):
+    with trec_copies(*_roles(heads), read=read) as (run_a, run_b, qrels), _sheet(
+            heads[-1], qrels) as qrels:
         return _read_judged_pair(run_a, run_b, qrels, then, _any_parquet(*heads))
 
 
@@ -197,10 +214,10 @@ def read_judged_runs(
     join, read = text_joins(heads)
     if join is not None:  # a JSON id holding white space: one run at a time
         return _each_judged((_judged(join(i), run, qrels) for i, run in enumerate(runs)), then)
-    with trec_copies(*_roles(heads), read=read) as paths:
+    with trec_copies(*_roles(heads), read=read) as paths, _sheet(heads[-1], paths[-1]) as qrels:
         if _any_parquet(*heads):  # one run at a time, the qrels read once
-            return _each_judged(_judged_tables(paths[:-1], paths[-1]), then)
-        return _read_judged_runs(paths[:-1], paths[-1], then)
+            return _each_judged(_judged_tables(paths[:-1], qrels), then)
+        return _read_judged_runs(paths[:-1], qrels, then)
 
 
 def _each_judged(

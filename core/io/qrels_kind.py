@@ -12,7 +12,7 @@ from pathlib import Path
 
 from core.errors import InputError
 from core.io.files import Head, bom_codec, sniff
-from core.io.suffixes import WORKBOOK_SUFFIXES
+from core.io.suffixes import RECORD_SUFFIXES, WORKBOOK_SUFFIXES
 
 __all__ = ["is_judgment_sheet", "is_score_dict", "looks_like_trec_qrels"]
 
@@ -35,10 +35,12 @@ def _trec_line(line: str) -> bool:
 
 def is_judgment_sheet(path: str | Path, head: Head | None = None) -> bool:
     """Whether a file given as qrels is an annotators' sheet: a workbook,
-    or a text file whose first line is not a TREC qrels line
-    (``query iteration source grade``) and is a CSV/TSV or holds a comma,
-    semicolon or tab (its first bytes from ``head`` when given, a compressed
-    file's decompressed)."""
+    JSON or JSON Lines records (a Label Studio export) that are not ranx's
+    ``{query: {source: grade}}``, or a text file whose first line is not a
+    TREC qrels line (``query iteration source grade``) and is a CSV/TSV or
+    holds a comma, semicolon or tab (its first bytes from ``head`` when
+    given, a compressed file's decompressed). A Label Studio JSON export
+    was read as TREC qrels ("line 1: expected 4 fields ..., found 1")."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix in WORKBOOK_SUFFIXES:
@@ -48,6 +50,8 @@ def is_judgment_sheet(path: str | Path, head: Head | None = None) -> bool:
             head = sniff(path)
         except InputError:  # the reader names the problem
             return False
+    if suffix in RECORD_SUFFIXES:
+        return not is_score_dict(head)
     return _sheet_head(head.data, suffix)
 
 

@@ -110,7 +110,10 @@ def column_records(header: list[str], mapping: ColumnMapping,
 
 
 _BRACKETED = re.compile(r"\s*\([^()]*\)")
-_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+#: A value quoted in a reason (``'Survey Preview'``): an apostrophe inside a
+#: word (``respondent's``) opens none (it paired with the value's opening
+#: quote: "a preview response, not a respondent'…'Survey Preview'").
+_QUOTED = re.compile(r"(?<!\w)'[^']*'(?!\w)|\"[^\"]*\"")
 #: A workbook's column as a reason names it (``C (_golden)``): its header kept.
 _COLUMN = re.compile(r"\b[A-Z]{1,3} \([^()]*\)")
 

@@ -10,7 +10,7 @@ from core.errors import InputError
 from core.io.annotator.accounting import ColumnRecord
 from core.io.annotator.detect import detect_mapping, read_guessed
 from core.io.annotator.importer import bulk, import_table
-from core.io.annotator.model import ColumnMapping, Table
+from core.io.annotator.model import BLOCKS_HINT, ColumnMapping, Table, titled_blocks
 from core.io.annotator.overrides import column_list, guess_mapping, missing_field
 from core.io.annotator.report import ImportReport, ImportResult
 from core.io.annotator.scales import Vocabulary
@@ -33,6 +33,10 @@ def _missing(table: Table, mapping: ColumnMapping, need: str) -> InputError:
         return InputError(mapping.why(need), file=table.file, sheet=table.sheet,
                           hint=f"pass --map {need}=COLUMN for the one meant")
     header = table.header(mapping)
+    blocks = titled_blocks(table, mapping.header_row, header) if need == "query" else None
+    if blocks is not None:
+        return InputError(blocks, file=table.file, sheet=table.sheet,
+                          line=mapping.header_row + 1, hint=BLOCKS_HINT)
     transposed = unreadable_items(table, mapping.header_row, header) if header else None
     if transposed is not None and need != "grade":
         return InputError(transposed, file=table.file, sheet=table.sheet,

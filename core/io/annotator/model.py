@@ -58,6 +58,7 @@ def pass_flags(*flags: str) -> str:
 
 __all__ = [
     "BATCH_OR_GRADES",
+    "BLOCKS_HINT",
     "LABELS_OR_GRADES",
     "SINGLE_FIELDS",
     "UNKNOWN_MARKS",
@@ -68,6 +69,7 @@ __all__ = [
     "Table",
     "cell_text",
     "column_ref",
+    "titled_blocks",
 ]
 
 #: Marks that mean "not graded yet" (unknown) by default: the grade
@@ -397,3 +399,36 @@ class SheetPreview:
     #: grades: each named, and what to do), or "".
     legend_note: str = ""
 
+
+#: What to do with a sheet of titled blocks (:func:`titled_blocks`).
+BLOCKS_HINT = ("stack the blocks under one header row, with a column that names each row's "
+               "query, and import that")
+
+
+def titled_blocks(table: Table, header_row: int, header: Sequence[str]) -> str | None:
+    """Why a sheet of blocks (a query's rows under a title row, ``Query:
+    vpn drops``, and a header row of their own, the blocks apart by blank
+    rows) has no query column: its header row is written again below
+    (was: read as one row per respondent, "the headers do not say which
+    query and source each item is"; the import wizard said "no query
+    column found"). None when the header is not repeated."""
+    def words(row: Sequence[object]) -> list[str]:
+        return [cell_text(v).strip().casefold() for v in row][:len(header)]
+
+    want = words(header)
+    if header_row < 0 or sum(1 for w in want if w) < 2:
+        return None
+    again = [i for i in range(header_row + 1, len(table.rows))
+             if words(table.rows[i]) + [""] * (len(want) - len(words(table.rows[i]))) == want]
+    if not again:
+        return None
+    row = "row" if table.sheet else "line"
+    title = ""
+    above = [cell_text(v).strip() for v in table.rows[header_row - 1]] if header_row else []
+    if sum(1 for t in above if t) == 1:
+        title = (f", each under a title row ({next(t for t in above if t)!r} on {row} "
+                 f"{header_row})")
+    rows = ", ".join(str(i + 1) for i in again[:3]) + (", ..." if len(again) > 3 else "")
+    return (f"the header on {row} {header_row + 1} is written again on {row}"
+            f"{'s' if len(again) > 1 else ''} {rows}: the sheet is blocks of rows{title}, "
+            "and no column says each row's query")

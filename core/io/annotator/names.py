@@ -69,6 +69,11 @@ _TOKENS: dict[str, frozenset[str]] = {
     "reason": frozenset({"reason"}),
 }
 _TOKEN_RANK = 1000
+#: A header's last word that makes it name no field, whatever words come
+#: before: a count (Label Studio's ``comment_count``: no note) or a moment
+#: (its ``last_comment_updated_at``, a time stamp: read as the note, each
+#: commented task's note was the date, once per annotator).
+_HEAD_OF_NO_FIELD = frozenset({"count", "at", "date", "datetime", "timestamp"})
 #: Words beside ``score`` or ``rank`` that make it something else than a
 #: ranker's: a worker's trust or quality, an annotator's confidence, a count.
 #: A model's pre-annotation given with the task (Label Studio's
@@ -301,7 +306,7 @@ def _named(header: str) -> Named:
     # The last word that names a field is the header's head (``passage
     # version`` is a version, ``Doc URL`` a source).
     tokens = _words(header)
-    if tokens and tokens[-1] == "count":  # (Label Studio's ``comment_count``: no note)
+    if tokens and tokens[-1] in _HEAD_OF_NO_FIELD:
         return Named()
     for token in reversed(tokens):
         for f, words in _TOKENS.items():

@@ -174,8 +174,9 @@ def marked_text(profiles: Sequence[Profile], found: dict[str, int], flags: Seque
     """Text only on rows that are not judgments (a control task's hint,
     its answer's reason) is no note nor reason of a judgment: the field
     dropped from ``found`` and ``used``, the column said so in
-    ``ignored`` (it was 'empty: no row holds a value'). Returns the
-    reasons."""
+    ``ignored`` (it was 'empty: no row holds a value'). A column empty on
+    every row (a comment box no one filled) is dropped too, said empty as
+    any empty column is. Returns the reasons."""
     marked = flagged_rows(lambda c: profiles[c].texts, len(profiles[0].texts) if profiles
                           else 0, found.get("status"), flags, lambda c: profiles[c].shown())
     for f in ("note", "reason"):
@@ -185,6 +186,8 @@ def marked_text(profiles: Sequence[Profile], found: dict[str, int], flags: Seque
             reasons = [(g, w) for g, w in reasons if g != f]
             used.discard(col)
             kinds = sorted({marked[i][0] for i, t in enumerate(profiles[col].texts) if t})
+            if not kinds:  # (was: "text only on rows that are no judgments (: skipped)")
+                continue
             ignored[col] = (
                 f"{profiles[col].shown()}: text only on rows that are no judgments ("
                 + ", ".join(kinds) + f": skipped), no judgment's {f}; not imported", "")

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from itertools import pairwise
 from typing import Any
@@ -162,6 +162,17 @@ def grouped(keys: Sequence[str], values: Sequence[str]) -> dict[str, set[str]]:
         if k and v:
             out.setdefault(k, set()).add(v)
     return out
+
+
+def items(query: Profile | None, source: Profile) -> Profile:
+    """The source column with each row's value its item, (query, source):
+    a source id listed under two queries (a TREC docno judged for both, a
+    passage retrieved for two questions) is two items, each judged by its
+    own people and ranked in each query. Without a query, the source."""
+    if query is None:
+        return source
+    return replace(source, texts=[q and t and f"{q}\x1f{t}" for q, t in zip(
+        query.texts, source.texts, strict=True)])
 
 
 def determines(a: Profile, b: Profile) -> float:

@@ -14,6 +14,8 @@ break, the judgments are joined as they are, with no TREC text between.
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -37,7 +39,7 @@ from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
 from core.model.numbers import number_text
 
-__all__ = ["is_judgment_sheet", "run_with_judgments", "write_judgments_qrels"]
+__all__ = ["is_judgment_sheet", "run_with_judgments", "sheet_as_qrels", "write_judgments_qrels"]
 
 _HINT = ("import it first to see and settle every problem: ndcg-worksheet import {0} "
          "-o judgments.qrels [--rubric G=LABEL,...] [--map FIELD=COLUMN] --report report.json")
@@ -110,25 +112,56 @@ def run_with_judgments(run: str | Path | Run, sheet: str | Path,
     shows them all.
     """
     sheet = Path(sheet)
+    judgments = _judgments(sheet, conventions)
+    if isinstance(run, Run):  # joined on the text of every id, the sheet's as they are
+        return document_from_judged(run, _judged(judgments), conventions)
+    if is_parquet(run):  # on the bytes of every id, the sheet's as they are (white space too)
+        return _table_join(Path(run), judgments, sheet, conventions)
+    with _as_qrels(judgments, sheet) as qrels:
+        return document_from_trec(run, qrels, conventions)
+
+
+def _judgments(sheet: Path, conventions: Conventions | None = None) -> Document:
+    """The sheet's document: one of our workbooks as saved, else imported
+    (refused unless every label and cell is read: :func:`_check`)."""
     judgments = _own_workbook(sheet)
     if judgments is None:
         result = import_annotations(sheet, conventions=conventions)
         _check(result.report, sheet)
         judgments = result.document
-    if isinstance(run, Run):  # joined on the text of every id, the sheet's as they are
-        return document_from_judged(run, _judged(judgments), conventions)
-    if is_parquet(run):  # on the bytes of every id, the sheet's as they are (white space too)
-        return _table_join(Path(run), judgments, sheet, conventions)
+    return judgments
+
+
+@contextmanager
+def _as_qrels(judgments: Document, sheet: Path) -> Iterator[Path]:
+    """The sheet's current grades written as TREC qrels in a temporary
+    file, gone after; an :class:`InputError` raised within that names the
+    file names the sheet instead."""
     lines = _qrels_lines(judgments, sheet)
     with tempfile.TemporaryDirectory(prefix="ndcg-qrels-") as tmp:
         qrels = Path(tmp) / f"{sheet.stem}.qrels"
         qrels.write_text("".join(lines), encoding="utf-8")
         try:
-            return document_from_trec(run, qrels, conventions)
+            yield qrels
         except InputError as exc:
             if exc.file == str(qrels):  # name the sheet, not the file made from it
-                raise InputError(exc.problem, file=str(sheet), hint=exc.hint) from exc
+                raise InputError(exc.problem.replace(str(qrels), str(sheet)), file=str(sheet),
+                                 hint=exc.hint) from exc
+            exc.problem = exc.problem.replace(str(qrels), str(sheet))
+            exc.args = (str(exc),)
             raise
+
+
+@contextmanager
+def sheet_as_qrels(sheet: str | Path) -> Iterator[Path]:
+    """An annotators' sheet (or one of our workbooks) given as the qrels of
+    several runs (``compare RUN RUN --qrels SHEET``): imported once, as
+    ``evaluate RUN --qrels SHEET`` imports it, and read as the TREC qrels
+    of its current grades (was: read as TREC text, "line 1: expected 4
+    fields (query iteration source grade), found 1")."""
+    sheet = Path(sheet)
+    with _as_qrels(_judgments(sheet), sheet) as qrels:
+        yield qrels
 
 
 def _own_workbook(sheet: Path) -> Document | None:

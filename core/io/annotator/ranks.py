@@ -15,7 +15,7 @@ from contextlib import suppress
 from itertools import pairwise
 from typing import NamedTuple
 
-from core.io.annotator.profile import Profile, determines, grouped, span
+from core.io.annotator.profile import Profile, determines, grouped, items, span
 
 __all__ = ["GROUPS", "QUERIES", "ROWS", "Counted", "batch_reading", "batch_reason", "batched",
            "counted", "counts_ranks", "falls", "listing", "numbers_rows", "rank_like", "tied"]
@@ -88,7 +88,7 @@ def counted(p: Profile, query: Profile, source: Profile,
             listed: dict[str, set[str]] | None = None) -> Counted:
     """``p``'s values within each query of several sources, grouped once
     (``listed``: :func:`listing`, when worked out already)."""
-    if p.numeric < 0.95 or p.whole < 0.95 or determines(source, p) < 0.95:
+    if p.numeric < 0.95 or p.whole < 0.95 or determines(items(query, source), p) < 0.95:
         return Counted(0, [])
     by_query = grouped(query.texts, p.texts)
     several = listing(query, source) if listed is None else listed

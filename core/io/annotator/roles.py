@@ -32,10 +32,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from core.io.annotator.model import BATCH_OR_GRADES
-from core.io.annotator.profile import Profile, counting, determines, grouped, span
+from core.io.annotator.profile import Profile, counting, determines, grouped, items, span
 from core.io.annotator.ranks import (
     QUERIES,
     ROWS,
@@ -168,18 +168,10 @@ def _measured(p: Profile) -> float:
     return 1.0 if len({len(t) for t in p.texts if t}) > 1 else 0.0
 
 
-def _items(query: Profile, source: Profile) -> Profile:
-    """The source column with each row's value its item, (query, source):
-    a source id listed under two queries (a TREC docno judged for both) is
-    two items, each judged by its own people."""
-    return replace(source, texts=[q and t and f"{q}\x1f{t}" for q, t in zip(
-        query.texts, source.texts, strict=True)])
-
-
 def _annotator(cands: list[Profile], source: Profile) -> tuple[Profile, str] | None:
     """The column of who judged: several values, each on many rows, varying
-    within one source's (or item's: :func:`_items`) rows, and one row per
-    (source, person)."""
+    within one source's (or item's: :func:`~core.io.annotator.profile.items`)
+    rows, and one row per (source, person)."""
     best: tuple[Profile, str] | None = None
     best_key = (-1.0, False, 0)
     for p in cands:
@@ -296,7 +288,7 @@ def _by_relations(free: list[Profile], query: Profile, source: Profile,
         # query's rows, and vary within an item's, as no rank does)
         who = _annotator([p for p in free if (_key_like(p) and not p.graded)
                           or p.email > 0.5 or (p.graded and numbers_rows(p, query))],
-                         _items(query, source))
+                         items(query, source))
         if who is not None:
             found["annotator"] = who[0].col
             reasons["annotator"] = f"{who[0].shown()}, read from its values; {who[1]}"
@@ -404,14 +396,14 @@ def judgments_count(p: Profile, query: Profile | None, source: Profile | None,
     count is at least its rows."""
     if source is None or p.numeric < 1.0 or p.whole < 1.0 or p.lo < 1:
         return ""
-    items = _items(query, source) if query is not None else source
+    keyed = items(query, source)
     rows: dict[str, list[int]] = {}
-    for i, key in enumerate(items.texts):
+    for i, key in enumerate(keyed.texts):
         if key:
             rows.setdefault(key, []).append(i)
     if len(rows) < 3:
         return ""
-    last = items.texts[-1]
+    last = keyed.texts[-1]
     for key, at in rows.items():
         said = {p.texts[i] for i in at}
         if len(said) != 1 or "" in said:
@@ -455,7 +447,7 @@ def left_out(p: Profile, query: Profile | None, source: Profile | None,
             what = "whole numbers counting each query's sources"
         else:
             flag = f"--map score={ref}"
-            per_item = source is not None and determines(source, p) >= 0.95
+            per_item = source is not None and determines(items(query, source), p) >= 0.95
             what = span(p) + (", one per item" if per_item else "")
             if source is not None and not per_item:
                 # a ranking scores an item once; this varies between its judgments

@@ -174,12 +174,35 @@ def read_rows(sheet: Sheet, report: ImportReport) -> Rows:
     for i in empty:
         if alive[i]:
             which = "query" if not q_text[i] else "source_id"
+            head = _block_head(q_text, skip, i) if which == "query" else None
+            where = "" if head is None else (
+                f" (written on {'row' if sheet.table.sheet else 'line'} "
+                f"{sheet.row_number(head)} only, at its block's head, as a pivot table's "
+                "compact layout writes it: repeat it on each row, in Excel with Repeat All Item "
+                "Labels)")
             sheet.found.append(((i, 1, 0, 0), Issue(
                 ROW_REJECTED, sheet.row_number(i), sheet.name(getattr(mapping, which)),
-                f"the {which.replace('_', ' ')} is empty; row rejected")))
+                f"the {which.replace('_', ' ')} is empty{where}; row rejected")))
             alive[i] = False
     score = _scores(sheet, alive)
     return Rows(q_text, s_text, q_first, s_set, alive, bad_cells, score, ~skip)
+
+
+def _block_head(q_text: Sequence[str], skip: BoolArray, i: int) -> int | None:
+    """The row naming the query of row ``i``'s block, when ``i``'s query
+    is empty and the rows above it up to one naming a query are judgments
+    with an empty query too (no blank nor skipped row between), two rows
+    or more: a pivot table writes a query once, on its block's first row
+    (one row alone left empty reads as a slip). The query is not filled
+    down (a row left blank by mistake would take the query above it); the
+    refusal says where it is written."""
+    j = i - 1
+    while j >= 0 and not q_text[j] and not skip[j]:
+        j -= 1
+    end = i + 1
+    while end < len(q_text) and not q_text[end] and not skip[end]:
+        end += 1
+    return j if j >= 0 and q_text[j] and not skip[j] and end - j > 2 else None
 
 
 def _not_judgments(sheet: Sheet, skip: BoolArray, report: ImportReport) -> None:

@@ -13,7 +13,14 @@ from operator import itemgetter
 from typing import Any
 
 from core.errors import InputError
-from core.io.annotator.model import ColumnMapping, Table, cell_text, import_first
+from core.io.annotator.model import (
+    BLOCKS_HINT,
+    ColumnMapping,
+    Table,
+    cell_text,
+    import_first,
+    titled_blocks,
+)
 from core.io.annotator.report import ImportReport, Issue
 from core.io.safety import column_letters
 
@@ -90,6 +97,10 @@ class Sheet:
                  if mapping.header_row >= 0 else f"in {self.table.unnamed()}")
         line = mapping.header_row + 1 if mapping.header_row >= 0 else None
         for need in ("query", "source_id"):
+            blocks = titled_blocks(self.table, mapping.header_row, header) if (
+                need == "query" and mapping.query is None) else None
+            if blocks is not None:
+                raise self.fail(blocks, line=line, hint=BLOCKS_HINT)
             if getattr(mapping, need) is None:
                 raise self.fail(f"no {need.replace('_', ' ')} column found {where}", line=line,
                                 hint="name it e.g. " + _EXAMPLES[need]

@@ -25,6 +25,7 @@ from core.io.workbook.layout import (
     STATE_COLOURS,
     Formats,
     number_form,
+    written_back,
 )
 from core.io.workbook.ods_writer import text_paragraphs
 from core.io.workbook.page import (
@@ -182,5 +183,5 @@ def _same(got: Any, want: Value) -> bool:
     if isinstance(got, bool):
         return False
     if isinstance(got, int | float):
-        return isinstance(want, float) and float(got) == want
+        return isinstance(want, float) and written_back(float(got), want)
     return isinstance(want, str) and str(got) == want

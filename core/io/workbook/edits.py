@@ -18,6 +18,7 @@ from core.io.workbook.layout import (
     OUTSIDE_ORIGIN,
     OUTSIDE_WHO,
     SHEETS,
+    written_back,
 )
 from core.model.document import AuditEntry, Document, GradeState
 from core.model.grades import NotAGrade, PastedGrade, grade_hint, read_grade
@@ -123,7 +124,7 @@ def same_id(cell: Any, text: str) -> bool:
 def _unchanged(got: PastedGrade, state: int, grade: float, reason: str) -> bool:
     """Whether a grade cell read as ``got`` holds the candidate's grade."""
     return got.state == state and (
-        got.grade == grade if state == GradeState.NUMBER
+        got.grade is not None and written_back(got.grade, grade) if state == GradeState.NUMBER
         else state != GradeState.UNRATEABLE or not got.reason or got.reason == reason)
 
 
@@ -149,7 +150,7 @@ def _suspects(cells: CandidateCells, rows: npt.NDArray[np.int64], formulas: set[
         if q != wq or s != ws or (note != wn and (note is not None or wn != "")):
             out.append(k)
         elif g.__class__ is float:
-            if st != number or g != wg:
+            if st != number or not written_back(g, wg):
                 out.append(k)
         elif g.__class__ is str:
             got = parse(g)
@@ -181,7 +182,8 @@ class CellsNeeded(Exception):
 def _same_number(cell: Any, value: float) -> bool:
     if math.isnan(value):
         return cell in (None, "")
-    return isinstance(cell, int | float) and not isinstance(cell, bool) and cell == value
+    return isinstance(cell, int | float) and not isinstance(cell, bool) and written_back(
+        cell, value)
 
 
 def _check_moved(cells: CandidateCells, j: int, i: int, doc: Document, name: str) -> None:

@@ -164,6 +164,30 @@ def number_form(x: float) -> str:
     return f"{x:.17g}" if 0 < abs(x) < SMALLEST_NORMAL else repr(x)
 
 
+def written_back(cell: float, value: float) -> bool:
+    """Whether a number read from a cell is ``value`` as :func:`number_form`
+    wrote it: the same float, or ``value`` rounded to the 15 significant
+    digits a spreadsheet keeps when it re-saves the workbook (LibreOffice
+    7.4 saves 1.3333333333333333, a mean of three grades, as
+    1.33333333333333, and rounds the digits it was given, half up:
+    0.7123456789012345, a reranker's score, as 0.712345678901235, where
+    ``f"{x:.15g}"`` gives ...234): no edit. Without it every fractional
+    grade of a workbook re-saved in LibreOffice was read as edited there
+    and logged so, and a sort of whole rows was refused as ids edited.
+
+    >>> written_back(1.33333333333333, 4 / 3), written_back(1.3333, 4 / 3)
+    (True, False)
+    >>> written_back(0.712345678901235, 0.7123456789012345)
+    True
+    """
+    if cell == value:
+        return True
+    if not (math.isfinite(value) and math.isfinite(cell)) or value == 0:
+        return False
+    half = 0.5 * 10.0 ** (math.floor(math.log10(abs(value))) - 14)  # of the 15th digit
+    return abs(cell - value) <= half + 2 * math.ulp(value)
+
+
 def num(x: float) -> Cell:
     """A cached formula result: the number, or "" where the engine has none."""
     return "" if math.isnan(x) else float(x)
@@ -176,6 +200,10 @@ class Formats:
     def __init__(self, wb: Any) -> None:
         self.header = wb.add_format({"bold": True, "text_wrap": True, "valign": "top",
                                      "bg_color": "#F2F2F2", "bottom": 1})
+        #: A header over numbers (the Report's tables), over their right edge.
+        self.header_right = wb.add_format({"bold": True, "text_wrap": True, "valign": "top",
+                                           "bg_color": "#F2F2F2", "bottom": 1,
+                                           "align": "right"})
         self.text = wb.add_format({})
         self.text_q = wb.add_format({"quote_prefix": True})
         self.wrap = wb.add_format({"text_wrap": True, "valign": "top"})
@@ -197,7 +225,11 @@ class Formats:
         self.lifted = wb.add_format({"num_format": LIFTED_FORMAT})
         self.signed = wb.add_format({"num_format": "+0.0000;-0.0000;0.0000"})
         self.whole = wb.add_format({"num_format": "0"})
-        self.seconds = wb.add_format({"num_format": "0.0"})
+        #: The Audit sheet's seconds, top-aligned as its wrapped texts are.
+        self.seconds = wb.add_format({"num_format": "0.0", "valign": "top"})
+        #: Text top-aligned beside wrapped text (the Audit sheet's who and when).
+        self.top = wb.add_format({"valign": "top"})
+        self.top_q = wb.add_format({"valign": "top", "quote_prefix": True})
         self.title = wb.add_format({"bold": True, "font_size": 14})
         self.section = wb.add_format({"bold": True, "font_size": 12, "bottom": 1})
         #: A section title too long for one line (:data:`SECTION_WIDER` to measure it).

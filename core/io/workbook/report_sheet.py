@@ -77,10 +77,18 @@ class ReportSheet:
         self.line(text, first=1)
 
     def headers(self, headers: Sequence[str | Text]) -> None:
-        """A table's header row (a :class:`Text` header is a formula)."""
+        """A table's header row (a :class:`Text` header is a formula). Every
+        table of the page has its label (a query, a cutoff, a range) in its
+        first column and numbers in the others: their headers are
+        right-aligned, over the numbers' right edge (left-aligned, in a
+        column 12.5 characters wide, a count of 2 read under the next
+        column's header on paper: "judged total open" over "2 3 1")."""
         shown = [h.cached if isinstance(h, Text) else h for h in headers]
         header_row(self.ws, self.fmt, self.row, shown, WIDTHS[: len(headers)])
         for c, h in enumerate(headers):
+            style = self.fmt.header if c == 0 else self.fmt.header_right
             if isinstance(h, Text):
-                self.ws.write_formula(self.row, c, "=" + h.formula, self.fmt.header, h.cached)
+                self.ws.write_formula(self.row, c, "=" + h.formula, style, h.cached)
+            elif c:
+                self.ws.write_string(self.row, c, h, style)
         self.row += 1
