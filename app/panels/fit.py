@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QFont, QFontMetricsF
 from PySide6.QtWidgets import QHeaderView, QStyle, QStyledItemDelegate, QTableView
 
 __all__ = ["columns_width", "elided_headers", "fit_columns", "fit_rows_to_font", "header_widths",
-           "measured_rows", "show_if_room", "show_yielding", "text_margins", "text_width",
-           "text_widths"]
+           "measured_rows", "resized_at_once", "show_if_room", "show_yielding", "text_margins",
+           "text_width", "text_widths"]
 
 
 def header_widths(view: QTableView) -> list[int]:
@@ -31,6 +32,27 @@ def header_widths(view: QTableView) -> list[int]:
     if 0 <= sorted_col < len(widths):
         widths[sorted_col] = with_arrow[sorted_col]
     return widths
+
+
+@contextmanager
+def resized_at_once(*views: QTableView) -> Iterator[None]:
+    """The sections ``views`` resize (or hide) meanwhile laid out and
+    repainted once, at the end: a ``QTableView`` told of each resized
+    column queues it and starts a 0 ms timer, whose turn lays its scroll
+    bars out again and repaints the view from that column on; timers come
+    after posted events, so after the window's next paint: at the launch's
+    arrival the grids and the navigator, fitted, were painted twice
+    (docs/benchmarks.md, hopen6). Their headers' signals are held meanwhile
+    (nothing else listens to them)."""
+    headers = [view.horizontalHeader() for view in views]
+    held = [header.blockSignals(True) for header in headers]
+    try:
+        yield
+    finally:
+        for view, header, was in zip(views, headers, held, strict=True):
+            header.blockSignals(was)
+            view.updateGeometries()
+            view.viewport().update()
 
 
 def text_margins(view: QTableView) -> int:

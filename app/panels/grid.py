@@ -46,7 +46,7 @@ from app.delegates import (
 from app.models.candidates import CandidateModel, GridColumn
 from app.models.roles import CHOICES_ROLE
 from app.panels.column_chooser import KEY_COLUMNS
-from app.panels.fit import fit_columns, fit_rows_to_font, text_widths
+from app.panels.fit import fit_columns, fit_rows_to_font, resized_at_once, text_widths
 from core.engine.columns import COLUMNS, EDITED_MARK
 from core.model.conventions import IdealInventory
 from core.model.document import GradeState
@@ -254,11 +254,12 @@ class GridPanel(QWidget):
         """Columns sized to their contents and headers (a long source id
         capped, see :meth:`source_most`, its full text on hover); the grid
         shown from its first column."""
-        for view in (self.grid, self.not_retrieved):
-            _measure_rows_in_view(view, self._room(view))
-            fit_columns(view, most=max(160, view.viewport().width()),
-                        measured=_contents_widths(view))
-        self._widen(measured=True)
+        with resized_at_once(self.grid, self.not_retrieved):
+            for view in (self.grid, self.not_retrieved):
+                _measure_rows_in_view(view, self._room(view))
+                fit_columns(view, most=max(160, view.viewport().width()),
+                            measured=_contents_widths(view))
+            self._widen(measured=True)
         self.grid.horizontalScrollBar().setValue(0)
 
     def _room(self, view: QTableView) -> int:

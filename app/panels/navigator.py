@@ -28,6 +28,7 @@ from app.panels.fit import (
     fit_columns,
     fit_rows_to_font,
     header_widths,
+    resized_at_once,
     show_if_room,
     text_margins,
     text_width,
@@ -158,6 +159,10 @@ class QueryNavigator(QWidget):
         """The number, status and judged columns fitted to their contents;
         the status shown if the navigator has the room (:meth:`_fit_status`);
         the query ids' width measured for :meth:`sizeHint`."""
+        with resized_at_once(self.view):
+            self._fit_columns()
+
+    def _fit_columns(self) -> None:
         view = self.view
         # Every column's cells measured at once from the font's metrics (as
         # sizeHintForColumn would, ~8 data calls a cell fewer: ~30 ms at 2,000 queries).
