@@ -156,6 +156,14 @@ def test_a_call_a_reader_still_waits_for_is_waited_for_then_made_again(
         real_wait(call)
 
     monkeypatch.setattr(stop_module, "_wait", wait, raising=False)
+    real_other = getattr(stop_module, "_wait_other", None)
+    if real_other is not None:  # (another reader's call: waited for there)
+        def wait_other(call: Any) -> None:
+            if threading.current_thread() is two:
+                waiting.set()
+            real_other(call)
+
+        monkeypatch.setattr(stop_module, "_wait_other", wait_other)
     two = threading.Thread(target=read)
     two.start()
     for _ in range(int(DEADLINE / 0.01)):  # (two waits for one's call, or calls beside it)
@@ -278,4 +286,65 @@ def test_an_error_in_a_parse_taken_over_reaches_the_reader_that_took_it(
     assert [type(x) for x in again] == [ValueError]
     assert str(again[0]) == "unexpected end of the zip archive"
     assert calls == [str(path)]
+    assert stop_module._CALLS == {}
+
+
+def test_a_call_waited_for_whose_reader_is_stopped_meanwhile_is_taken_over(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two readers of one file at once; the first is stopped (a Cancel)
+    while the second waits for its call: the second takes the call over
+    then, rather than wait for its end and make it again (the parse
+    twice over, one after the other)."""
+    gate, entered = threading.Event(), threading.Event()
+    calls: list[str] = []
+
+    def parse(name: str) -> str:
+        calls.append(name)
+        entered.set()
+        gate.wait(timeout=DEADLINE)
+        return name.upper()
+
+    def read(stop: Stop, out: list[Any], name: str) -> threading.Thread:
+        def run() -> None:
+            with stoppable(stop):
+                try:
+                    out.append(waited(parse, "book"))
+                except BaseException as exc:
+                    out.append(exc)
+
+        thread = threading.Thread(target=run, name=name)
+        thread.start()
+        return thread
+
+    cancelled, first, second = Stop(), [], []
+    one = read(cancelled, first, "first-reader")
+    assert entered.wait(DEADLINE)
+    waiting = threading.Event()
+    waits = {name: getattr(stop_module, name, None) for name in ("_wait", "_wait_other")}
+
+    def watching(name: str) -> Any:
+        def wait(call: Any) -> None:
+            if threading.current_thread().name == "second-reader":
+                waiting.set()
+            real = waits[name]
+            assert real is not None
+            real(call)
+        return wait
+
+    for name, real in waits.items():
+        if real is not None:
+            monkeypatch.setattr(stop_module, name, watching(name))
+    two = read(Stop(), second, "second-reader")
+    assert waiting.wait(DEADLINE)  # (the second waits for the first's call)
+    cancelled.set()
+    one.join(DEADLINE)
+    assert isinstance(first[0], Stopped)
+    for _ in range(int(DEADLINE / 0.01)):  # (taken over, or still waited for)
+        if not any(c.abandoned for c in list(stop_module._CALLS.values())):
+            break
+        threading.Event().wait(0.01)
+    gate.set()
+    two.join(DEADLINE)
+    assert second == ["BOOK"]
+    assert calls == ["book"]
     assert stop_module._CALLS == {}

@@ -192,6 +192,16 @@ def _wait(call: _Call) -> None:
         check()
 
 
+def _wait_other(call: _Call) -> None:
+    """Until ``call``, another reader's, is done or its reader stopped (this
+    one may take it over then: it waited for the whole call, then made it
+    again), looking at this thread's stop."""
+    while not call.done.wait(LOOK_EVERY):
+        check()
+        if call.abandoned:
+            return
+
+
 def waited(fn: Callable[..., T], *args: Any) -> T:
     """``fn(*args)``, run on a helper thread while this one looks at its
     stop every :data:`LOOK_EVERY` seconds: for one long call in native code
@@ -206,7 +216,8 @@ def waited(fn: Callable[..., T], *args: Any) -> T:
     over by the next one (an open right after a Cancel waits for the parse
     the Cancel left running and takes its result, where it started a second
     one beside it: twice the memory and the cores); one whose reader still
-    waits for it is waited for, then made again."""
+    waits for it is waited for, then made again (taken over, where its reader
+    is stopped meanwhile)."""
     if current() is None:
         return fn(*args)
     check()
@@ -223,7 +234,7 @@ def waited(fn: Callable[..., T], *args: Any) -> T:
                 running.abandoned = False
                 call = running
                 break
-        _wait(running)  # (another reader's: theirs, then this one's own)
+        _wait_other(running)  # (another reader's: theirs, then this one's own)
     try:
         _wait(call)
     except Stopped:
