@@ -96,3 +96,24 @@ def test_an_interval_of_one_value_is_said_as_that_value(qtbot) -> None:  # type:
         "its unknown grades are judged.")
     panel.details_job.wait()
     w.session.mark_saved()
+
+
+def test_the_judging_queue_says_a_small_narrowing_with_its_digits(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """A mean whose bounds are far apart, the first judgment narrowing it
+    by less than the rounding (a mean over many queries): it said "narrows
+    it by at least 0.0000", as the summary no longer says of one query's
+    interval (its width written with the digits that tell it from 0)."""
+    from app.review.queue_view import QueueView
+
+    doc = _doc()
+    ev = evaluate(doc)
+    queue = replace(judging_queue(ev), low=0.25, high=0.75, settled=False,
+                    narrowing=np.array([0.00003]))
+    view = QueueView(lambda: 4)
+    qtbot.addWidget(view)
+    view.show_queue(doc, ev, queue)
+    assert view.message.text().startswith("Mean NDCG@2 between 0.2500 and 0.7500")
+    assert view.message.text().endswith("narrows it by at least 0.00003.")
+    queue = replace(queue, narrowing=np.array([0.125]))  # (four digits where they do)
+    view.show_queue(doc, ev, queue)
+    assert view.message.text().endswith("narrows it by at least 0.1250.")
