@@ -29,7 +29,7 @@ from core.analysis.queue import JudgingQueue, QueryJudgments, judging_queue, rev
 from core.engine.evaluation import Evaluation
 from core.model.conventions import format_cutoff
 from core.model.document import Document, GradeState
-from core.model.numbers import apart_digits, counted
+from core.model.numbers import apart_digits, counted, one_value
 from core.session import Changes
 
 if TYPE_CHECKING:
@@ -163,7 +163,8 @@ class QueueView(QWidget):
             text = self.tr("No unknown grade is left to judge.")
         elif queue.low is None or queue.high is None:
             text = self.tr("{0}; no query has an NDCG@{1} to average.").format(unknown, k)
-        elif queue.settled or queue.low == queue.high:  # (outer bounds alike: the exact too)
+        elif queue.settled or one_value(queue.low, queue.high):  # (outer bounds alike:
+            # the exact too; or one value summed in two orders, 1 - 1e-16 and 1 + 2e-16)
             # (it said "between 0.4524 and 0.4524 ... narrows it by at least 0.0000")
             text = self.tr("Mean NDCG@{0} {1}: the {2} cannot change it.").format(
                 k, bound_text(queue.low, d), unknown)
