@@ -14,6 +14,7 @@ from app.main import build_window
 from app.models.candidates import GridColumn
 from app.panels.column_chooser import KEY_COLUMNS, default_order
 from app.panels.fit import elided_headers
+from app.panels.grid import SOURCE_LEAST
 from core.engine.columns import GRID_COLUMNS
 
 #: Screens by their size; 960x540 is a 1920x1080 screen at 2x scale (issue 29).
@@ -108,6 +109,29 @@ def test_the_named_columns_are_in_view_without_scrolling(qtbot, tmp_path, screen
                            grid.viewport().mapToGlobal(rect.center()))
         QApplication.sendEvent(grid.viewport(), event)
         assert QToolTip.text() == URL.replace("42", "101-0")
+    w.session.mark_saved()
+
+
+@pytest.mark.parametrize("screen", ["1280x800", "960x540"])
+def test_the_original_grade_shown_by_an_edit_takes_the_sources_room(qtbot, tmp_path, screen):
+    """The first edit shows the original grade beside the grade: the source
+    column (a long id, elided in the middle) gives it its room, so that the
+    key columns stay in view without scrolling (the cumulative DCG was
+    pushed out at 1280x800 and 960x540, the source keeping its width)."""
+    w = _open(qtbot, "trec", tmp_path, screen)
+    grid = w.grid
+    source = grid.columnWidth(GridColumn.SOURCE)
+    grid.setCurrentIndex(w.grid_model.index(0, GridColumn.GRADE))
+    grid.setFocus()
+    was = w.grid_model.index(0, GridColumn.GRADE).data()
+    qtbot.keyClick(grid, Qt.Key.Key_0 if was else Qt.Key.Key_2)
+    qtbot.waitUntil(lambda: not grid.isColumnHidden(GridColumn.ORIGINAL))
+    _settle(qtbot, w)  # (the columns refitted once the column is shown)
+    assert grid.horizontalScrollBar().value() == 0
+    assert _outside(grid, [*KEY_COLUMNS, "original"]) == []
+    assert grid.columnWidth(GridColumn.SOURCE) < source
+    least = grid.fontMetrics().averageCharWidth() * SOURCE_LEAST + 8
+    assert grid.columnWidth(GridColumn.SOURCE) >= least
     w.session.mark_saved()
 
 

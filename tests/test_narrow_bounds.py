@@ -96,3 +96,99 @@ def test_an_interval_of_one_value_is_said_as_that_value(qtbot) -> None:  # type:
         "its unknown grades are judged.")
     panel.details_job.wait()
     w.session.mark_saved()
+
+
+def test_the_judging_queue_says_a_small_narrowing_with_its_digits(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """A mean whose bounds are far apart, the first judgment narrowing it
+    by less than the rounding (a mean over many queries): it said "narrows
+    it by at least 0.0000", as the summary no longer says of one query's
+    interval (its width written with the digits that tell it from 0)."""
+    from app.review.queue_view import QueueView
+
+    doc = _doc()
+    ev = evaluate(doc)
+    queue = replace(judging_queue(ev), low=0.25, high=0.75, settled=False,
+                    narrowing=np.array([0.00003]))
+    view = QueueView(lambda: 4)
+    qtbot.addWidget(view)
+    view.show_queue(doc, ev, queue)
+    assert view.message.text().startswith("Mean NDCG@2 between 0.2500 and 0.7500")
+    assert view.message.text().endswith("narrows it by at least 0.00003.")
+    queue = replace(queue, narrowing=np.array([0.125]))  # (four digits where they do)
+    view.show_queue(doc, ev, queue)
+    assert view.message.text().endswith("narrows it by at least 0.1250.")
+
+
+#: An NDCG of 1 whatever the unknown grades (d5, the only grade, tops the
+#: rubric; the tied unknowns below it ordered best first), its two bounds
+#: summed in two orders: 1 - 1.1e-16 and 1 + 2.2e-16.
+NOISE = (0.9999999999999999, 1.0000000000000002)
+
+
+def test_bounds_apart_by_the_floats_rounding_alone_are_one_value() -> None:
+    """Bounds apart past :data:`~core.model.numbers.APART_MOST` digits are
+    one number written twice (its sums' rounding): written at the display's
+    digits, said as one value; they were written
+    "[0.9999999999999999, 1.0000000000000002]"."""
+    from core.model.numbers import one_value
+
+    assert apart_digits(*NOISE) == 4
+    assert apart_digits(*NOISE, 2) == 2
+    assert apart_digits(0.999999999, 1.0, 4) == 9  # (a narrow interval: apart)
+    assert [one_value(*NOISE), one_value(0.5, 0.5)] == [True, True]
+    assert [one_value(0.999999999, 1.0), one_value(0.25, 0.5)] == [False, False]
+    assert _interval(*NOISE) == "1.0000, 1.0000"
+    assert bounds_texts(*NOISE, 4) == ("1.0000", "1.0000")
+
+
+def test_the_table_writes_bounds_apart_by_rounding_at_four_digits(tmp_path) -> None:
+    import io
+
+    from app.cli.main import main
+
+    run, qrels = tmp_path / "r.run", tmp_path / "q.qrels"
+    run.write_text("q0 Q0 d5 1 1.0 r\nq0 Q0 d22 2 0.5 r\nq0 Q0 d30 3 0.5 r\nq0 Q0 d34 4 0.5 r\n")
+    qrels.write_text("q0 0 d25 -1\nq0 0 d5 3\nq0 0 d16 2\n")
+    args = ["evaluate", str(run), "--qrels", str(qrels), "--ties", "optimistic", "--k", "3"]
+    out = io.StringIO()
+    assert main([*args, "--format", "json"], out=out) == 0
+    assert '"low": 0.9999999999999999' in out.getvalue()  # (the JSON keeps full precision)
+    assert '"high": 1.0000000000000002' in out.getvalue()
+    out = io.StringIO()
+    assert main(args, out=out) == 0
+    row = next(line for line in out.getvalue().splitlines() if line.startswith("q0 "))
+    assert row.split() == ["q0", "unresolved", "3/6", "[1.0000,", "1.0000]"]
+
+
+def test_the_summary_says_bounds_apart_by_rounding_as_one_value(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from app.main import build_window
+
+    w = build_window(None)
+    qtbot.addWidget(w)
+    w.set_document(_doc())
+    panel = w.summary_panel
+    ev = evaluate(_doc())
+    panel._ev, panel._q = ev, 0
+    best = NextJudgment(index=1, source_id="b", rank=2, widths={0.0: 2.2e-16},
+                        worst_width=2.2e-16)
+    panel._show_details((ev, 0), ([Bounds(2, *NOISE, True, 1)], best))
+    assert panel.bounds_label.text() == (
+        "1 unknown grade of 3: NDCG@2 is 1.0000 whatever the unknown grades are")
+    assert panel.next_label.text() == (
+        "Judge 'b' next: no grade changes the NDCG@2, but the query stays unresolved until "
+        "its unknown grades are judged.")
+    panel.details_job.wait()
+    w.session.mark_saved()
+
+
+def test_the_judging_queue_says_a_mean_apart_by_rounding_as_one_value(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from app.review.queue_view import QueueView
+
+    doc = _doc()
+    ev = evaluate(doc)
+    queue = replace(judging_queue(ev), low=NOISE[0], high=NOISE[1], settled=False,
+                    narrowing=np.array([3.3e-16]))
+    view = QueueView(lambda: 4)
+    qtbot.addWidget(view)
+    view.show_queue(doc, ev, queue)
+    assert view.message.text() == "Mean NDCG@2 1.0000: the 1 unknown grade cannot change it."

@@ -37,7 +37,10 @@ _NEXT: tuple[str, ...] = ("score",)
 #: grade is edited) right after the grade, what it was beside what it is. Not
 #: a key column: the docks keep no room for it before an edit (at 1280x800
 #: that room hid the navigator's status column and cut the summary's title
-#: at 16 pt), so once shown it pushes the cumulative DCG towards the right.
+#: at 16 pt); once shown it takes its room from the source column's (a long
+#: id, elided in the middle: app.panels.grid's source_most), else it pushes
+#: the cumulative DCG towards the right (the example's one-letter ids at
+#: 1280x800: 2 px past the view).
 _BESIDE: dict[str, str] = {"original": "grade"}
 #: Columns that cannot be hidden: grading happens in the grade column.
 ALWAYS_SHOWN: frozenset[str] = frozenset({"grade"})

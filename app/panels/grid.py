@@ -284,7 +284,9 @@ class GridPanel(QWidget):
         every other shown column, or where that is too little (less than
         :data:`SOURCE_LEAST` characters), for the other key columns
         (:data:`~app.panels.column_chooser.KEY_COLUMNS`: rank, grade, gain,
-        discount, contribution, cumulative DCG); never less than
+        discount, contribution, cumulative DCG) and the original grade once
+        an edit shows it beside the grade (it pushed the cumulative DCG out
+        of view at 1280x800, the source keeping its room); never less than
         :data:`SOURCE_LEAST` characters. A longer id is elided in the middle
         (where ids like ``clueweb09-en0000-12-34567`` differ least), whole
         on hover."""
@@ -293,7 +295,8 @@ class GridPanel(QWidget):
         least = view.fontMetrics().averageCharWidth() * SOURCE_LEAST + 8
         shown = [n for n in range(header.count())
                  if n != GridColumn.SOURCE and not view.isColumnHidden(n)]
-        keys = [n for n in shown if self.model.columns[n].key in KEY_COLUMNS]
+        keys = [n for n in shown if self.model.columns[n].key in KEY_COLUMNS
+                or self.model.columns[n].edits_only]
         room = port - sum(header.sectionSize(n) for n in shown)
         if room < least:
             room = port - sum(header.sectionSize(n) for n in keys)

@@ -51,7 +51,7 @@ from core.analysis.bounds import (
 from core.engine.evaluation import Evaluation, Status
 from core.engine.results import STATUS_BY_CODE
 from core.model.conventions import format_cutoff
-from core.model.numbers import apart_digits, counted
+from core.model.numbers import apart_digits, counted, one_value
 from core.reports.sentences import query_sentence, summary_sentence
 
 __all__ = ["DETAILS_DELAY_MS", "AggregateFooter", "SummaryPanel"]
@@ -514,7 +514,7 @@ def _span(b: Bounds, d: int) -> str:
     "between 1.0000 and 1.0000")."""
     if b.low is None or b.high is None:
         return "undefined whatever the unknown grades are"
-    if b.low == b.high:
+    if one_value(b.low, b.high):  # (or summed in two orders: 1 - 1e-16, 1 + 2e-16)
         span = f"is {bound_text(b.low, d)} whatever the unknown grades are"
     else:
         low, high = bounds_texts(b.low, b.high, d)
@@ -535,10 +535,12 @@ def _next_text(best: NextJudgment, k: str, first: Bounds, d: int) -> str:
     who = shown_id(best.source_id)
     if best.by_rank:  # (an unbounded side: core.analysis.outer)
         return f"Judge {who!r} next for the NDCG@{k} interval: {best.why}."
-    if best.worst_width == 0 and first.low is not None and first.low == first.high:
+    closes = one_value(0.0, best.worst_width)  # (a width of 2e-16: the sums' rounding)
+    if closes and first.low is not None and first.high is not None and one_value(
+            first.low, first.high):
         return (f"Judge {who!r} next: no grade changes the NDCG@{k}, but the query stays "
                 "unresolved until its unknown grades are judged.")
-    if best.worst_width == 0:
+    if closes:
         return f"Judge {who!r} next: whatever its grade, the NDCG@{k} interval closes to one value."
     width = format_number(best.worst_width, apart_digits(0.0, best.worst_width, d))
     return (f"Judge {who!r} next: whatever its grade, the NDCG@{k} interval narrows to at "

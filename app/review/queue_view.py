@@ -29,7 +29,7 @@ from core.analysis.queue import JudgingQueue, QueryJudgments, judging_queue, rev
 from core.engine.evaluation import Evaluation
 from core.model.conventions import format_cutoff
 from core.model.document import Document, GradeState
-from core.model.numbers import apart_digits, counted
+from core.model.numbers import apart_digits, counted, one_value
 from core.session import Changes
 
 if TYPE_CHECKING:
@@ -163,20 +163,23 @@ class QueueView(QWidget):
             text = self.tr("No unknown grade is left to judge.")
         elif queue.low is None or queue.high is None:
             text = self.tr("{0}; no query has an NDCG@{1} to average.").format(unknown, k)
-        elif queue.settled or queue.low == queue.high:  # (outer bounds alike: the exact too)
+        elif queue.settled or one_value(queue.low, queue.high):  # (outer bounds alike:
+            # the exact too; or one value summed in two orders, 1 - 1e-16 and 1 + 2e-16)
             # (it said "between 0.4524 and 0.4524 ... narrows it by at least 0.0000")
             text = self.tr("Mean NDCG@{0} {1}: the {2} cannot change it.").format(
                 k, bound_text(queue.low, d), unknown)
         else:
-            first = queue.narrowing[0]
+            first = float(queue.narrowing[0])
             # (an interval narrower than the rounding: the digits that tell
-            # its bounds apart, for them and for what a judgment takes off)
+            # its bounds apart; what a judgment takes off, at those digits or
+            # the more that tell it from 0, as the summary says a width: it
+            # read "by at least 0.0000" of a mean over many queries)
             low, high = bounds_texts(queue.low, queue.high, d)
-            apart = apart_digits(queue.low, queue.high, d)
+            apart = apart_digits(0.0, first, apart_digits(queue.low, queue.high, d))
             text = self.tr("Mean NDCG@{0} between {1} and {2}{3}; {4}. Judging "
                            "the first narrows it by at least {5}.").format(
                 k, low, high, "" if queue.exact else self.tr(" (outer bounds)"), unknown,
-                format_number(float(first), apart) if first == first
+                format_number(first, apart) if first == first
                 else self.tr("(not worked out)"))
         self.message.setText(text)
         self.next_button.setEnabled(bool(len(queue)))

@@ -136,20 +136,29 @@ _CALLS: dict[Hashable, _Call] = {}
 _CALLS_LOCK = threading.Lock()
 
 
+def _file_state(name: str | os.PathLike[str]) -> tuple[int, ...] | None:
+    """The state of the file ``name`` names, as far as a parse of it goes:
+    which file (device and inode: a file put in its place by
+    ``os.replace``), its size and modification time, and its status change
+    time (a file rewritten in place with its old size and modification
+    time, as ``cp -p``, ``rsync -t`` or an unzip leave it, changes it: the
+    modification time alone let a reopen take the parse of the file as it
+    was); None where it cannot be read (the parse says why). A file
+    rewritten so within the tick of the kernel's clock (a few ms) of its
+    previous change is not told apart: only its bytes would tell."""
+    try:
+        info = os.stat(name)
+    except (OSError, ValueError):
+        return None
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
 def _key(fn: Callable[..., Any], args: tuple[Any, ...]) -> Hashable | None:
     """The call's key: ``fn``, ``args`` and, for each argument naming a
-    file, its modification time and size (a file changed since is another
-    call); None where an argument cannot be a key."""
-    stamps = []
-    for arg in args:
-        stamp = None
-        if isinstance(arg, str | os.PathLike):
-            try:
-                info = os.stat(arg)
-                stamp = (info.st_mtime_ns, info.st_size)
-            except (OSError, ValueError):
-                stamp = None
-        stamps.append(stamp)
+    file, the file's state (:func:`_file_state`: a file changed since is
+    another call); None where an argument cannot be a key."""
+    stamps = [_file_state(arg) if isinstance(arg, str | os.PathLike) else None
+              for arg in args]
     key = (fn, args, tuple(stamps))
     try:
         hash(key)
@@ -183,6 +192,16 @@ def _wait(call: _Call) -> None:
         check()
 
 
+def _wait_other(call: _Call) -> None:
+    """Until ``call``, another reader's, is done or its reader stopped (this
+    one may take it over then: it waited for the whole call, then made it
+    again), looking at this thread's stop."""
+    while not call.done.wait(LOOK_EVERY):
+        check()
+        if call.abandoned:
+            return
+
+
 def waited(fn: Callable[..., T], *args: Any) -> T:
     """``fn(*args)``, run on a helper thread while this one looks at its
     stop every :data:`LOOK_EVERY` seconds: for one long call in native code
@@ -197,7 +216,8 @@ def waited(fn: Callable[..., T], *args: Any) -> T:
     over by the next one (an open right after a Cancel waits for the parse
     the Cancel left running and takes its result, where it started a second
     one beside it: twice the memory and the cores); one whose reader still
-    waits for it is waited for, then made again."""
+    waits for it is waited for, then made again (taken over, where its reader
+    is stopped meanwhile)."""
     if current() is None:
         return fn(*args)
     check()
@@ -214,7 +234,7 @@ def waited(fn: Callable[..., T], *args: Any) -> T:
                 running.abandoned = False
                 call = running
                 break
-        _wait(running)  # (another reader's: theirs, then this one's own)
+        _wait_other(running)  # (another reader's: theirs, then this one's own)
     try:
         _wait(call)
     except Stopped:

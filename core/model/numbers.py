@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 
 __all__ = [
+    "APART_MOST",
     "BEYOND_FLOAT",
     "DECIMALS",
     "VERBS",
@@ -28,6 +29,7 @@ __all__ = [
     "fixed_text",
     "full_text",
     "number_text",
+    "one_value",
     "read_number",
     "read_numbers",
     "shown_text",
@@ -201,16 +203,42 @@ def digits_apart(a: float, b: float) -> int:
     return 17
 
 
+#: The most digits after the point :func:`apart_digits` writes two bounds
+#: apart with: bounds apart only past them are one number summed in two
+#: orders (an NDCG of 1 whatever the unknown grades, its bounds
+#: 0.9999999999999999 and 1.0000000000000002), not an interval
+#: (:func:`one_value`).
+APART_MOST = 12
+
+
 def apart_digits(low: float, high: float, decimals: int = DECIMALS) -> int:
     """The digits after the point an interval's two bounds are written at:
     ``decimals``, or more where its bounds would read alike at that many
     (an interval narrower than the display's rounding, 0.99996 to 1, read
-    "between 1.0000 and 1.0000"); :func:`digits_apart`. Display only.
+    "between 1.0000 and 1.0000"), up to :data:`APART_MOST`
+    (:func:`one_value`: ``decimals`` then); :func:`digits_apart`. Display
+    only.
 
     >>> apart_digits(0.25, 0.5), apart_digits(0.99996, 1.0), apart_digits(0.5, 0.5)
     (4, 5, 4)
+    >>> apart_digits(0.9999999999999999, 1.0000000000000002)
+    4
     """
-    return max(decimals, digits_apart(low, high))
+    d = digits_apart(low, high)
+    return decimals if d > APART_MOST else max(decimals, d)
+
+
+def one_value(low: float, high: float) -> bool:
+    """Whether an interval's bounds are one value: equal, or apart only past
+    :data:`APART_MOST` digits after the point (the float sums' rounding of
+    one number). Display only: the bounds keep their full precision.
+
+    >>> one_value(0.5, 0.5), one_value(0.9999999999999999, 1.0000000000000002)
+    (True, True)
+    >>> one_value(0.999999999, 1.0)
+    False
+    """
+    return low == high or digits_apart(low, high) > APART_MOST
 
 
 def shown_text(x: float, decimals: int | None = None) -> str:
