@@ -78,21 +78,7 @@ class QueryNavigator(QWidget):
                       self.tr("Lists the queries whose id contains this text"))
         self.filter_edit.textChanged.connect(self.proxy.set_text)
         self.status_boxes: dict[Status, QCheckBox] = {}
-        # two a row: four side by side are cut in a side column of ~300 px
-        boxes = QGridLayout()
-        boxes.setHorizontalSpacing(12)
-        boxes.setVerticalSpacing(0)
-        for i, status in enumerate(Status):
-            look = STATUS_LOOK[status]
-            box = QCheckBox(look.label, self)
-            box.setObjectName(f"statusFilter_{status.value}")
-            box.setChecked(True)
-            box.setToolTip(status.reason)
-            tint(box, "color: {}", look.tone)
-            box.toggled.connect(self._statuses_toggled)
-            self.status_boxes[status] = box
-            boxes.addWidget(box, i // 2, i % 2)
-        boxes.setColumnStretch(2, 1)
+        boxes = self._status_filters()
         self.view = QTableView(self)
         self.view.setObjectName("queryList")
         label_control(self.view, self.tr("Queries"), self.tr(
@@ -139,6 +125,26 @@ class QueryNavigator(QWidget):
         layout.addWidget(self.filter_edit)
         layout.addLayout(boxes)
         layout.addWidget(self.view)
+
+    def _status_filters(self) -> QGridLayout:
+        """One check box a status (:attr:`status_boxes`), each in its tone,
+        all checked: the list shows the queries of the statuses checked."""
+        # two a row: four side by side are cut in a side column of ~300 px
+        boxes = QGridLayout()
+        boxes.setHorizontalSpacing(12)
+        boxes.setVerticalSpacing(0)
+        for i, status in enumerate(Status):
+            look = STATUS_LOOK[status]
+            box = QCheckBox(look.label, self)
+            box.setObjectName(f"statusFilter_{status.value}")
+            box.setChecked(True)
+            box.setToolTip(status.reason)
+            tint(box, "color: {}", look.tone)
+            box.toggled.connect(self._statuses_toggled)
+            self.status_boxes[status] = box
+            boxes.addWidget(box, i // 2, i % 2)
+        boxes.setColumnStretch(2, 1)
+        return boxes
 
     def set_evaluation(self, ev: Evaluation, *, queries: Sequence[int] | None = None) -> None:
         new_document = self.model.evaluation is None or self.model.evaluation.doc is not ev.doc
