@@ -36,8 +36,9 @@ import numpy.typing as npt
 from core.engine.evaluation import Evaluation, evaluate
 from core.engine.incremental import reevaluate
 from core.errors import ConventionError
+from core.model.audit import AuditEntry
 from core.model.conventions import Conventions
-from core.model.document import AuditEntry, Document, GradeState
+from core.model.document import Document, GradeState
 from core.model.edits import Edit, GradeValue, Kept, SetConventions, SetGrades
 
 __all__ = ["Changes", "Listener", "Worksheet"]

@@ -260,7 +260,7 @@ def test_audit_log_time_follows_the_day_and_answers_only_its_roles(monkeypatch):
     import app.models.audit as audit_module
     from app.models.audit import AuditColumn
     from app.models.roles import WHOLE_ROLE
-    from core.model.document import AuditEntry
+    from core.model.audit import AuditEntry
 
     day = [dt.datetime(2026, 12, 6, 23, 59)]
 

@@ -21,8 +21,8 @@ from app.models.audit import when_text
 from app.settings import Settings
 from core.engine.evaluation import evaluate
 from core.io.workbook import export_workbook
+from core.model.audit import AuditEntry
 from core.model.conventions import GainRule
-from core.model.document import AuditEntry
 from core.model.examples import seed_document
 from tests.test_workbook_reopen import _edit
 
@@ -150,8 +150,8 @@ def test_an_edit_in_the_spreadsheet_is_logged_once_over_unsaved_reopens(
     def later() -> str:
         return f"2026-12-06T21:00:{next(ticks)}+00:00"
 
-    monkeypatch.setattr("core.model.document._now", later)
-    monkeypatch.setattr("core.io.workbook.sheet_conventions._now", later)
+    monkeypatch.setattr("core.model.document.timestamp", later)
+    monkeypatch.setattr("core.io.workbook.sheet_conventions.timestamp", later)
     edited = tmp_path / "edited.xlsx"
     _edit(book, edited, {"gain_rule": "exponential"})
     wb = openpyxl.load_workbook(edited)

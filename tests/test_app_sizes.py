@@ -255,7 +255,7 @@ def test_a_grade_seen_on_reopening_leaves_its_note_readable(qtbot, window, point
 
     from app.models.audit import AuditColumn
     from app.panels.fit import header_widths, text_margins, text_width
-    from core.model.document import OUTSIDE_ORIGIN, AuditEntry
+    from core.model.audit import OUTSIDE_ORIGIN, AuditEntry
 
     w = window
     if points is not None:
@@ -689,8 +689,8 @@ def test_the_audit_log_of_convention_changes_shows_every_column_without_scrollin
 
     from app.models.audit import AuditColumn
     from app.panels.fit import elided_headers, text_margins, text_width
+    from core.model.audit import OUTSIDE_ORIGIN, AuditEntry
     from core.model.conventions import TieRule, UnrankedRule
-    from core.model.document import OUTSIDE_ORIGIN, AuditEntry
 
     w = window
     _at(qtbot, w, width, height)

@@ -86,7 +86,7 @@ def test_members_by_hand_in_runs_of_ascending_queries_and_shuffled(monkeypatch):
 def test_an_audit_entry_s_edit_compares_every_field_but_convention():
     from dataclasses import fields, replace
 
-    from core.model.document import AuditEntry
+    from core.model.audit import AuditEntry
 
     entry = AuditEntry("ann", "2026-01-02 03:04:05", "q1", "d1", "1", "2", "why", "app", 3.5)
     others = {"who": "ben", "when": "2026-01-02 03:04:06", "query": "q2", "source_id": "d2",
@@ -105,7 +105,7 @@ def test_an_audit_entry_s_edit_compares_every_field_but_convention():
 def test_a_field_added_after_convention_is_compared_and_convention_is_not():
     from dataclasses import dataclass, replace
 
-    from core.model.document import AuditEntry
+    from core.model.audit import AuditEntry
 
     @dataclass(frozen=True)
     class Later(AuditEntry):

@@ -23,7 +23,8 @@ from core.analysis.rounds import Returned, merge
 from core.io.journal import Journal
 from core.io.workbook import SHEETS, export_workbook, read_workbook
 from core.model.assignment import Assignment, Share
-from core.model.document import AuditEntry, GradeState
+from core.model.audit import AuditEntry
+from core.model.document import GradeState
 from core.model.edits import GradeValue, SetGrades
 from core.session import Worksheet
 from tests.test_rounds import WHEN, base_doc, row, unknown_sources

@@ -15,8 +15,9 @@ from core.engine.evaluation import evaluate
 from core.errors import InputError
 from core.io.delimited import not_kept
 from core.io.safety.hidden import HiddenLines
+from core.model.audit import AuditEntry
 from core.model.conventions import Conventions, Gain
-from core.model.document import AuditEntry, Document
+from core.model.document import Document
 from core.model.numbers import agreed, counted
 from core.reports.sentences import audit_sentence, query_sentence
 

@@ -452,7 +452,7 @@ def _seen_once(seed_book: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     from core.io.first_seen import keep_first_seen
 
     ticks = iter(range(10, 20))
-    monkeypatch.setattr("core.io.workbook.sheet_conventions._now",
+    monkeypatch.setattr("core.io.workbook.sheet_conventions.timestamp",
                         lambda: f"2026-12-06T21:00:{next(ticks)}+00:00")
     edited, folder = tmp_path / "edited.xlsx", tmp_path / "seen"
     _edit(seed_book, edited, {"cut_1": 5})
@@ -521,7 +521,7 @@ def test_a_first_seen_record_outlived_by_a_save_gives_no_time(
     from dataclasses import replace
 
     from core.io.first_seen import keep_first_seen
-    from core.model.document import AuditEntry
+    from core.model.audit import AuditEntry
 
     edited, folder, doc = _seen_once(seed_book, tmp_path, monkeypatch)
     (seen,) = doc.audit

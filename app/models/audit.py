@@ -11,7 +11,8 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 
 from app.models.roles import DISPLAY, TOOLTIP, WHOLE_ROLE, Index
 from app.shown import CELL_SHOWN, bounded, id_tip, shown_id
-from core.model.document import AuditEntry, Document
+from core.model.audit import AuditEntry
+from core.model.document import Document
 
 __all__ = ["AuditColumn", "AuditModel", "when_text"]
 

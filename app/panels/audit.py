@@ -26,7 +26,7 @@ from app.accessibility import label_control, tab_passes
 from app.delegates import GradeWordsDelegate, NumberDelegate
 from app.models.audit import AuditColumn, AuditModel
 from app.panels.fit import fit_columns, header_widths, measured_rows, text_margins, text_width
-from core.model.document import OUTSIDE_ORIGIN, AuditEntry
+from core.model.audit import OUTSIDE_ORIGIN, AuditEntry
 
 __all__ = ["TALL_LINES", "AuditLogView"]
 

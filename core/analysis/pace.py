@@ -20,7 +20,7 @@ import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from core.model.document import AuditEntry
+from core.model.audit import AuditEntry
 
 __all__ = ["CAP_SECONDS", "IDLE_SECONDS", "JudgmentClock", "Pace", "reviewer_pace"]
 

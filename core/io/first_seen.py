@@ -37,7 +37,8 @@ from core.io.atomic import atomic_write_text
 from core.io.identity import real_path
 from core.io.journal import file_key, journal_dir
 from core.io.workbook.reopened import remember, reopened
-from core.model.document import AuditEntry, Document
+from core.model.audit import AuditEntry
+from core.model.document import Document
 
 __all__ = ["keep_first_seen"]
 

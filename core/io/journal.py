@@ -47,8 +47,9 @@ from typing import Any
 
 from core.errors import ConventionError
 from core.io.identity import FileState, real_path
+from core.model.audit import AuditEntry
 from core.model.conventions import Conventions
-from core.model.document import AuditEntry, Document, GradeState
+from core.model.document import Document, GradeState
 from core.model.edits import Kept
 from core.session import Changes
 

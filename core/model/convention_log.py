@@ -21,7 +21,7 @@ __all__ = ["CONVENTION_ENTRY", "convention_changes", "field_changes", "guideline
 #: The query and source id shown for an audit entry that records a convention
 #: (not a grade) changed: the entry's from and to say "<convention> = <value>".
 #: Text only: a real query may be named so; the entry says what it is
-#: (:attr:`core.model.document.AuditEntry.convention`).
+#: (:attr:`core.model.audit.AuditEntry.convention`).
 CONVENTION_ENTRY = "—"
 
 

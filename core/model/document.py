@@ -9,11 +9,10 @@ recorded in the audit log.
 
 from __future__ import annotations
 
-import datetime as _dt
 import itertools
 import math
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, fields, replace
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -21,7 +20,8 @@ import numpy.typing as npt
 
 from core.errors import InputError
 from core.model.assignment import Assignment
-from core.model.convention_log import CONVENTION_ENTRY, convention_changes
+from core.model.audit import AuditEntry, timestamp
+from core.model.convention_log import convention_changes
 from core.model.conventions import Conventions, Weighting
 
 # A grade's state and text belong to the grade grammar; importers find them here too.
@@ -33,7 +33,7 @@ from core.model.lazy import EmptyTexts as _EmptyTexts
 from core.model.lazy import Released as _Released
 from core.model.lazy import Unmade
 
-__all__ = ["RANKINGS", "AuditEntry", "Document", "GradeState", "grade_text", "has_weight"]
+__all__ = ["RANKINGS", "Document", "GradeState", "grade_text", "has_weight"]
 
 #: Where a document's scores came from, when not from a score column
 #: (:attr:`Document.ranking`), in words for people: the workbook's Report and
@@ -49,76 +49,6 @@ RANKINGS: dict[str, str] = {
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
-
-
-@dataclass(frozen=True)
-class AuditEntry:
-    """One grade change: who, when, where, from, to, and why; for a grade a
-    reviewer typed, the active seconds it took (``None``: not timed, e.g. an
-    undo, a merge, an edit made in a spreadsheet).
-
-    ``convention``: the entry records a change of conventions, not of a
-    grade (made by :meth:`of_convention`; its query and source are the
-    placeholder :data:`~core.model.convention_log.CONVENTION_ENTRY`, which
-    a real query or source may be named too, so it is told by this field)."""
-
-    who: str
-    when: str
-    query: str
-    source_id: str
-    before: str
-    after: str
-    note: str = ""
-    origin: str = "app"
-    seconds: float | None = None
-    convention: bool = False
-
-    @classmethod
-    def of_convention(cls, who: str, when: str, before: str, after: str, note: str = "",
-                      origin: str = "app") -> AuditEntry:
-        """The entry of one convention changed, its from and to written
-        ``<convention> = <value>``."""
-        return cls(who, when, CONVENTION_ENTRY, CONVENTION_ENTRY, before, after, note, origin,
-                   convention=True)
-
-    def edit(self) -> tuple[Any, ...]:
-        """The edit the entry records, in the fields every stored entry
-        carries: all but ``convention``, which an entry stored before it was
-        kept (9 fields) lets :meth:`read` infer from the placeholders (a
-        grade of a query and source named so is taken for a convention's).
-        Entries of the same edit read from workbooks of either age give the
-        same ``edit``, not always equal entries. The fields are taken by
-        name, so one added later is compared too, wherever it stands."""
-        return tuple(getattr(self, f.name) for f in fields(self) if f.name != "convention")
-
-    @classmethod
-    def read(cls, fields: Sequence[Any]) -> AuditEntry:
-        """An entry from its fields as stored, in order (a workbook's
-        metadata); stored without ``convention`` (before it was kept), a
-        change of conventions is told by its placeholder query and source."""
-        entry = cls(*fields)
-        if len(fields) > 9:
-            return entry
-        return replace(entry, convention=fields[2] == fields[3] == CONVENTION_ENTRY)
-
-
-    def when_said(self, shown: Callable[[str], str] = str) -> str:
-        """When, as people read it (``shown``: how a time is written). An
-        edit made outside the app carries the time reopening saw it, not
-        when it was made (a workbook says when it was saved, never when a
-        cell was edited): ``seen on reopening, <time>``."""
-        if self.origin == OUTSIDE_ORIGIN:
-            return f"seen on reopening, {shown(self.when)}"
-        return shown(self.when)
-
-
-#: The origin of an edit made outside the app: a grade or a convention
-#: changed in the workbook's sheets, taken on reopening.
-OUTSIDE_ORIGIN = "outside the app"
-
-
-def _now() -> str:
-    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
 
 
 @dataclass(eq=False)
@@ -503,7 +433,7 @@ class Document:
         self.reason[index] = reason if state is GradeState.UNRATEABLE else ""
         entry = AuditEntry(
             who=who,
-            when=_now(),
+            when=timestamp(),
             query=self.query_ids[int(self.query[index])],
             source_id=self.source_text(index),
             before=before,
@@ -520,7 +450,7 @@ class Document:
         """Replace the conventions and log it: an audit entry per field
         changed (:func:`~core.model.convention_log.convention_changes`, query
         and source ``—``). Returns the entries."""
-        when = _now()
+        when = timestamp()
         entries = [AuditEntry.of_convention(who, when, before, after, note, origin)
                    for before, after in convention_changes(self.conventions, conventions)]
         self.audit.extend(entries)  # (before: an assignment cannot fail halfway)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from core.analysis.aggregate import CutoffSummary, excluded_phrase
 from core.engine.evaluation import Evaluation, Status
+from core.model.audit import OUTSIDE_ORIGIN, AuditEntry
 from core.model.conventions import FIELDS, Conventions, format_cutoff
-from core.model.document import OUTSIDE_ORIGIN, AuditEntry
 from core.model.numbers import DECIMALS, agreed, counted, fixed_text
 
 __all__ = ["NO_CHANGES", "audit_sentence", "excluded_phrase", "mean_sentence", "query_sentence",

@@ -65,7 +65,8 @@ from core.analysis.rounds.base import (
 )
 from core.analysis.rounds.report import MergeResult, Refusal, ReviewerCount
 from core.model.assignment import Assignment, Conflict, Share
-from core.model.document import AuditEntry, Document, GradeState, grade_text
+from core.model.audit import AuditEntry
+from core.model.document import Document, GradeState, grade_text
 
 __all__ = ["MERGE_ORIGIN", "Returned", "merge"]
 

@@ -20,7 +20,8 @@ from core.io.workbook.layout import (
     SHEETS,
     written_back,
 )
-from core.model.document import AuditEntry, Document, GradeState
+from core.model.audit import AuditEntry
+from core.model.document import Document, GradeState
 from core.model.grades import NotAGrade, PastedGrade, grade_hint, read_grade
 from core.model.numbers import number_text
 

@@ -13,9 +13,9 @@ from core.analysis.aggregate import UNJUDGED
 from core.engine.columns import COLUMNS as ALL_CANDIDATE_COLUMNS
 from core.engine.results import STATUS_BY_CODE
 from core.io.workbook.formulas import LIFTED_FORMAT
+from core.model.audit import OUTSIDE_ORIGIN as OUTSIDE_ORIGIN  # declared with the audit entry
 from core.model.convention_log import CONVENTION_ENTRY as CONVENTION_ENTRY  # one declaration
 from core.model.conventions import FIELDS
-from core.model.document import OUTSIDE_ORIGIN as OUTSIDE_ORIGIN  # declared with the audit entry
 
 FloatArray = npt.NDArray[np.float64]
 

@@ -14,8 +14,9 @@ from core.errors import ConventionError, NotOwnWorkbook
 from core.io.workbook.layout import CHUNK, METADATA_FORMAT, SHEETS, FloatArray
 from core.io.workbook.metadata_check import MetadataError, check_metadata, metadata_error
 from core.model.assignment import Assignment
+from core.model.audit import AuditEntry
 from core.model.conventions import Conventions
-from core.model.document import AuditEntry, Document
+from core.model.document import Document
 
 #: How every refusal of a workbook without our metadata begins (raised as
 #: :class:`core.errors.NotOwnWorkbook`).

@@ -13,7 +13,8 @@ import weakref
 from dataclasses import dataclass
 
 from core.errors import InputError
-from core.model.document import AuditEntry, Document
+from core.model.audit import AuditEntry
+from core.model.document import Document
 from core.model.numbers import counted
 
 __all__ = ["Reopened", "remember", "reopened"]

@@ -11,7 +11,6 @@ the sheet is taken: the conventions stored with the workbook stay.
 
 from __future__ import annotations
 
-import datetime as _dt
 import math
 import posixpath
 import zipfile
@@ -29,6 +28,7 @@ from core.io.workbook.layout import (
     OUTSIDE_WHO,
     SHEETS,
 )
+from core.model.audit import AuditEntry, timestamp
 from core.model.convention_log import field_changes, guideline_change, value_words
 from core.model.conventions import (
     FIELDS,
@@ -39,7 +39,7 @@ from core.model.conventions import (
     Rubric,
     format_cutoff,
 )
-from core.model.document import AuditEntry, Document
+from core.model.document import Document
 from core.model.numbers import number_text
 
 __all__ = ["SheetConventions", "defined_names", "read_sheet_conventions"]
@@ -194,10 +194,6 @@ def _shown(value: Any) -> str:
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     return repr(_text(value))
-
-
-def _now() -> str:
-    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
 
 
 def _rubric(value: Any) -> Rubric | None:
@@ -396,7 +392,7 @@ def read_sheet_conventions(cells: list[list[Any]] | None, names: dict[str, str],
     except ConventionError as exc:
         out.refused.append(InputError(str(exc), file=file, sheet=_SHEET, hint=_KEEP))
         return out
-    when = _now()
+    when = timestamp()
     for f in FIELDS:
         if f.kind == "guidelines":  # a grade's row at a time
             out.entries += _guideline_entries(stored.guidelines, described, when)

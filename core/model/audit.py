@@ -1,0 +1,86 @@
+"""The audit log's entry: one grade or convention change, who made it,
+when, from what to what and why. A document keeps its log as a list of
+entries (:attr:`core.model.document.Document.audit`); the workbook stores
+them in its metadata and shows them on its Audit sheet.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from core.model.convention_log import CONVENTION_ENTRY
+
+__all__ = ["OUTSIDE_ORIGIN", "AuditEntry", "timestamp"]
+
+
+@dataclass(frozen=True)
+class AuditEntry:
+    """One grade change: who, when, where, from, to, and why; for a grade a
+    reviewer typed, the active seconds it took (``None``: not timed, e.g. an
+    undo, a merge, an edit made in a spreadsheet).
+
+    ``convention``: the entry records a change of conventions, not of a
+    grade (made by :meth:`of_convention`; its query and source are the
+    placeholder :data:`~core.model.convention_log.CONVENTION_ENTRY`, which
+    a real query or source may be named too, so it is told by this field)."""
+
+    who: str
+    when: str
+    query: str
+    source_id: str
+    before: str
+    after: str
+    note: str = ""
+    origin: str = "app"
+    seconds: float | None = None
+    convention: bool = False
+
+    @classmethod
+    def of_convention(cls, who: str, when: str, before: str, after: str, note: str = "",
+                      origin: str = "app") -> AuditEntry:
+        """The entry of one convention changed, its from and to written
+        ``<convention> = <value>``."""
+        return cls(who, when, CONVENTION_ENTRY, CONVENTION_ENTRY, before, after, note, origin,
+                   convention=True)
+
+    def edit(self) -> tuple[Any, ...]:
+        """The edit the entry records, in the fields every stored entry
+        carries: all but ``convention``, which an entry stored before it was
+        kept (9 fields) lets :meth:`read` infer from the placeholders (a
+        grade of a query and source named so is taken for a convention's).
+        Entries of the same edit read from workbooks of either age give the
+        same ``edit``, not always equal entries. The fields are taken by
+        name, so one added later is compared too, wherever it stands."""
+        return tuple(getattr(self, f.name) for f in fields(self) if f.name != "convention")
+
+    @classmethod
+    def read(cls, fields: Sequence[Any]) -> AuditEntry:
+        """An entry from its fields as stored, in order (a workbook's
+        metadata); stored without ``convention`` (before it was kept), a
+        change of conventions is told by its placeholder query and source."""
+        entry = cls(*fields)
+        if len(fields) > 9:
+            return entry
+        return replace(entry, convention=fields[2] == fields[3] == CONVENTION_ENTRY)
+
+    def when_said(self, shown: Callable[[str], str] = str) -> str:
+        """When, as people read it (``shown``: how a time is written). An
+        edit made outside the app carries the time reopening saw it, not
+        when it was made (a workbook says when it was saved, never when a
+        cell was edited): ``seen on reopening, <time>``."""
+        if self.origin == OUTSIDE_ORIGIN:
+            return f"seen on reopening, {shown(self.when)}"
+        return shown(self.when)
+
+
+#: The origin of an edit made outside the app: a grade or a convention
+#: changed in the workbook's sheets, taken on reopening.
+OUTSIDE_ORIGIN = "outside the app"
+
+
+def timestamp() -> str:
+    """The time an entry is stamped with: UTC, to the second, ISO 8601."""
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
