@@ -15,6 +15,7 @@ edit is one of:
   text; text starting with ``=`` is typed as a formula)
 - ``{"op": "set_named", "name": N, "value": V}`` (a named cell)
 - ``{"op": "add_sheet", "name": N}``
+- ``{"op": "rename", "sheet": S, "name": N}`` (as a person renames a sheet's tab)
 - ``{"op": "comment", "sheet": S, "cell": "F3", "text": T}``
 - ``{"op": "fill", "sheet": S, "cell": "B3", "rgb": "FF0000"}`` (a background colour)
 - ``{"op": "sort", "sheet": S, "range": "A1:AB24", "column": 1, "descending": true}``
@@ -104,6 +105,9 @@ def _apply(doc: Any, edit: dict[str, Any]) -> None:
         _set(cells.getCellByPosition(0, 0), edit["value"])
         return
     sheet = doc.Sheets.getByName(edit["sheet"])
+    if op == "rename":
+        sheet.setName(edit["name"])
+        return
     if op == "sort":
         _sort(sheet, edit)
         return

@@ -4,8 +4,11 @@ annotators' sheet was imported (``Document.annotators`` and
 apart the annotators were; written only for a document that keeps them.
 
 The sheet is the record of the import, not an input: reopening compares it
-with what the export wrote (:func:`edited_cells`) and says where it was
-edited (the grade to change is the Candidates sheet's current grade).
+with what the export wrote and says where it was edited
+(:mod:`core.io.workbook.annotators_check`; the grade to change is the
+Candidates sheet's current grade). A defined name
+(:data:`RECORD_NAME`) marks it, so that a sheet the reviewer renamed is
+still known as the record.
 """
 
 from __future__ import annotations
@@ -15,16 +18,17 @@ from typing import Any
 
 import numpy as np
 
-from core.errors import InputError
 from core.io.safety import column_letters
 from core.io.workbook.candidates import text_columns
 from core.io.workbook.layout import (
     ANNOTATOR_LEAD,
     ANNOTATOR_TAIL,
+    RECORD_NAME,
     SHEETS,
     STATE_COLOURS,
     Formats,
     number_form,
+    sheet_ref,
 )
 from core.io.workbook.ods_writer import text_paragraphs
 from core.io.workbook.page import (
@@ -36,9 +40,8 @@ from core.io.workbook.page import (
     text_width,
 )
 from core.model.document import Document, GradeState
-from core.model.numbers import counted
 
-__all__ = ["edited_cells", "sheet_rows", "write_annotators"]
+__all__ = ["SHEET", "sheet_rows", "write_annotators"]
 
 SHEET = SHEETS["annotators"]
 #: Rows rendered at a time.
@@ -76,13 +79,16 @@ def _blank_nan(v: Value) -> Value:
     return "" if isinstance(v, float) and v != v else v
 
 
-def write_annotators(wb: Any, fmt: Formats, doc: Document, perm: np.ndarray) -> None:
-    """The Annotators sheet of ``doc`` (rows as :func:`sheet_rows`); nothing
-    when it keeps no annotator's grades."""
+def write_annotators(wb: Any, fmt: Formats, doc: Document, perm: np.ndarray,
+                     name: str = SHEET) -> None:
+    """The Annotators sheet of ``doc`` (rows as :func:`sheet_rows`), called
+    ``name`` (the name a reviewer gave it, kept), with :data:`RECORD_NAME`;
+    nothing when ``doc`` keeps no annotator's grades."""
     rows = sheet_rows(doc, perm)
     if not rows:
         return
-    ws = wb.add_worksheet(SHEET)
+    ws = wb.add_worksheet(name)
+    wb.define_name(RECORD_NAME, f"={sheet_ref(name)}!$A$1")
     header = [str(h) for h in rows[0]]
     m = len(doc.annotators)
     widths = header_widths(header, [
@@ -146,41 +152,3 @@ def _rendered(rows: list[list[Value]], fmt: Formats, *, odf: bool = False) -> It
             yield "".join(piece)
             piece = []
     yield "".join(piece)
-
-
-def edited_cells(found: list[list[Any]], doc: Document, perm: np.ndarray,
-                 file: str) -> InputError | None:
-    """Whether the Annotators sheet's cells (``found``, from A1) differ from
-    what the export wrote: an :class:`InputError` naming the first cell that
-    does, how many do and what to do; None when none does (or the workbook
-    has no such sheet, or ``doc`` keeps no annotator's grades)."""
-    expected = sheet_rows(doc, perm)
-    if not found or not expected:
-        return None
-    differ = []
-    for r in range(max(len(found), len(expected))):
-        got = found[r] if r < len(found) else []
-        want = expected[r] if r < len(expected) else []
-        for c in range(max(len(got), len(want))):
-            if not _same(got[c] if c < len(got) else None, want[c] if c < len(want) else ""):
-                differ.append((r, c))
-    if not differ:
-        return None
-    r, c = differ[0]
-    more = f" (and {counted(len(differ) - 1, 'more cell')})" if len(differ) > 1 else ""
-    return InputError(
-        f"edited{more}, not read as a grade: this sheet records the annotators' grades as "
-        "imported, and the next save writes them again",
-        file=file, sheet=SHEET, line=r + 1, column=column_letters(c + 1),
-        hint="change the grade in the Candidates sheet's current grade column")
-
-
-def _same(got: Any, want: Value) -> bool:
-    """A read cell against the written one (empty: None or "")."""
-    if got is None or got == "":
-        return want == ""
-    if isinstance(got, bool):
-        return False
-    if isinstance(got, int | float):
-        return isinstance(want, float) and float(got) == want
-    return isinstance(want, str) and str(got) == want
