@@ -130,6 +130,7 @@ def test_a_renamed_sheet_is_still_the_record(tmp_path: Path,
     assert keep is not None
     assert keep.annotators_name == "Who gave what"
     assert [s.name for s in keep.sheets] == [SHEET]
+    assert keep.not_carried == []  # (its disagreement marks are ours, not "lost")
     found = read_workbook(moved)
     export_workbook(evaluate(found), moved, keep=keep)
     names = openpyxl.load_workbook(moved).sheetnames
@@ -171,7 +172,8 @@ def test_libreoffice_sorted_renamed_and_edited(tmp_path: Path,
         assert (sheet, line, column) == ("Who gave what", 3, "C"), typed_
         keep = additions_to_keep(sorted_)
         assert keep is not None
-        assert (keep.annotators_name, keep.sheets) == ("Who gave what", []), sorted_
+        assert (keep.annotators_name, keep.sheets, keep.not_carried) == (
+            "Who gave what", [], []), sorted_
         again = tmp_path / f"again{sorted_.suffix}"
         export_workbook(evaluate(read_workbook(sorted_)), again, keep=keep)
         names = python_calamine.CalamineWorkbook.from_path(str(again)).sheet_names

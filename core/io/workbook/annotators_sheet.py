@@ -98,57 +98,92 @@ def write_annotators(wb: Any, fmt: Formats, doc: Document, perm: np.ndarray,
     set_widths(ws, widths, formats=dict.fromkeys(range(2, len(header)), fmt.grade))
     header_row(ws, fmt, 0, header, widths)
     ws.freeze_panes(1, 2)
+    last = len(header) - 1  # the spread's column
     if len(rows) > 1:
-        ws.put_rows(len(rows) - 1, len(header) - 1, _rendered(rows, fmt),
-                    as_odf=lambda: _rendered(rows, fmt, odf=True))
+        marks = (_marks(fmt) if wb.rendered_rows is not None else None)  # (an .ods export)
+        ws.put_rows(len(rows) - 1, last, _rendered(rows, fmt),
+                    as_odf=lambda: _rendered(rows, fmt, odf=True, marks=marks))
+        spread = column_letters(last + 1)
+        ws.conditional_format(1, 0, len(rows) - 1, last, {
+            "type": "formula", "criteria": f"=AND(ISNUMBER(${spread}2),${spread}2>0)",
+            "format": fmt.disagree})
     colour_words(ws, fmt, 1, len(rows) - 1, 2 + m, tuple(STATE_COLOURS))
     print_setup(ws, doc.judgment_version, header_rows=(0, 0), query_column=True)
 
 
-def _rendered(rows: list[list[Value]], fmt: Formats, *, odf: bool = False) -> Iterator[str]:
+def _marks(fmt: Formats) -> dict[int, int]:
+    """The style index of a cell of a row whose annotators disagree, by the
+    style it has in other rows (text, quote-prefixed text, grade)."""
+    plain = (fmt.text, fmt.text_q, fmt.grade)
+    return {a._get_xf_index(): b._get_xf_index()
+            for a, b in zip(plain, fmt.disagree_cells, strict=True)}
+
+
+def _rendered(rows: list[list[Value]], fmt: Formats, *, odf: bool = False,
+              marks: dict[int, int] | None = None) -> Iterator[str]:
     """The data rows (``rows`` after the header) as xlsx XML, or as ODF
     (``odf``: for an ``.ods`` export, which would otherwise convert them
     cell by cell), in batches: the ids as text (quote-prefixed when a
     spreadsheet would read them as a formula), the grades and the spread
     with every digit, a grade state's word as text; the grade cells
     right-aligned (in ODF by their column's default, which also gives the
-    states their colours). xlsxwriter's cell by cell took 10 s for 100,000
-    candidates x 3 annotators."""
+    states their colours). In ODF, a row whose annotators disagree (its
+    spread above 0) takes the styles ``marks`` maps its cells' to (the
+    .xlsx's conditional format; a word keeps its column's, and its colour).
+    xlsxwriter's cell by cell took 10 s for 100,000 candidates x 3
+    annotators."""
     grade = fmt.grade._get_xf_index()
     texts = [text_columns([str(row[c]) for row in rows[1:]], fmt.text._get_xf_index(),
                           fmt.text_q._get_xf_index()) for c in (0, 1)]
     letters = [column_letters(c + 1) for c in range(len(rows[0]))]
-    if odf:
-        start, end, blank = "<table:table-row>", "</table:table-row>", "<table:table-cell/>"
-        number = '<table:table-cell office:value-type="float" office:value="{v}"/>'
-        word = ('<table:table-cell office:value-type="string"><text:p>{v}</text:p>'
-                "</table:table-cell>")
-    else:
-        start, end, blank = '<row r="{r}">', "</row>", ""
-        number = f'<c r="{{c}}{{r}}" s="{grade}"><v>{{v}}</v></c>'
-        word = f'<c r="{{c}}{{r}}" s="{grade}" t="inlineStr"><is><t>{{v}}</t></is></c>'
+    marks = marks or {}
     piece: list[str] = []
     for i, row in enumerate(rows[1:]):
         r = i + 2
-        cells = [start.format(r=r)]
-        for c, (styles, attrs, words) in enumerate(texts):
-            if odf:
-                cells.append(f'<table:table-cell table:style-name="ce{styles[i]}" '
-                             f'office:value-type="string"><text:p>{text_paragraphs(words[i])}'
-                             "</text:p></table:table-cell>" if words[i] else
-                             f'<table:table-cell table:style-name="ce{styles[i]}"/>')
-            else:
-                cells.append(f'<c r="{letters[c]}{r}" s="{styles[i]}" t="inlineStr">'
-                             f"<is><t{attrs[i]}>{words[i]}</t></is></c>")
-        for c in range(2, len(row)):
-            v = row[c]
-            if isinstance(v, float):
-                cells.append(number.format(c=letters[c], r=r, v=number_form(v)))
-            else:  # a grade state's word, or none
-                cells.append(word.format(c=letters[c], r=r, v=v) if v else blank)
-        cells.append(end)
+        if odf:
+            spread = row[-1]
+            marked = isinstance(spread, float) and spread > 0 and bool(marks)
+            cells = ["<table:table-row>", *[_odf_text(
+                marks[styles[i]] if marked else styles[i], words[i]) for styles, _, words in texts]]
+            style = f' table:style-name="ce{marks[grade]}"' if marked else ""
+            cells += [_odf_grade(v, style) for v in row[2:]]
+            cells.append("</table:table-row>")
+        else:
+            cells = [f'<row r="{r}">', *[
+                f'<c r="{letters[c]}{r}" s="{styles[i]}" t="inlineStr">'
+                f"<is><t{attrs[i]}>{words[i]}</t></is></c>"
+                for c, (styles, attrs, words) in enumerate(texts)]]
+            cells += [_xlsx_grade(v, f"{letters[c]}{r}", grade)
+                      for c, v in enumerate(row[2:], start=2)]
+            cells.append("</row>")
         piece.append("".join(cells))
         if len(piece) == _ROWS_PER_PIECE:
             yield "".join(piece)
             piece = []
     yield "".join(piece)
+
+
+def _odf_text(style: int, text: str) -> str:
+    if not text:
+        return f'<table:table-cell table:style-name="ce{style}"/>'
+    return (f'<table:table-cell table:style-name="ce{style}" office:value-type="string">'
+            f"<text:p>{text_paragraphs(text)}</text:p></table:table-cell>")
+
+
+def _odf_grade(v: Value, style: str) -> str:
+    """A grade or spread cell (``style``: its attribute, "" for its column's)."""
+    if isinstance(v, float):
+        return (f'<table:table-cell{style} office:value-type="float" '
+                f'office:value="{number_form(v)}"/>')
+    if v:  # a word: its column's style (its colour)
+        return (f'<table:table-cell office:value-type="string"><text:p>{v}</text:p>'
+                "</table:table-cell>")
+    return f"<table:table-cell{style}/>"
+
+
+def _xlsx_grade(v: Value, ref: str, style: int) -> str:
+    if isinstance(v, float):
+        return f'<c r="{ref}" s="{style}"><v>{number_form(v)}</v></c>'
+    if v:
+        return f'<c r="{ref}" s="{style}" t="inlineStr"><is><t>{v}</t></is></c>'
+    return ""

@@ -65,6 +65,9 @@ STATUS_COLOURS = {"ok": "#1B7F3B", "undefined": "#7A5C00", "negative": "#8A3B12"
                   "unresolved": "#B3261E", "unranked": "#1F5C99"}
 OUTCOME_COLOURS = {"win": "#DFF3DF", "loss": "#F9DEDE"}
 STATE_COLOURS = {"unknown": "#6B6B6B", "unrateable": "#7A3E9D"}
+#: The background of a row whose annotators disagree (the Annotators sheet):
+#: the app's for a conflict, a disagreement (looks.py's "open").
+DISAGREEMENT_COLOUR = "#FFE3B3"
 
 # Candidates sheet: (letter, header). The first fifteen are for people: the
 # candidate columns the workbook shows, declared with the grid's
@@ -243,6 +246,13 @@ class Formats:
         self.outcome = {word: wb.add_format({"bg_color": c}) for word, c in
                         OUTCOME_COLOURS.items()}
         self.declared = wb.add_format({"bold": True})
+        #: A row whose annotators disagree: the conditional format of an
+        #: .xlsx (:attr:`disagree`), the cells' own formats in an .ods
+        #: (:attr:`disagree_cells`: a text, a quote-prefixed text, a grade;
+        #: used only there, so that an .xlsx holds no fill of theirs).
+        self.disagree = wb.add_format({"bg_color": DISAGREEMENT_COLOUR})
+        self.disagree_cells = tuple(wb.add_format({"bg_color": DISAGREEMENT_COLOUR, **more})
+                                    for more in ({}, {"quote_prefix": True}, {"align": "right"}))
 
 
 def sheet_ref(name: str) -> str:
