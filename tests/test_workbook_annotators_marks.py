@@ -92,3 +92,50 @@ def test_the_marks_stay_when_libreoffice_saves(tmp_path: Path) -> None:
     out.mkdir()
     saved_x, saved_o = edit([(xlsx, out / "saved.xlsx", []), (ods, out / "saved.ods", [])])
     check_marks(saved_x, saved_o)
+
+
+#: alice could not grade d3 (her "n/a"), nor could bob grade d1 beside
+#: alice's 2; d2 graded by both.
+MARKS_CSV = ("query,doc,annotator,grade\n"
+             "q1,d1,alice,2\n"
+             "q1,d1,bob,n/a\n"
+             "q1,d2,alice,1\n"
+             "q1,d2,bob,3\n"
+             "q1,d3,alice,n/a\n")
+#: By hand: an unrateable mark is the word, never blank nor 0; the mean of
+#: the grades given; d3 graded by no one, but looked at: unrateable.
+MARKS_ROWS = [
+    ["q1", "d1", 2.0, "unrateable", 2.0, ""],
+    ["q1", "d2", 1.0, 3.0, 2.0, 2.0],
+    ["q1", "d3", "unrateable", "", "unrateable", ""],
+]
+
+
+@pytest.mark.parametrize("suffix", [".xlsx", ".ods"])
+def test_an_annotators_unrateable_mark_shows_as_the_word(tmp_path: Path, suffix: str) -> None:
+    """Shown as imported, kept through a reopen and a save (the workbook's
+    metadata holds each mark), and in the state's colour."""
+    import numpy as np
+
+    from core.io.annotator import import_annotations
+    from core.io.workbook import read_workbook, reopened
+    from tests.test_workbook_annotators import HEADER, sheet_values
+
+    path = tmp_path / "marks.csv"
+    path.write_text(MARKS_CSV, encoding="utf-8")
+    doc = import_annotations(path, consensus="mean", rounding="none").document
+    out = tmp_path / f"book{suffix}"
+    export_workbook(evaluate(doc), out)
+    assert sheet_values(out) == [HEADER, *MARKS_ROWS]
+    found = read_workbook(out)
+    assert reopened(found).empty, reopened(found).lines()
+    assert found.unrateable_ratings is not None
+    assert np.argwhere(found.unrateable_ratings).tolist() == [[0, 1], [2, 0]]
+    again = tmp_path / f"again{suffix}"
+    export_workbook(evaluate(found), again)
+    assert sheet_values(again) == [HEADER, *MARKS_ROWS]
+    if suffix == ".xlsx":
+        ws = openpyxl.load_workbook(out)[SHEET]
+        coloured = {str(cf.sqref) for cf in ws.conditional_formatting for rule in cf.rules
+                    if rule.formula == ['"unrateable"']}
+        assert coloured == {"C2:C4", "D2:D4", "E2:E4"}  # each annotator's and the consensus

@@ -53,10 +53,11 @@ Value = float | str
 def sheet_rows(doc: Document, perm: np.ndarray) -> list[list[Value]]:
     """The sheet's rows, the header first, the candidates in the Candidates
     sheet's order (``perm``): query, source id, each annotator's grade (""
-    where they gave none), the original grade (a number, or the grade state's
-    word as the Candidates sheet writes it) and the spread of the grades
-    given (highest - lowest; "" where fewer than two annotators graded).
-    [] when ``doc`` keeps no annotator's grades."""
+    where they gave none, the word unrateable where they marked it so),
+    the original grade (a number, or the grade state's word as the
+    Candidates sheet writes it) and the spread of the grades given
+    (highest - lowest; "" where fewer than two annotators graded). [] when
+    ``doc`` keeps no annotator's grades."""
     if doc.ratings is None:
         return []
     ratings = np.asarray(doc.ratings, dtype=np.float64)[perm]
@@ -68,6 +69,10 @@ def sheet_rows(doc: Document, perm: np.ndarray) -> list[list[Value]]:
     original = [g if s == GradeState.NUMBER else words[s] for g, s in zip(
         doc.original_grade[perm].tolist(), doc.original_state[perm].tolist(), strict=True)]
     grades: list[list[Value]] = ratings.tolist()
+    if doc.unrateable_ratings is not None:
+        word = GradeState.UNRATEABLE.label
+        for i, a in np.argwhere(doc.unrateable_ratings[perm]).tolist():
+            grades[i][a] = word
     rows: list[list[Value]] = [[*ANNOTATOR_LEAD, *doc.annotators, *ANNOTATOR_TAIL]]
     for i, (q, src) in enumerate(zip(doc.query[perm].tolist(), doc.source_id[perm].tolist(),
                                      strict=True)):
@@ -107,7 +112,8 @@ def write_annotators(wb: Any, fmt: Formats, doc: Document, perm: np.ndarray,
         ws.conditional_format(1, 0, len(rows) - 1, last, {
             "type": "formula", "criteria": f"=AND(ISNUMBER(${spread}2),${spread}2>0)",
             "format": fmt.disagree})
-    colour_words(ws, fmt, 1, len(rows) - 1, 2 + m, tuple(STATE_COLOURS))
+    for c in range(2, 3 + m):  # (an annotator's unrateable mark too)
+        colour_words(ws, fmt, 1, len(rows) - 1, c, tuple(STATE_COLOURS))
     print_setup(ws, doc.judgment_version, header_rows=(0, 0), query_column=True)
 
 
