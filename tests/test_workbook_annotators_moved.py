@@ -181,3 +181,16 @@ def test_libreoffice_sorted_renamed_and_edited(tmp_path: Path,
         assert "Who gave what" in names
         assert sheet_values(again, "Who gave what") == [HEADER, *ROWS]
         assert reopened(read_workbook(again)).empty
+
+
+def test_true_typed_over_a_grade_1_is_an_edit(tmp_path: Path,
+                                              book: tuple[Document, Path]) -> None:
+    """A row read in its place as written is passed over at once; TRUE,
+    which compares equal to 1, is not taken for the 1 it replaced."""
+    _, out = book
+    wb = openpyxl.load_workbook(out)
+    wb[SHEET]["D3"] = True  # bob's 1 of d2
+    edited = tmp_path / "edited.xlsx"
+    wb.save(edited)
+    ((sheet, line, column, _),) = said(edited)
+    assert (sheet, line, column) == (SHEET, 3, "D")
