@@ -146,7 +146,8 @@ def test_libreoffice_sorted_renamed_and_edited(tmp_path: Path,
                                                book: tuple[Document, Path]) -> None:
     """Through LibreOffice (UNO), in both formats: the sheet sorted by its
     spread and renamed reads as no edit and stays the record through a save;
-    a grade typed after the sort is named at its new cell."""
+    a grade typed after the sort is named at its new cell; a standard
+    filter (spread above 0) is no edit either."""
     from core.io.workbook.additions import additions_to_keep
     from tests.libreoffice import edit
 
@@ -158,9 +159,16 @@ def test_libreoffice_sorted_renamed_and_edited(tmp_path: Path,
     typed = [*by_spread, {"op": "set", "sheet": "Who gave what", "cell": "C3", "value": 5}]
     out = tmp_path / "lo"
     out.mkdir()
+    filtered = [{"op": "filter", "sheet": SHEET, "range": "A1:F5", "column": 5, "above": 0}]
     jobs = [(src, out / f"{what}{src.suffix}", edits) for src in (xlsx, ods)
             for what, edits in (("sorted", by_spread), ("typed", typed))]
-    results = edit(jobs)
+    jobs += [(src, out / f"filtered{src.suffix}", filtered) for src in (xlsx, ods)]
+    *results, filtered_x, filtered_o = edit(jobs)
+    hidden = openpyxl.load_workbook(filtered_x)[SHEET].row_dimensions
+    assert [hidden[r].hidden for r in range(2, 6)] == [False, True, True, True]
+    for path in (filtered_x, filtered_o):  # the disagreement shown, the rest hidden
+        assert sheet_values(path) == [HEADER, *ROWS], path
+        assert reopened(read_workbook(path)).empty, path
     # the spreads ascending (0, 1), the blanks last: d2 first
     rows = [ROWS[1], ROWS[0], ROWS[2], ROWS[3]]
     for sorted_, typed_ in (results[:2], results[2:]):
