@@ -139,3 +139,28 @@ def test_an_annotators_unrateable_mark_shows_as_the_word(tmp_path: Path, suffix:
         coloured = {str(cf.sqref) for cf in ws.conditional_formatting for rule in cf.rules
                     if rule.formula == ['"unrateable"']}
         assert coloured == {"C2:C4", "D2:D4", "E2:E4"}  # each annotator's and the consensus
+
+
+def test_the_worksheet_csv_writes_the_marks_and_reads_them_back(tmp_path: Path) -> None:
+    """``import SHEET -o OUT.csv``: an annotator's unrateable mark is the
+    word in their grade_ column (was blank: read again, the mark was lost);
+    imported again, the same marks."""
+    import csv
+
+    import numpy as np
+
+    from core.io.annotator import import_annotations
+    from core.io.annotator.write import write_worksheet_csv
+
+    path = tmp_path / "marks.csv"
+    path.write_text(MARKS_CSV, encoding="utf-8")
+    doc = import_annotations(path, consensus="mean", rounding="none").document
+    out = tmp_path / "worksheet.csv"
+    write_worksheet_csv(doc, out)
+    rows = list(csv.DictReader(out.open(encoding="utf-8")))
+    assert [(r["source_id"], r["grade_alice"], r["grade_bob"]) for r in rows] == [
+        ("d1", "2", "unrateable"), ("d2", "1", "3"), ("d3", "unrateable", "")]
+    again = import_annotations(out, consensus="mean", rounding="none").document
+    assert again.unrateable_ratings is not None
+    np.testing.assert_array_equal(again.unrateable_ratings, doc.unrateable_ratings)
+    np.testing.assert_array_equal(again.ratings, doc.ratings)
