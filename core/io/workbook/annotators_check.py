@@ -71,8 +71,8 @@ def not_read(found: list[list[Any]], doc: Document, perm: np.ndarray, file: str,
     if added:
         q, s = _key(found[added[0]])
         out.append(InputError(
-            f"a row added (query {q!r}, source {s!r}{_more(added, 'row', inside=True)}): no "
-            f"candidate's row the import wrote, {_NOT_READ}", file=file, sheet=sheet,
+            f"a row added (query {q!r}, source {s!r}{_more(added, 'row', inside=True)}), "
+            f"{_NOT_READ}", file=file, sheet=sheet,
             line=added[0] + 1, hint=_HINT))
     if deleted:
         q, s = (str(v) for v in expected[deleted[0]][:2])
