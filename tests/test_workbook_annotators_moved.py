@@ -105,7 +105,8 @@ def renamed(path: Path, out: Path, name: str) -> None:
     as Excel and LibreOffice carry it (openpyxl leaves names alone)."""
     wb = openpyxl.load_workbook(path)
     wb[SHEET].title = name
-    wb.defined_names["annotators_record"].attr_text = f"'{name}'!$A$1"
+    if "annotators_record" in wb.defined_names:
+        wb.defined_names["annotators_record"].attr_text = f"'{name}'!$A$1"
     wb.save(out)
 
 
