@@ -15,6 +15,10 @@ edit is one of:
   text; text starting with ``=`` is typed as a formula)
 - ``{"op": "set_named", "name": N, "value": V}`` (a named cell)
 - ``{"op": "add_sheet", "name": N}``
+- ``{"op": "rename", "sheet": S, "name": N}`` (as a person renames a sheet's tab)
+- ``{"op": "filter", "sheet": S, "range": "A1:F5", "column": 5, "above": 0}``
+  (a standard filter in place: the rows whose column's number is not above
+  the value hidden)
 - ``{"op": "comment", "sheet": S, "cell": "F3", "text": T}``
 - ``{"op": "fill", "sheet": S, "cell": "B3", "rgb": "FF0000"}`` (a background colour)
 - ``{"op": "sort", "sheet": S, "range": "A1:AB24", "column": 1, "descending": true}``
@@ -93,6 +97,21 @@ def _sort(sheet: Any, edit: dict[str, Any]) -> None:
     rng.sort(tuple(desc))
 
 
+def _filter(sheet: Any, edit: dict[str, Any]) -> None:
+    from com.sun.star.sheet.FilterOperator import GREATER  # type: ignore[import-not-found]
+
+    rng = sheet.getCellRangeByName(edit["range"])
+    desc = rng.createFilterDescriptor(True)
+    field = uno.createUnoStruct("com.sun.star.sheet.TableFilterField")
+    field.Field = int(edit["column"])
+    field.Operator = GREATER
+    field.IsNumeric = True
+    field.NumericValue = float(edit["above"])
+    desc.setFilterFields((field,))
+    desc.ContainsHeader = True
+    rng.filter(desc)
+
+
 def _apply(doc: Any, edit: dict[str, Any]) -> None:
     op = edit["op"]
     if op == "add_sheet":
@@ -104,6 +123,12 @@ def _apply(doc: Any, edit: dict[str, Any]) -> None:
         _set(cells.getCellByPosition(0, 0), edit["value"])
         return
     sheet = doc.Sheets.getByName(edit["sheet"])
+    if op == "rename":
+        sheet.setName(edit["name"])
+        return
+    if op == "filter":
+        _filter(sheet, edit)
+        return
     if op == "sort":
         _sort(sheet, edit)
         return

@@ -130,3 +130,33 @@ def test_save_a_copy_leaves_the_file_with_its_chart(
     assert reviewed.read_bytes() == before
     assert openpyxl.load_workbook(copy)["My notes"]["A1"].value == "ask Ann about case-B"
     assert read_workbook(copy).grade[0] == 2.0
+
+
+def test_the_annotators_sheet_sorted_and_renamed_opens_quiet_and_saves_as_renamed(
+        qtbot: Any, tmp_path: Path):
+    """A reviewer sorted the Annotators sheet and renamed it (its defined
+    name carried along, as Excel and LibreOffice do): the editor opens it
+    without a word (no edit), and a save writes the record again under
+    their name, with no second Annotators sheet."""
+    from core.io.workbook import reopened
+    from tests.test_workbook_annotators import HEADER, ROWS, imported, sheet_values
+    from tests.test_workbook_annotators_moved import renamed, rewrite
+
+    book = tmp_path / "annot.xlsx"
+    export_workbook(evaluate(imported(tmp_path)), book)
+    rewrite(book, book, ROWS[::-1])
+    renamed(book, book, "Who gave what")
+    window, ops = _window(qtbot)
+    _finish(qtbot, ops.open_path(book))
+    found = reopened(window.document)
+    assert found is not None
+    assert found.empty, found.lines()
+    assert window.outside_edits is None or not window.outside_edits.isVisible()
+    from core.io.workbook.additions import lost_by_replacing
+
+    assert lost_by_replacing(book) == []  # nothing to ask before saving (its formats are ours)
+    assert ops.save(blocking=True)
+    names = openpyxl.load_workbook(book).sheetnames
+    assert "Who gave what" in names
+    assert SHEETS["annotators"] not in names
+    assert sheet_values(book, "Who gave what") == [HEADER, *ROWS]

@@ -231,8 +231,10 @@ def test_ids_and_names_are_text_as_typed(tmp_path: Path) -> None:
 def test_the_ods_grades_read_right_aligned_and_a_state_in_its_colour(
         tmp_path: Path, doc: Document) -> None:
     """In the .ods, the grade cells (no style of their own) take their
-    column's: right-aligned, and the original grade's with the grade states'
-    colours (a condition per word), as the xlsx's conditional format."""
+    column's: right-aligned, and the annotators' and the original grade's
+    with the grade states' colours (a condition per word: an annotator's
+    unrateable mark is a word too), as the xlsx's conditional format; the
+    spread's without."""
     out = tmp_path / "book.ods"
     export_workbook(evaluate(doc), out)
     with zipfile.ZipFile(out) as z:
@@ -251,7 +253,7 @@ def test_the_ods_grades_read_right_aligned_and_a_state_in_its_colour(
                          content).group(1)
         assert 'fo:text-align="end"' in body, style
         coloured = "cell-content()=&quot;unknown&quot;" in body
-        assert coloured == (style == by_column[4]), style
+        assert coloured == (style != by_column[5]), style
     assert '<text:p>unknown</text:p>' in table
 
 

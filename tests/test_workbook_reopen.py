@@ -285,6 +285,14 @@ TAMPERED = [
                                             m.__setitem__("ratings_shape", [23, 2]),
                                             m.__setitem__("ratings", [[1.0, 2.0]] * 23)),
      "ratings_shape", "is [23, 2], not [23, 1]"),
+    ("an unrateable mark on a grade given", lambda m: (
+        m.__setitem__("annotators", ["ann"]), m.__setitem__("ratings_shape", [23, 1]),
+        m.__setitem__("ratings", [[1.0]] * 23), m.__setitem__("unrateable_ratings", [[0, 0]])),
+     "unrateable_ratings", "holds [0, 0], not a [candidate, annotator] pair of a grade"),
+    ("an unrateable mark past the annotators", lambda m: (
+        m.__setitem__("annotators", ["ann"]), m.__setitem__("ratings_shape", [23, 1]),
+        m.__setitem__("ratings", [[None]] * 23), m.__setitem__("unrateable_ratings", [[0, 1]])),
+     "unrateable_ratings", "holds [0, 1], not a [candidate, annotator] pair"),
     ("a query+source pair twice", _item("source_id", 1, "B"), "source_id",
      "lists source 'B' of query 'case-A' twice"),
     ("k given as a string", lambda m: m["workbook_conventions"].__setitem__("cutoffs", "12"),

@@ -99,6 +99,9 @@ class Document:
     #: grades (rows = candidates, columns = annotators; NaN = not graded).
     annotators: list[str] = field(default_factory=list)
     ratings: npt.NDArray[np.float64] | None = None
+    #: Which of ``ratings``' NaN are an annotator's unrateable mark (looked
+    #: at, could not grade), the shape of ``ratings``; None when none is.
+    unrateable_ratings: npt.NDArray[np.bool_] | None = None
     #: The review round this document belongs to (a reviewer's or a merged
     #: workbook; see core.model.assignment), None otherwise.
     assignment: Assignment | None = None
@@ -367,6 +370,8 @@ class Document:
             name=self.name,
             annotators=list(self.annotators),
             ratings=None if self.ratings is None else self.ratings[rows].copy(),
+            unrateable_ratings=(None if self.unrateable_ratings is None
+                                else self.unrateable_ratings[rows].copy()),
             _source_codes=None if self._source_codes is None else (
                 self._source_codes[0][rows], self._source_codes[1]),
         )

@@ -88,6 +88,8 @@ def subset_document(doc: Document, queries: IntArray) -> Document:
         name=doc.name,
         annotators=list(doc.annotators),
         ratings=ratings,
+        unrateable_ratings=(None if doc.unrateable_ratings is None
+                            else doc.unrateable_ratings[rows]),
     )
 
 

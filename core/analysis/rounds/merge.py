@@ -381,6 +381,9 @@ def _annotator_columns(doc: Document, labels: list[str]) -> dict[str, int]:
     old = doc.ratings if doc.ratings is not None else np.full((len(doc), len(doc.annotators)),
                                                               np.nan)
     doc.ratings = np.hstack([old, np.full((len(doc), len(labels)), np.nan)])
+    if doc.unrateable_ratings is not None:
+        doc.unrateable_ratings = np.hstack([doc.unrateable_ratings,
+                                            np.zeros((len(doc), len(labels)), dtype=bool)])
     doc.annotators = names
     return columns
 

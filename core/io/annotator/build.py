@@ -82,6 +82,8 @@ def build_document(sheet: Sheet, report: ImportReport, conventions: Conventions,
                 target[ci] = text
     doc.annotators = annot_names
     doc.ratings = kept
+    if kept is not None and unrateable.any():
+        doc.unrateable_ratings = unrateable
     doc.ranking = report.ranking if report.ranking in ("rank", "rows") else ""
     return doc
 

@@ -62,13 +62,16 @@ def write_worksheet_csv(doc: Document, path: str | Path) -> int:
 
     Extra columns follow the worksheet's own: ``state`` (number, unknown,
     unrateable), ``reason``, ``note`` and ``grade_<annotator>`` for each
-    annotator kept (empty where that annotator gave no number).
+    annotator kept (empty where that annotator gave no grade, the word
+    unrateable where they marked it so: read again as that mark).
     """
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     names = list(doc.annotators) if doc.ratings is not None else []
     w.writerow([*WORKSHEET_COLUMNS, *EXTRA_COLUMNS, *(ANNOTATOR_PREFIX + n for n in names)])
     ratings = doc.ratings
+    marks = doc.unrateable_ratings
+    word = GradeState.UNRATEABLE.label
     for i in range(len(doc)):
         state = GradeState(int(doc.state[i]))
         grade = number_text(doc.grade[i]) if state is GradeState.NUMBER else ""
@@ -77,6 +80,9 @@ def write_worksheet_csv(doc: Document, path: str | Path) -> int:
                _text(str(doc.reason[i])), _text(str(doc.note[i]))]
         if ratings is not None and names:
             row.extend(_number(float(x)) for x in ratings[i])
+            if marks is not None and marks[i].any():
+                row[-len(names):] = [word if m else x for x, m in zip(
+                    row[-len(names):], marks[i].tolist(), strict=True)]
         w.writerow(row)
     atomic_write_text(Path(path), buf.getvalue())
     return len(doc)

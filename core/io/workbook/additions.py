@@ -48,8 +48,10 @@ from core.io.workbook.additions_types import (
     Comment,
     Key,
     key_text,
+    our_sheets,
 )
 from core.io.workbook.layout import COLUMN_INDEX, SHEETS
+from core.io.workbook.sheet_conventions import defined_names
 from core.io.workbook.targets import is_ods
 
 __all__ = [
@@ -109,6 +111,7 @@ def cannot_carry(path: str | Path, check: WorkbookCheck | None = None) -> list[s
     check = check or check_xlsx(path)
     out: list[str] = []
     try:
+        ours, _ = our_sheets(check.sheets, defined_names(path, str(path)))
         with zipfile.ZipFile(path) as z:
             names = set(z.namelist())
             for sheet in check.sheets:
@@ -119,7 +122,7 @@ def cannot_carry(path: str | Path, check: WorkbookCheck | None = None) -> list[s
                     out.append(f"a pivot table in sheet {sheet!r}")
                 if "table" in kinds:
                     out.append(f"a table (list object) in sheet {sheet!r}; its cells are kept")
-                if sheet not in OUR_SHEETS:
+                if sheet not in ours:
                     out += _sheet_features(z.read(check.parts[sheet]), sheet)
             if any(n.lower().endswith("vbaproject.bin") for n in names):
                 out.append("macros (VBA)")
@@ -361,12 +364,12 @@ def _take_fill(out: CandidateAdditions, key: Key, col: int, colour: str) -> None
         out.fills.setdefault(key, []).append((col, colour))
 
 
-def _needs_reading(path: Path, check: WorkbookCheck) -> bool:
+def _needs_reading(path: Path, check: WorkbookCheck, ours: frozenset[str]) -> bool:
     """Whether the workbook may hold additions (foreign sheets, Candidates
     cells right of ours, comments, colours of a person's): an export as
     written, or re-saved without such edits, has none and is not parsed
     again (parsing a large sheet takes openpyxl a while)."""
-    if any(s not in OUR_SHEETS for s in check.sheets):
+    if any(s not in ours for s in check.sheets):
         return True
     sheet = SHEETS["candidates"]
     if sheet not in check.parts:
@@ -420,16 +423,17 @@ def read_additions(path: str | Path) -> Additions:
     if is_ods(path):
         return read_ods_additions(path)
     check = check_xlsx(path)
-    out = Additions(name, not_carried=cannot_carry(path, check))
-    if not _needs_reading(path, check):
+    ours, out_name = our_sheets(check.sheets, defined_names(path, name))
+    out = Additions(name, not_carried=cannot_carry(path, check), annotators_name=out_name)
+    if not _needs_reading(path, check, ours):
         return out
     with tempfile.TemporaryDirectory(prefix="ndcg-additions-") as folder:
         copy = Path(folder) / "book.xlsx"  # without the cells additions never read
-        _read_into(out, copy if reduced_copy(path, check, copy) else path, name)
+        _read_into(out, copy if reduced_copy(path, check, copy) else path, name, ours)
     return out
 
 
-def _read_into(out: Additions, path: Path, name: str) -> None:
+def _read_into(out: Additions, path: Path, name: str, ours: frozenset[str]) -> None:
     """Parse the sheets of a person's and the Candidates sheet into ``out``."""
     import warnings
 
@@ -447,7 +451,7 @@ def _read_into(out: Additions, path: Path, name: str) -> None:
                     out.candidates, lost = _candidate_additions(
                         ws, _cached_values(values, ws.title, FIRST_ADDED_COLUMN))
                     out.not_carried.extend(lost)
-                elif ws.title not in OUR_SHEETS:
+                elif ws.title not in ours:
                     out.sheets.append(_foreign_sheet(ws, _cached_values(values, ws.title),
                                                      ws.sheet_state != "visible"))
     except (InputError, Stopped):
@@ -463,7 +467,8 @@ def merge_additions(found: list[Additions]) -> Additions:
     sheets of the same name get a number; a candidate's cells and comments
     from each, the first workbook's cell winning where two fill the same."""
     out = Additions(", ".join(a.source for a in found if a))
-    names: set[str] = set(OUR_SHEETS)
+    out.annotators_name = next((a.annotators_name for a in found if a.annotators_name), "")
+    names: set[str] = set(OUR_SHEETS) | {out.annotators_name}
     c = out.candidates
     for add in found:
         for sheet in add.sheets:

@@ -28,12 +28,12 @@ from core.io.stop import LINES, Stopped, waited
 from core.io.stop import check as check_stopped
 from core.io.workbook.additions_types import (
     FIRST_ADDED_COLUMN,
-    OUR_SHEETS,
     Additions,
     CandidateAdditions,
     CarriedSheet,
     Cell,
     key_text,
+    our_sheets,
 )
 from core.io.workbook.layout import SHEETS
 
@@ -44,16 +44,19 @@ VALUES_ONLY = ("formulas, number formats, column widths, merged cells and commen
                "what was added to an .ods (kept as values)")
 
 
-def _book(path: Path) -> Any:
+def _book(path: Path) -> tuple[Any, frozenset[str], str]:
+    """The workbook opened by calamine, the sheets the product wrote and the
+    name a person gave the Annotators sheet ("" when not renamed)."""
     import python_calamine
 
     if not zipfile.is_zipfile(path):
         raise InputError("this .ods is damaged (not a zip archive)", file=str(path),
                          hint="open it in LibreOffice and save it again")
-    check_ods(path)  # size, zip and content.xml bombs, repeated cells: before calamine
+    check = check_ods(path)  # size, zip and content.xml bombs, repeated cells: before calamine
+    ours, renamed = our_sheets(check.sheets, check.names)
     # (its parse of the whole content, one call that cannot look at the stop,
     # beside a thread that does: a quit during an export over it waited)
-    return waited(python_calamine.CalamineWorkbook.from_path, str(path))
+    return waited(python_calamine.CalamineWorkbook.from_path, str(path)), ours, renamed
 
 
 def _rows(book: Any, sheet: str) -> list[list[Any]]:
@@ -125,14 +128,14 @@ def read_ods_additions(path: str | Path) -> Additions:
     if not path.is_file():
         return out
     with _reading(path):
-        book = _book(path)
+        book, ours, out.annotators_name = _book(path)
         for meta in book.sheets_metadata:
             check_stopped()  # before each sheet (core.io.stop)
             name = meta.name
             if name == SHEETS["candidates"]:
                 out.candidates, lost = _candidates(_rows(book, name))
                 out.not_carried.extend(lost)
-            elif name not in OUR_SHEETS:
+            elif name not in ours:
                 sheet = CarriedSheet(name, hidden="visible" not in str(meta.visible).lower())
                 for r, row in enumerate(_rows(book, name)):
                     if not r % LINES:

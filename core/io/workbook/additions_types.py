@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.io.workbook.layout import CANDIDATE_COLUMNS, COMPARISON_SHEETS, SHEETS
+from core.io.workbook.layout import CANDIDATE_COLUMNS, COMPARISON_SHEETS, SHEETS, record_sheet
 from core.model.numbers import counted
 
 __all__ = [
@@ -21,6 +21,7 @@ __all__ = [
     "Comment",
     "Key",
     "key_text",
+    "our_sheets",
 ]
 
 #: The sheets the product writes (anything else is a person's own).
@@ -29,6 +30,17 @@ OUR_SHEETS = frozenset(SHEETS.values()) | frozenset(COMPARISON_SHEETS.values())
 FIRST_ADDED_COLUMN = len(CANDIDATE_COLUMNS)
 
 Key = tuple[str, str]
+
+
+def our_sheets(sheets: list[str], names: dict[str, str]) -> tuple[frozenset[str], str]:
+    """The sheets of a workbook (``sheets``, its defined ``names``) the
+    product wrote, and the name its Annotators sheet has when a person
+    renamed it ("" when not): that sheet is ours, and a sheet of theirs
+    may then be called Annotators."""
+    record = record_sheet(sheets, names)
+    if record is None or record == SHEETS["annotators"]:
+        return OUR_SHEETS, ""
+    return (OUR_SHEETS - {SHEETS["annotators"]}) | {record}, record
 
 
 @dataclass(frozen=True)
@@ -98,6 +110,9 @@ class Additions:
     candidates: CandidateAdditions = field(default_factory=CandidateAdditions)
     #: What the next save cannot keep, each said in words.
     not_carried: list[str] = field(default_factory=list)
+    #: The name a person gave the Annotators sheet ("" when not renamed):
+    #: the next save writes the sheet under it.
+    annotators_name: str = ""
 
     def __bool__(self) -> bool:
         return bool(self.sheets or self.candidates)

@@ -4,30 +4,31 @@ annotators' sheet was imported (``Document.annotators`` and
 apart the annotators were; written only for a document that keeps them.
 
 The sheet is the record of the import, not an input: reopening compares it
-with what the export wrote (:func:`edited_cells`) and says where it was
-edited (the grade to change is the Candidates sheet's current grade).
+with what the export wrote and says where it was edited
+(:mod:`core.io.workbook.annotators_check`; the grade to change is the
+Candidates sheet's current grade). A defined name
+(:data:`RECORD_NAME`) marks it, so that a sheet the reviewer renamed is
+still known as the record.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterator, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
-from core.errors import InputError
 from core.io.safety import column_letters
-from core.io.workbook.candidates import text_columns
 from core.io.workbook.layout import (
     ANNOTATOR_LEAD,
     ANNOTATOR_TAIL,
+    RECORD_NAME,
     SHEETS,
     STATE_COLOURS,
     Formats,
-    number_form,
-    written_back,
+    sheet_ref,
 )
-from core.io.workbook.ods_writer import text_paragraphs
 from core.io.workbook.page import (
     colour_words,
     header_row,
@@ -36,56 +37,106 @@ from core.io.workbook.page import (
     set_widths,
     text_width,
 )
+from core.io.workbook.typed_cells import (
+    LABELS,
+    odf_grades,
+    odf_numbers,
+    odf_texts,
+    xlsx_grades,
+    xlsx_numbers,
+    xlsx_texts,
+)
 from core.model.document import Document, GradeState
-from core.model.numbers import counted
 
-__all__ = ["edited_cells", "sheet_rows", "write_annotators"]
+__all__ = ["SHEET", "sheet_rows", "write_annotators"]
 
 SHEET = SHEETS["annotators"]
 #: Rows rendered at a time.
 _ROWS_PER_PIECE = 10_000
 #: A cell of the sheet: a number, a text, or "" (empty).
 Value = float | str
+#: What an annotator's grade cell says besides a number: nothing where they
+#: gave none (never 0, never "unknown": the candidate may be graded by
+#: others), the word where they marked it unrateable.
+_ANNOTATOR_WORDS = {**dict.fromkeys(LABELS, ""), int(GradeState.UNRATEABLE):
+                    LABELS[int(GradeState.UNRATEABLE)]}
+
+
+class _Columns(NamedTuple):
+    """The sheet's data, column by column, in the Candidates sheet's order:
+    the ids, each annotator's grade and its state (a number, unknown: none
+    given, or unrateable: marked so), the original grade and its state,
+    and the spread (NaN where fewer than two annotators graded)."""
+
+    query: list[str]
+    source: list[str]
+    grades: npt.NDArray[np.float64]
+    states: npt.NDArray[np.int8]
+    original: npt.NDArray[np.float64]
+    original_state: npt.NDArray[np.int8]
+    spread: npt.NDArray[np.float64]
+
+    def rows(self, lo: int, hi: int) -> _Columns:
+        return _Columns(self.query[lo:hi], self.source[lo:hi], self.grades[lo:hi],
+                        self.states[lo:hi], self.original[lo:hi], self.original_state[lo:hi],
+                        self.spread[lo:hi])
+
+
+def _columns(doc: Document, perm: np.ndarray) -> _Columns | None:
+    """The sheet's columns of ``doc`` (None when it keeps no annotator's grades)."""
+    if doc.ratings is None:
+        return None
+    ratings = np.asarray(doc.ratings, dtype=np.float64)[perm]
+    given = ~np.isnan(ratings)
+    spread = (np.where(given, ratings, -np.inf).max(axis=1, initial=-np.inf)
+              - np.where(given, ratings, np.inf).min(axis=1, initial=np.inf))
+    states = np.where(given, GradeState.NUMBER, GradeState.UNKNOWN).astype(np.int8)
+    if doc.unrateable_ratings is not None:
+        states[doc.unrateable_ratings[perm]] = GradeState.UNRATEABLE
+    return _Columns([doc.query_ids[q] for q in doc.query[perm].tolist()],
+                    [str(s) for s in doc.source_id[perm].tolist()], ratings, states,
+                    doc.original_grade[perm], doc.original_state[perm],
+                    np.where(given.sum(axis=1) >= 2, spread, np.nan))
 
 
 def sheet_rows(doc: Document, perm: np.ndarray) -> list[list[Value]]:
     """The sheet's rows, the header first, the candidates in the Candidates
     sheet's order (``perm``): query, source id, each annotator's grade (""
-    where they gave none), the original grade (a number, or the grade state's
-    word as the Candidates sheet writes it) and the spread of the grades
-    given (highest - lowest; "" where fewer than two annotators graded).
-    [] when ``doc`` keeps no annotator's grades."""
-    if doc.ratings is None:
+    where they gave none, the word unrateable where they marked it so),
+    the original grade (a number, or the grade state's word as the
+    Candidates sheet writes it) and the spread of the grades given
+    (highest - lowest; "" where fewer than two annotators graded). [] when
+    ``doc`` keeps no annotator's grades."""
+    cols = _columns(doc, perm)
+    if cols is None:
         return []
-    ratings = np.asarray(doc.ratings, dtype=np.float64)[perm]
-    given = ~np.isnan(ratings)
-    spread = (np.where(given, ratings, -np.inf).max(axis=1, initial=-np.inf)
-              - np.where(given, ratings, np.inf).min(axis=1, initial=np.inf))
-    spread_cells: list[Value] = np.where(given.sum(axis=1) >= 2, spread, np.nan).tolist()
-    words = {int(s): GradeState(int(s)).label for s in GradeState}
-    original = [g if s == GradeState.NUMBER else words[s] for g, s in zip(
-        doc.original_grade[perm].tolist(), doc.original_state[perm].tolist(), strict=True)]
-    grades: list[list[Value]] = ratings.tolist()
+
+    def shown(grades: np.ndarray, states: np.ndarray, words: dict[int, str]) -> list[Value]:
+        return [g if s == GradeState.NUMBER else words[s]
+                for g, s in zip(grades.tolist(), states.tolist(), strict=True)]
+
+    m = cols.grades.shape[1]
+    each = [shown(cols.grades[:, a], cols.states[:, a], _ANNOTATOR_WORDS) for a in range(m)]
+    original = shown(cols.original, cols.original_state, dict(LABELS))
+    spread = ["" if v != v else v for v in cols.spread.tolist()]
     rows: list[list[Value]] = [[*ANNOTATOR_LEAD, *doc.annotators, *ANNOTATOR_TAIL]]
-    for i, (q, src) in enumerate(zip(doc.query[perm].tolist(), doc.source_id[perm].tolist(),
-                                     strict=True)):
-        rows.append([doc.query_ids[q], str(src), *grades[i], original[i], spread_cells[i]])
-    return [[_blank_nan(v) for v in row] for row in rows]
+    rows += [list(row) for row in zip(cols.query, cols.source, *each, original, spread,
+                                      strict=True)]
+    return rows
 
 
-def _blank_nan(v: Value) -> Value:
-    return "" if isinstance(v, float) and v != v else v
-
-
-def write_annotators(wb: Any, fmt: Formats, doc: Document, perm: np.ndarray) -> None:
-    """The Annotators sheet of ``doc`` (rows as :func:`sheet_rows`); nothing
-    when it keeps no annotator's grades."""
-    rows = sheet_rows(doc, perm)
-    if not rows:
+def write_annotators(wb: Any, fmt: Formats, doc: Document, perm: np.ndarray,
+                     name: str = SHEET) -> None:
+    """The Annotators sheet of ``doc`` (rows as :func:`sheet_rows`), called
+    ``name`` (the name a reviewer gave it, kept), with :data:`RECORD_NAME`;
+    nothing when ``doc`` keeps no annotator's grades."""
+    cols = _columns(doc, perm)
+    if cols is None:
         return
-    ws = wb.add_worksheet(SHEET)
-    header = [str(h) for h in rows[0]]
-    m = len(doc.annotators)
+    ws = wb.add_worksheet(name)
+    wb.define_name(RECORD_NAME, f"={sheet_ref(name)}!$A$1")
+    header = [*ANNOTATOR_LEAD, *doc.annotators, *ANNOTATOR_TAIL]
+    m, n = len(doc.annotators), len(cols.query)
     widths = header_widths(header, [
         text_width(doc.query_ids, 8, 40), text_width(doc.source_id.tolist(), 9, 40),
         *[8.0] * m, 16.0, 12.0])
@@ -93,95 +144,79 @@ def write_annotators(wb: Any, fmt: Formats, doc: Document, perm: np.ndarray) -> 
     set_widths(ws, widths, formats=dict.fromkeys(range(2, len(header)), fmt.grade))
     header_row(ws, fmt, 0, header, widths)
     ws.freeze_panes(1, 2)
-    if len(rows) > 1:
-        ws.put_rows(len(rows) - 1, len(header) - 1, _rendered(rows, fmt),
-                    as_odf=lambda: _rendered(rows, fmt, odf=True))
-    colour_words(ws, fmt, 1, len(rows) - 1, 2 + m, tuple(STATE_COLOURS))
+    last = len(header) - 1  # the spread's column
+    if n:
+        marks = (_marks(fmt) if wb.rendered_rows is not None else None)  # (an .ods export)
+        ws.put_rows(n, last, _rendered(cols, fmt),
+                    as_odf=lambda: _rendered(cols, fmt, marks=marks or {}, odf=True))
+        spread = column_letters(last + 1)
+        ws.conditional_format(1, 0, n, last, {
+            "type": "formula", "criteria": f"=AND(ISNUMBER(${spread}2),${spread}2>0)",
+            "format": fmt.disagree})
+    for c in range(2, 3 + m):  # (an annotator's unrateable mark too)
+        colour_words(ws, fmt, 1, n, c, tuple(STATE_COLOURS))
     print_setup(ws, doc.judgment_version, header_rows=(0, 0), query_column=True)
 
 
-def _rendered(rows: list[list[Value]], fmt: Formats, *, odf: bool = False) -> Iterator[str]:
-    """The data rows (``rows`` after the header) as xlsx XML, or as ODF
-    (``odf``: for an ``.ods`` export, which would otherwise convert them
-    cell by cell), in batches: the ids as text (quote-prefixed when a
+def _marks(fmt: Formats) -> dict[int, int]:
+    """The style index of a cell of a row whose annotators disagree, by the
+    style it has in other rows (text, quote-prefixed text, grade)."""
+    plain = (fmt.text, fmt.text_q, fmt.grade)
+    return {a._get_xf_index(): b._get_xf_index()
+            for a, b in zip(plain, fmt.disagree_cells, strict=True)}
+
+
+def _rendered(cols: _Columns, fmt: Formats, *, odf: bool = False,
+              marks: dict[int, int] | None = None) -> Iterator[str]:
+    """The data rows as xlsx XML, or as ODF (``odf``: for an ``.ods``
+    export, which would otherwise convert them cell by cell), in pieces,
+    each column's cells from :mod:`core.io.workbook.typed_cells` (the
+    Candidates rows' renderer): the ids as text (quote-prefixed when a
     spreadsheet would read them as a formula), the grades and the spread
     with every digit, a grade state's word as text; the grade cells
     right-aligned (in ODF by their column's default, which also gives the
-    states their colours). xlsxwriter's cell by cell took 10 s for 100,000
-    candidates x 3 annotators."""
-    grade = fmt.grade._get_xf_index()
-    texts = [text_columns([str(row[c]) for row in rows[1:]], fmt.text._get_xf_index(),
-                          fmt.text_q._get_xf_index()) for c in (0, 1)]
-    letters = [column_letters(c + 1) for c in range(len(rows[0]))]
-    if odf:
-        start, end, blank = "<table:table-row>", "</table:table-row>", "<table:table-cell/>"
-        number = '<table:table-cell office:value-type="float" office:value="{v}"/>'
-        word = ('<table:table-cell office:value-type="string"><text:p>{v}</text:p>'
-                "</table:table-cell>")
-    else:
-        start, end, blank = '<row r="{r}">', "</row>", ""
-        number = f'<c r="{{c}}{{r}}" s="{grade}"><v>{{v}}</v></c>'
-        word = f'<c r="{{c}}{{r}}" s="{grade}" t="inlineStr"><is><t>{{v}}</t></is></c>'
-    piece: list[str] = []
-    for i, row in enumerate(rows[1:]):
-        r = i + 2
-        cells = [start.format(r=r)]
-        for c, (styles, attrs, words) in enumerate(texts):
-            if odf:
-                cells.append(f'<table:table-cell table:style-name="ce{styles[i]}" '
-                             f'office:value-type="string"><text:p>{text_paragraphs(words[i])}'
-                             "</text:p></table:table-cell>" if words[i] else
-                             f'<table:table-cell table:style-name="ce{styles[i]}"/>')
-            else:
-                cells.append(f'<c r="{letters[c]}{r}" s="{styles[i]}" t="inlineStr">'
-                             f"<is><t{attrs[i]}>{words[i]}</t></is></c>")
-        for c in range(2, len(row)):
-            v = row[c]
-            if isinstance(v, float):
-                cells.append(number.format(c=letters[c], r=r, v=number_form(v)))
-            else:  # a grade state's word, or none
-                cells.append(word.format(c=letters[c], r=r, v=v) if v else blank)
-        cells.append(end)
-        piece.append("".join(cells))
-        if len(piece) == _ROWS_PER_PIECE:
-            yield "".join(piece)
-            piece = []
-    yield "".join(piece)
+    states their colours). In ODF, a row whose annotators disagree (its
+    spread above 0) takes the styles ``marks`` maps its cells' to (the
+    .xlsx's conditional format; a word keeps its column's, and its colour).
+    xlsxwriter's cell by cell took 10 s for 100,000 candidates x 3
+    annotators."""
+    text, text_q, grade = (f._get_xf_index() for f in (fmt.text, fmt.text_q, fmt.grade))
+    letters = [column_letters(c + 1) for c in range(cols.grades.shape[1] + 4)]
+    for lo in range(0, len(cols.query), _ROWS_PER_PIECE):
+        part = cols.rows(lo, lo + _ROWS_PER_PIECE)
+        if odf:
+            columns = _odf_columns(part, text, text_q, grade, marks or {})
+            start, end = ["<table:table-row>"] * len(part.query), "</table:table-row>"
+        else:
+            rows = range(lo + 2, lo + 2 + len(part.query))
+            columns = _xlsx_columns(part, text, text_q, grade, letters, rows)
+            start, end = [f'<row r="{r}">' for r in rows], "</row>"
+        yield "".join(f"{s}{''.join(cells)}{end}"
+                      for s, cells in zip(start, zip(*columns, strict=True), strict=True))
 
 
-def edited_cells(found: list[list[Any]], doc: Document, perm: np.ndarray,
-                 file: str) -> InputError | None:
-    """Whether the Annotators sheet's cells (``found``, from A1) differ from
-    what the export wrote: an :class:`InputError` naming the first cell that
-    does, how many do and what to do; None when none does (or the workbook
-    has no such sheet, or ``doc`` keeps no annotator's grades)."""
-    expected = sheet_rows(doc, perm)
-    if not found or not expected:
-        return None
-    differ = []
-    for r in range(max(len(found), len(expected))):
-        got = found[r] if r < len(found) else []
-        want = expected[r] if r < len(expected) else []
-        for c in range(max(len(got), len(want))):
-            if not _same(got[c] if c < len(got) else None, want[c] if c < len(want) else ""):
-                differ.append((r, c))
-    if not differ:
-        return None
-    r, c = differ[0]
-    more = f" (and {counted(len(differ) - 1, 'more cell')})" if len(differ) > 1 else ""
-    return InputError(
-        f"edited{more}, not read as a grade: this sheet records the annotators' grades as "
-        "imported, and the next save writes them again",
-        file=file, sheet=SHEET, line=r + 1, column=column_letters(c + 1),
-        hint="change the grade in the Candidates sheet's current grade column")
+def _xlsx_columns(part: _Columns, text: int, text_q: int, grade: int, letters: list[str],
+                  rows: Sequence[int]) -> list[list[str]]:
+    style = f' s="{grade}"'
+    m = part.grades.shape[1]
+    return [xlsx_texts(part.query, text, text_q, letters[0], rows),
+            xlsx_texts(part.source, text, text_q, letters[1], rows),
+            *[xlsx_grades(part.grades[:, a], part.states[:, a], letters[2 + a], rows, style,
+                          _ANNOTATOR_WORDS) for a in range(m)],
+            xlsx_grades(part.original, part.original_state, letters[2 + m], rows, style),
+            xlsx_numbers(part.spread, letters[3 + m], rows, style=style)]
 
 
-def _same(got: Any, want: Value) -> bool:
-    """A read cell against the written one (empty: None or "")."""
-    if got is None or got == "":
-        return want == ""
-    if isinstance(got, bool):
-        return False
-    if isinstance(got, int | float):
-        return isinstance(want, float) and written_back(float(got), want)
-    return isinstance(want, str) and str(got) == want
+def _odf_columns(part: _Columns, text: int, text_q: int, grade: int,
+                 marks: dict[int, int]) -> list[list[str]]:
+    with np.errstate(invalid="ignore"):
+        marked = (part.spread > 0).tolist() if marks else [False] * len(part.query)
+    marked_style = f' table:style-name="ce{marks.get(grade, grade)}"'
+    style = [marked_style if x else "" for x in marked]
+    m = part.grades.shape[1]
+    return [odf_texts(part.query, text, text_q, marks, marked),
+            odf_texts(part.source, text, text_q, marks, marked),
+            *[odf_grades(part.grades[:, a], part.states[:, a], style, _ANNOTATOR_WORDS, "")
+              for a in range(m)],
+            odf_grades(part.original, part.original_state, style, word_style=""),
+            odf_numbers(part.spread, None, style)]

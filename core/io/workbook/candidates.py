@@ -4,7 +4,6 @@ every derived column a live formula with the engine's result cached."""
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
@@ -26,12 +25,9 @@ from core.io.workbook.formulas import (
 )
 from core.io.workbook.layout import (
     CANDIDATE_COLUMNS,
-    RISKY,
     SHEETS,
-    SMALLEST_NORMAL,
     FloatArray,
     Formats,
-    number_form,
 )
 from core.io.workbook.page import (
     colour_words,
@@ -41,8 +37,15 @@ from core.io.workbook.page import (
     set_widths,
     text_width,
 )
+from core.io.workbook.typed_cells import (
+    escape_xml,
+    number_text,
+    text_columns,
+    xlsx_grades,
+    xlsx_numbers,
+)
 from core.io.workbook.values import candidate_values
-from core.model.document import Document, GradeState
+from core.model.document import Document
 
 #: The Conventions sheet's name for the rubric's grades, the current grade
 #: cells' list of choices (an .ods names their validation after it:
@@ -163,62 +166,6 @@ def _styles(fmt: Formats) -> Styles:
 # xlsxwriter writes for the same calls (inline strings in constant-memory
 # mode; tests/test_workbook_rows.py compares the two).
 
-#: Text that needs more than a plain copy: XML specials, control characters,
-#: a literal ``_xHHHH_`` (Excel's own escape), or whitespace at either end.
-_SPECIAL_TEXT = re.compile(r"[&<>\x00-\x08\x0b-\x1f]|_x[0-9a-fA-F]{4}_|^\s|\s$")
-
-
-def _escape_xml(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def _inline_text(text: str) -> tuple[str, str]:
-    """The ``<t>`` attribute and content of an inline string cell, as
-    xlsxwriter writes them: cut to Excel's 32,767 UTF-16 units, control
-    characters as ``_xHHHH_``, whitespace at an end preserved. Text is never
-    read as markup (xlsxwriter passes text shaped ``<r>...</r>`` through as
-    rich-text XML; here it stays text)."""
-    if len(text) < 16_384 and not _SPECIAL_TEXT.search(text):
-        return "", text
-    from xlsxwriter.utility import _preserve_whitespace, _utf16_len, _utf16_truncate
-    from xlsxwriter.xmlwriter import XMLwriter
-
-    if len(text) > 16_383 and _utf16_len(text) > 32_767:
-        text = _utf16_truncate(text, 32_767)
-    text = XMLwriter._escape_control_characters(text)
-    return (' xml:space="preserve"' if _preserve_whitespace(text) else ""), _escape_xml(text)
-
-
-def text_columns(values: Sequence[str], plain: int, quoted: int,
-                  ) -> tuple[list[int], list[str], list[str]]:
-    """Per cell: style index (quoted when a spreadsheet would read the text as
-    a formula on re-entry), ``<t>`` attribute and content."""
-    seen: dict[str, tuple[int, str, str]] = {}
-    out = []
-    for text in values:
-        got = seen.get(text)
-        if got is None:
-            got = seen[text] = (quoted if text.startswith(RISKY) else plain, *_inline_text(text))
-        out.append(got)
-    styles, attrs, texts = zip(*out, strict=True) if out else ((), (), ())
-    return list(styles), list(attrs), list(texts)
-
-
-def number_text(values: npt.ArrayLike, empty: npt.NDArray[np.bool_] | None = None,
-                ) -> list[str]:
-    """Numbers as written (:func:`~core.io.workbook.layout.number_form`);
-    "" where NaN or ``empty``."""
-    a = np.asarray(values, dtype=np.float64)
-    out = list(map(repr, a.tolist()))
-    with np.errstate(invalid="ignore"):  # (below the normal range: few, if any)
-        for i in np.flatnonzero((np.abs(a) < SMALLEST_NORMAL) & (a != 0)).tolist():
-            out[i] = number_form(float(a[i]))
-    blank = np.isnan(a) if empty is None else np.isnan(a) | empty
-    for i in np.flatnonzero(blank).tolist():
-        out[i] = ""
-    return out
-
-
 class _Templates(NamedTuple):
     """The XML of a Candidates row with positional fields, by its place in a
     query's block: ``single`` (a block of one row: every formula written
@@ -264,7 +211,7 @@ def _row_templates(decimal: int, lifted: int) -> _Templates:
             t = f' s="{decimal}"'
         if c in LIFTED_COLUMNS:
             t = "{look" + str(c) + "}"  # (a block's: _block_templates)
-        body = _escape_xml(template[1:])
+        body = escape_xml(template[1:])
         f = {"plain": f"<f>{body}</f>",
              "master": f'<f t="shared" ref="{{ref{c}}}" si="{{si{c}}}">{body}</f>',
              "shared": f'<f t="shared" si="{{si{c}}}"/>'}[how]
@@ -303,7 +250,7 @@ def _block_templates(t: _Templates, first: int, last: int, si: int, lift: bool,
     its shared formulas numbered from ``si``, and lifted (``lift``) or not."""
     out = [t.single, t.first, t.second, t.second_of_two, t.other]
     letters = [c for c, _ in CANDIDATE_COLUMNS]
-    fill = {"{" + k + "}": _escape_xml(v) for k, v in block_fields(first, last, lift).items()}
+    fill = {"{" + k + "}": escape_xml(v) for k, v in block_fields(first, last, lift).items()}
     fill.update(t.looks[lift])
     for n, (c, _) in enumerate(FORMULAS):
         top = first + 1 if c == SO_FAR_COL else first
@@ -385,24 +332,14 @@ def _row_fields(doc: Document, perm: np.ndarray, score: FloatArray, vals: dict[s
     ):
         out[f"s{c}"], out[f"p{c}"], out[f"t{c}"] = text_columns(values, plain, quoted)
 
-    labels = {int(s): f't="inlineStr"><is><t>{GradeState(int(s)).label}</t></is></c>'
-              for s in GradeState}
-
-    def graded(col: str, grade: np.ndarray, state: np.ndarray, style: str) -> list[str]:
-        shown = number_text(np.where(state == GradeState.NUMBER, grade, 0.0))
-        return [f'<c r="{col}{r}"{style}><v>{g}</v></c>' if s == GradeState.NUMBER
-                else f'<c r="{col}{r}"{style} {labels[s]}'
-                for r, g, s in zip(excel_row, shown, state.tolist(), strict=True)]
-
-    out["c3"] = [f'<c r="D{r}"><v>{v}</v></c>' if v else "" for r, v in zip(
-        excel_row, number_text(score), strict=True)]
-    out["c4"] = graded("E", doc.original_grade[perm], doc.original_state[perm], f' s="{grade}"')
-    out["c5"] = graded("F", doc.grade[perm], doc.state[perm], f' s="{edit_grade}"')
-    out["c12"] = [f'<c r="M{r}"><v>{v}</v></c>' for r, v in zip(
-        excel_row, number_text(vals["ideal list k"]), strict=True)]
+    out["c3"] = xlsx_numbers(score, "D", excel_row)
+    out["c4"] = xlsx_grades(doc.original_grade[perm], doc.original_state[perm], "E", excel_row,
+                            f' s="{grade}"')
+    out["c5"] = xlsx_grades(doc.grade[perm], doc.state[perm], "F", excel_row,
+                            f' s="{edit_grade}"')
+    out["c12"] = xlsx_numbers(vals["ideal list k"], "M", excel_row)
     tie = vals["tie group"]
-    out["c15"] = [f'<c r="P{r}"><v>{v}</v></c>' if v else "" for r, v in zip(
-        excel_row, number_text(tie, tie == 0), strict=True)]
+    out["c15"] = xlsx_numbers(tie, "P", excel_row, tie == 0)
     out["v6"] = np.array(["number", "unknown", "unrateable"], dtype=object)[
         doc.state[perm]].tolist()
     for c, values, empty in formula_results(vals):

@@ -184,7 +184,8 @@ def _write_book(
             names.update(places.names)
         check_stopped()  # between sheets (core.io.stop)
         write_audit(wb, fmt, doc)
-        write_annotators(wb, fmt, doc, perm)
+        write_annotators(wb, fmt, doc, perm, keep.annotators_name if keep is not None
+                         and keep.annotators_name else SHEETS["annotators"])
         write_carried_sheets(wb, keep)
         check_stopped()  # between sheets (core.io.stop)
         write_metadata(wb, doc, ev.conventions, perm)

@@ -4,6 +4,7 @@ user text and cached results are written into cells."""
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -64,6 +65,9 @@ STATUS_COLOURS = {"ok": "#1B7F3B", "undefined": "#7A5C00", "negative": "#8A3B12"
                   "unresolved": "#B3261E", "unranked": "#1F5C99"}
 OUTCOME_COLOURS = {"win": "#DFF3DF", "loss": "#F9DEDE"}
 STATE_COLOURS = {"unknown": "#6B6B6B", "unrateable": "#7A3E9D"}
+#: The background of a row whose annotators disagree (the Annotators sheet):
+#: the app's for a conflict, a disagreement (looks.py's "open").
+DISAGREEMENT_COLOUR = "#FFE3B3"
 
 # Candidates sheet: (letter, header). The first fifteen are for people: the
 # candidate columns the workbook shows, declared with the grid's
@@ -138,6 +142,31 @@ ANNOTATOR_LEAD = (CANDIDATE_COLUMNS[COLUMN_INDEX["query"]][1],
                   CANDIDATE_COLUMNS[COLUMN_INDEX["source id"]][1])
 ANNOTATOR_TAIL = (f"{CANDIDATE_COLUMNS[COLUMN_INDEX['original grade']][1]} "
                   "(the consensus imported)", "spread (highest - lowest grade)")
+#: The defined name of the Annotators sheet's first cell: it marks the
+#: sheet whatever it is called (a rename in Excel or LibreOffice carries the
+#: name along; :func:`record_sheet`).
+RECORD_NAME = "annotators_record"
+
+
+def record_sheet(sheets: Sequence[str], names: Mapping[str, str]) -> str | None:
+    """The workbook's Annotators sheet among ``sheets``: the one the defined
+    name :data:`RECORD_NAME` points at (``names``: name -> ``Sheet!$A$1``),
+    else the one named Annotators (a workbook written before the name);
+    None when there is neither.
+
+    >>> record_sheet(["Audit", "Who gave what"], {RECORD_NAME: "'Who gave what'!$A$1"})
+    'Who gave what'
+    >>> record_sheet(["Audit", "Annotators"], {}), record_sheet(["Audit"], {})
+    ('Annotators', None)
+    """
+    target, _, _ = names.get(RECORD_NAME, "").lstrip("=").rpartition("!")
+    if target.startswith("'") and target.endswith("'") and len(target) > 1:
+        target = target[1:-1].replace("''", "'")
+    if target in sheets:
+        return target
+    return SHEETS["annotators"] if SHEETS["annotators"] in sheets else None
+
+
 AUDIT_COLUMNS = ("who", "when", "query", "source id", "from", "to", "note", "origin",
                  "seconds")
 
@@ -249,6 +278,13 @@ class Formats:
         self.outcome = {word: wb.add_format({"bg_color": c}) for word, c in
                         OUTCOME_COLOURS.items()}
         self.declared = wb.add_format({"bold": True})
+        #: A row whose annotators disagree: the conditional format of an
+        #: .xlsx (:attr:`disagree`), the cells' own formats in an .ods
+        #: (:attr:`disagree_cells`: a text, a quote-prefixed text, a grade;
+        #: used only there, so that an .xlsx holds no fill of theirs).
+        self.disagree = wb.add_format({"bg_color": DISAGREEMENT_COLOUR})
+        self.disagree_cells = tuple(wb.add_format({"bg_color": DISAGREEMENT_COLOUR, **more})
+                                    for more in ({}, {"quote_prefix": True}, {"align": "right"}))
 
 
 def sheet_ref(name: str) -> str:

@@ -62,6 +62,9 @@ def _metadata(doc: Document, conv: Conventions, perm: np.ndarray) -> dict[str, A
         meta["assignment"] = doc.assignment.to_dict()
     if doc.ranking:  # optional: scores from a rank column or a declared row order only
         meta["ranking"] = doc.ranking
+    marks = doc.unrateable_ratings
+    if marks is not None and marks.any():  # optional: (candidate, annotator) of each mark
+        meta["unrateable_ratings"] = np.argwhere(marks).tolist()
     return meta
 
 
@@ -168,6 +171,10 @@ def document_from_metadata(meta: dict[str, Any], name: str) -> Document:
                         else Assignment.from_dict(meta["assignment"])),
         )
         doc.ranking = meta.get("ranking", "")
+        if meta.get("unrateable_ratings") and ratings is not None:
+            doc.unrateable_ratings = np.zeros(ratings.shape, dtype=bool)
+            at = np.array(meta["unrateable_ratings"], dtype=np.int64).reshape(-1, 2)
+            doc.unrateable_ratings[at[:, 0], at[:, 1]] = True
         duplicate = doc.find_duplicate()
         if duplicate is not None:
             first, second = duplicate

@@ -224,3 +224,12 @@ def _annotators(meta: dict[str, Any], n: int) -> None:
             raise MetadataError("ratings", f"row {i} does not hold one grade per annotator "
                                            f"({len(names)})")
     _numbers([v for row in rows for v in row], "ratings")
+    if meta.get("unrateable_ratings") is None:
+        return
+    for pair in _list(meta, "unrateable_ratings"):
+        if not (isinstance(pair, list) and len(pair) == 2
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in pair)
+                and 0 <= pair[0] < n and 0 <= pair[1] < len(names)
+                and rows[pair[0]][pair[1]] is None):
+            raise MetadataError("unrateable_ratings", f"holds {_shown(pair)}, not a "
+                                "[candidate, annotator] pair of a grade not given")

@@ -22,8 +22,6 @@ from core.io.workbook.candidates import (
     Styles,
     block_batches,
     formula_results,
-    number_text,
-    text_columns,
 )
 from core.io.workbook.formulas import (
     FIRST_SO_FAR,
@@ -34,10 +32,10 @@ from core.io.workbook.formulas import (
 )
 from core.io.workbook.layout import CANDIDATE_COLUMNS
 from core.io.workbook.ods_ranges import condition_set
-from core.io.workbook.ods_writer import text_paragraphs
 from core.io.workbook.openformula import translate
+from core.io.workbook.typed_cells import number_text, odf_grades, odf_numbers, odf_texts
 from core.io.workbook.values import candidate_values
-from core.model.document import Document, GradeState
+from core.model.document import Document
 
 __all__ = ["formula_templates", "ods_candidate_rows"]
 
@@ -90,27 +88,6 @@ def _row_template(formula: dict[int, str], first_row: bool, decimal: int,
     return "".join(cells), names
 
 
-def _text_cells(values: Sequence[str], plain: int, quoted: int) -> list[str]:
-    """Text cells, whole (the style of :func:`text_columns`)."""
-    styles, _attrs, texts = text_columns(values, plain, quoted)
-    seen: dict[tuple[int, str], str] = {}
-    out = []
-    for s, t in zip(styles, texts, strict=True):
-        cell = seen.get((s, t))
-        if cell is None:
-            cell = seen[(s, t)] = (
-                f'<table:table-cell table:style-name="ce{s}" office:value-type="string">'
-                f"<text:p>{text_paragraphs(t)}</text:p></table:table-cell>" if t
-                else f'<table:table-cell table:style-name="ce{s}"/>')
-        out.append(cell)
-    return out
-
-
-def _numbers(values: Any, empty: Any = None, style: str = "") -> list[str]:
-    return [f'<table:table-cell{style} office:value-type="float" office:value="{v}"/>' if v
-            else f"<table:table-cell{style}/>" for v in number_text(values, empty)]
-
-
 def _results(values: Any, empty: Any = None) -> list[str]:
     """A formula column's stored results: a number, or "" (an empty text)."""
     return [f' office:value-type="float" office:value="{v}"/>' if v
@@ -126,25 +103,18 @@ def _fields(doc: Document, perm: np.ndarray, vals: dict[str, np.ndarray], first_
     text_fmt, text_q, edit, edit_q, grade, edit_grade = styles
     qids = doc.query_ids
     out: dict[str, Sequence[Any]] = {"r": rows, "prev": [r - 1 for r in rows]}
-    out["c0"] = _text_cells([qids[q] for q in doc.query[perm].tolist()], text_fmt, text_q)
-    out["c1"] = _text_cells(doc.source_id[perm].tolist(), text_fmt, text_q)
-    out["c2"] = _text_cells(doc.version[perm].tolist(), text_fmt, text_q)
-    out["c7"] = _text_cells(doc.note[perm].tolist(), edit, edit_q)
-    out["c3"] = _numbers(doc.score[perm])
-    labels = {int(s): GradeState(int(s)).label for s in GradeState}
+    out["c0"] = odf_texts([qids[q] for q in doc.query[perm].tolist()], text_fmt, text_q)
+    out["c1"] = odf_texts(doc.source_id[perm].tolist(), text_fmt, text_q)
+    out["c2"] = odf_texts(doc.version[perm].tolist(), text_fmt, text_q)
+    out["c7"] = odf_texts(doc.note[perm].tolist(), edit, edit_q)
+    out["c3"] = odf_numbers(doc.score[perm])
     listed = f' table:content-validation-name="{GRADE_LIST}"'  # the rubric's dropdown
-    for c, grades, state, style in (
-            (4, doc.original_grade[perm], doc.original_state[perm],
-             f' table:style-name="ce{grade}"'),
-            (5, doc.grade[perm], doc.state[perm],
-             f' table:style-name="ce{edit_grade}"{listed}')):
-        shown = _numbers(np.where(state == GradeState.NUMBER, grades, 0.0), None, style)
-        out[f"c{c}"] = [
-            x if s == GradeState.NUMBER else
-            f'<table:table-cell{style} office:value-type="string"><text:p>{labels[s]}'
-            "</text:p></table:table-cell>" for x, s in zip(shown, state.tolist(), strict=True)]
-    out["c12"] = _numbers(vals["ideal list k"])
-    out["c15"] = _numbers(vals["tie group"], vals["tie group"] == 0)
+    out["c4"] = odf_grades(doc.original_grade[perm], doc.original_state[perm],
+                           f' table:style-name="ce{grade}"')
+    out["c5"] = odf_grades(doc.grade[perm], doc.state[perm],
+                           f' table:style-name="ce{edit_grade}"{listed}')
+    out["c12"] = odf_numbers(vals["ideal list k"])
+    out["c15"] = odf_numbers(vals["tie group"], vals["tie group"] == 0)
     states = np.array(["number", "unknown", "unrateable"], dtype=object)[doc.state[perm]]
     out["v6"] = [f' office:value-type="string" office:string-value="{s}"><text:p>{s}</text:p>'
                  "</table:table-cell>" for s in states.tolist()]

@@ -21,9 +21,9 @@ from core.io.safety import (
 from core.io.safety.ods import ods_formula_cells
 from core.io.stop import Stopped, waited
 from core.io.stop import check as check_stopped
-from core.io.workbook.annotators_sheet import edited_cells
+from core.io.workbook.annotators_check import not_read
 from core.io.workbook.edits import CandidateCells, CellsNeeded, apply_edits, same_id
-from core.io.workbook.layout import GRADE_COLUMN, SHEETS
+from core.io.workbook.layout import GRADE_COLUMN, SHEETS, record_sheet
 from core.io.workbook.metadata import document_from_metadata, read_metadata, stored_conventions
 from core.io.workbook.metadata_check import MetadataError, metadata_error
 from core.io.workbook.ods_rows import OdsSheets, read_ods
@@ -53,8 +53,9 @@ def read_workbook(path: str | Path) -> Document:
     each changed grade is logged as an :class:`AuditEntry` with origin
     ``"outside the app"`` and who ``"spreadsheet edit"``. What was taken or
     refused is :func:`core.io.workbook.reopened` of the document; so is a
-    cell edited in the Annotators sheet, which is never read as a grade
-    (:mod:`~core.io.workbook.annotators_sheet`). The sheets
+    cell edited in the Annotators sheet (known by its defined name when
+    renamed; rows matched by candidate, so a sort is no edit), which is
+    never read as a grade (:mod:`~core.io.workbook.annotators_check`). The sheets
     are read with python-calamine, the Candidates sheet up to its note
     column only (:mod:`~core.io.workbook.plain_rows` for our own export,
     :mod:`~core.io.workbook.saved_rows` for a sheet a spreadsheet program
@@ -95,15 +96,15 @@ def read_workbook(path: str | Path) -> Document:
             cells, formulas = book.saved_cells()
             notes = apply_edits(cells, formulas, doc, meta, name)
         grades = tuple(doc.audit[start:])
-        sheet = SHEETS["annotators"]
+        sheet = record_sheet(check.sheets, names) or SHEETS["annotators"]
         perm = np.asarray(meta["sheet_rows"], dtype=np.int64)
-        not_read = edited_cells(book.rows(sheet), doc, perm, name)
+        edited = not_read(book.rows(sheet), doc, perm, name, sheet)
     found = check_grades(found, doc, names, stored, name)
     doc.conventions = found.conventions
     doc.audit[start:start] = found.entries  # the conventions first, then the grades
     doc.judgment_version, doc.name = found.judgment_version, found.name
     remember(doc, Reopened(name, tuple(found.entries), grades, notes, tuple(found.refused),
-                           () if not_read is None else (not_read,)))
+                           edited))
     return doc
 
 
@@ -190,7 +191,7 @@ class _Book:
         check_stopped()  # a read stopped from another thread ends before each sheet (core.io.stop)
         if sheet not in self.check.parts:
             return []
-        if self.ods is not None:
+        if self.ods is not None and sheet in self.ods.rows:
             return self.ods.rows[sheet]
         rows = self.calamine().get_sheet_by_name(sheet).to_python(skip_empty_area=False)
         return [list(r) for r in rows]
