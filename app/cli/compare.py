@@ -96,10 +96,9 @@ def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
             # All compare reads of the scores, made as each run is read; the
             # scores then let go unless the workbook writes them (16 MB a
             # side at 2M rows, held through compare and the report). One
-            # run at a time (read_judged_pair's turn): both evaluations'
-            # temporaries sat side by side at the read's peak. (Handing the
-            # heap back between them, a malloc_trim, saved nothing more for
-            # ~15,000 page faults.)
+            # run at a time (read_judged_pair's turn, which hands the heap's
+            # free pages back after each join): both evaluations'
+            # temporaries sat side by side at the read's peak.
             made = compare_side(evaluate_named(doc, conv, args.qrels))
             if export is None:
                 doc.release_scores()
