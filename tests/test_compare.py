@@ -809,6 +809,74 @@ def test_the_matching_works_out_the_joined_ids_keys(tmp_path, given_as: str) -> 
     assert (found[0].tolist(), found[1].tolist()) == ([2, 0, 1, 3, 4], [1, 2, 0, 3, 4])
 
 
+def test_the_two_runs_of_a_comparison_are_joined_one_at_a_time(  # type: ignore[no-untyped-def]
+        tmp_path, monkeypatch) -> None:
+    # compare's read joins its two runs one at a time, each handed to
+    # `then` before the other's join: two joins side by side held both
+    # runs' sorts and temporaries where compare's defaults peaked. The
+    # documents are the joins' all the same.
+    import core.io.pairs as pairs
+
+    events: list[str] = []
+    both = threading.Barrier(2, timeout=0.5)  # reached by both only if they overlap
+    judged_run = pairs._judged_run
+
+    def joining(*a, **k):  # type: ignore[no-untyped-def]
+        events.append("join")
+        try:
+            both.wait()
+            events.append("side by side")
+        except threading.BrokenBarrierError:
+            pass
+        return judged_run(*a, **k)
+
+    monkeypatch.setattr(pairs, "_judged_run", joining)
+    rows_a = [("q1", "x", 2.0, 0), ("q1", "y", 1.0, 0), ("q2", "u", 1.0, 0)]
+    rows_b = [("q1", "y", 2.0, 0), ("q1", "x", 1.0, 0), ("q2", "u", 1.0, 0), ("q2", "w", 0.5, 0)]
+    a, b, q = write_trec(tmp_path, rows_a, rows_b, QRELS)
+    doc_a, doc_b, made_a, made_b, _left = pairs.read_judged_pair(
+        a, b, q, lambda doc: events.append("then") or len(doc))
+    assert events == ["join", "then", "join", "then"]
+    assert (made_a, made_b) == (len(doc_a), len(doc_b)) == (3, 4)
+    assert list(doc_a.source_id) == list(document_from_trec(a, q).source_id)
+    assert list(doc_b.source_id) == ["y", "x", "u", "w"]
+
+
+def test_a_comparisons_qrels_are_let_go_before_the_second_runs_evaluation(  # type: ignore[no-untyped-def]
+        tmp_path, monkeypatch) -> None:
+    # Once both runs are joined the qrels are let go (11 MiB at 400,000
+    # judgments, under the second run's evaluation), and the heap's free
+    # pages are handed back after each join, before its run's evaluation.
+    import weakref
+
+    import core.io.pairs as pairs
+
+    events: list[str] = []
+    read: list[weakref.ref[pairs.QrelsColumns]] = []
+
+    class Qrels(pairs.QrelsColumns):
+        def __init__(self, *a, **k) -> None:  # type: ignore[no-untyped-def]
+            super().__init__(*a, **k)
+            read.append(weakref.ref(self))
+
+    judged_run = pairs._judged_run
+    monkeypatch.setattr(pairs, "QrelsColumns", Qrels)
+    monkeypatch.setattr(pairs, "_judged_run",
+                        lambda *a, **k: events.append("join") or judged_run(*a, **k))
+    monkeypatch.setattr(pairs.alloc, "hand_back", lambda: events.append("hand back"))
+
+    def then(doc: Document) -> bool:
+        events.append("then")
+        return read[0]() is not None  # the qrels still held
+
+    rows_a = [("q1", "x", 2.0, 0), ("q1", "y", 1.0, 0), ("q2", "u", 1.0, 0)]
+    a, b, q = write_trec(tmp_path, rows_a, rows_a[1:], QRELS)
+    doc_a, doc_b, held_a, held_b, _left = pairs.read_judged_pair(a, b, q, then)
+    assert sorted([held_a, held_b]) == [False, True]  # (whichever run is read first)
+    assert events == ["join", "hand back", "then", "join", "hand back", "then", "hand back"]
+    assert (len(doc_a), len(doc_b)) == (3, 3)  # (q1's x judged, not retrieved by b)
+
+
 def test_a_run_spent_by_its_join_becomes_the_document(tmp_path) -> None:  # type: ignore[no-untyped-def]
     # compare's read hands each Run it made to its join and lets go of it:
     # the run's scores, ids and keys become the document's (not copied beside

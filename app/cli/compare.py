@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import threading
 from pathlib import Path
 from typing import TextIO
 
@@ -93,22 +92,19 @@ def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
         # before the runs are read, so each run is evaluated as it is read.
         conv = conventions_from_args(args, Conventions())
 
-        turn = threading.Lock()
-
         def side(doc: Document) -> Side:
             # All compare reads of the scores, made as each run is read; the
             # scores then let go unless the workbook writes them (16 MB a
             # side at 2M rows, held through compare and the report). One
-            # run at a time: both evaluations' temporaries sat side by side
-            # at the read's peak. (Handing the heap back between them, a
-            # malloc_trim, saved nothing more for ~15,000 page faults.)
-            with turn:
-                made = compare_side(evaluate_named(doc, conv, args.qrels))
-                if export is None:
-                    doc.release_scores()
-                    # (trec_eval's id order: 16 MB a side more; the reports
-                    # read only the contributions of it, made from the ranks)
-                    made.evaluation.release_order()
+            # run at a time (read_judged_pair's turn, which hands the heap's
+            # free pages back after each join): both evaluations'
+            # temporaries sat side by side at the read's peak.
+            made = compare_side(evaluate_named(doc, conv, args.qrels))
+            if export is None:
+                doc.release_scores()
+                # (trec_eval's id order: 16 MB a side more; the reports
+                # read only the contributions of it, made from the ranks)
+                made.evaluation.release_order()
             return made
 
         alloc.map_from(alloc.PAIR_MAP_FROM)
