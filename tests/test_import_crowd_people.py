@@ -6,6 +6,7 @@ tool's annotator id read as who judged, never as a measure."""
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
 
 from core.io.annotator import import_annotations, preview
@@ -46,3 +47,42 @@ def test_a_respondent_s_blank_items_count_no_one_out(tmp_path: Path):
     assert report.excluded == {}
     assert _guess(report.guesses(), "annotator").endswith(
         "; 3 people, each item judged by 3 of them")
+
+
+def _label_studio(path: Path) -> Path:
+    """Label Studio's JSON export with ``completed_by`` expanded (the user's
+    id, e-mail and initials) and ``updated_by`` the user's id again: three
+    annotators, each judging the same four passages of two queries."""
+    people = [(1, "ana@acme.io", "an"), (2, "ben@acme.io", "be"), (3, "chen@acme.io", "ch")]
+    labels = ["Not relevant", "Relevant", "Highly relevant"]
+    tasks = []
+    for t, (query, doc) in enumerate([("q1", "d1"), ("q1", "d2"), ("q2", "d3"), ("q2", "d4")]):
+        annotations = [{
+            "id": 100 + 3 * t + n, "completed_by": {"id": uid, "email": email,
+                                                    "first_name": "", "initials": initials},
+            "updated_by": uid, "was_cancelled": False, "lead_time": 4.5 + 7 * t + n,
+            "result": [{"value": {"choices": [labels[(t + n) % 3]]}, "from_name": "relevance",
+                        "to_name": "passage", "type": "choices"}]}
+            for n, (uid, email, initials) in enumerate(people)]
+        tasks.append({"id": t + 1, "annotations": annotations,
+                      "data": {"query": query, "doc_id": doc}})
+    path.write_text(json.dumps(tasks), encoding="utf-8")
+    return path
+
+
+def test_label_studio_s_user_id_is_read_as_who_judged(tmp_path: Path):
+    """``completed_by.id`` (and ``updated_by``, ``completed_by.initials``)
+    match the annotators' e-mails one to one: who judged, named another way,
+    not 'a measure of each judgment' (as they were said before)."""
+    result = import_annotations(_label_studio(tmp_path / "project.json"))
+    report = result.report
+    assert result.document.annotators == ["ana@acme.io", "ben@acme.io", "chen@acme.io"]
+    why = {c.header: c.reason for c in report.columns}
+    for header in ("annotations.completed_by.id", "annotations.updated_by",
+                   "annotations.completed_by.initials"):
+        assert why[header] == (
+            f"{header}: one value per annotator (annotations.completed_by.email), the same on "
+            "each of their rows: who judged, named another way; not imported")
+    # a number per judgment stays one
+    assert why["annotations.id"].startswith("annotations.id: numbers 100 to 111, varying")
+

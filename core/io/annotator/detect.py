@@ -48,7 +48,6 @@ from core.io.annotator.platform import (
     find_flags,
     flagged_rows,
     marked_text,
-    people_judging,
     status_kind,
     status_like,
 )
@@ -59,6 +58,7 @@ from core.io.annotator.roles import Roles, judgments_count, left_out, roles_from
 from core.io.annotator.rows import summary_row
 from core.io.annotator.scales import LabelGuess
 from core.io.annotator.transposed import metadata_cell, stacked_header_rows, untranspose
+from core.io.annotator.who import judged_by
 from core.io.annotator.write import written_annotators, written_consensus
 from core.io.safety import column_letters
 
@@ -274,7 +274,7 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
     flags, why = find_flags(profiles, used, found.get("grade"))
     if flags or "status" in found:
         reasons = marked_text(profiles, found, flags, used, roles.ignored, reasons)
-        reasons = people_judging(profiles, found, flags, reasons)
+    reasons = judged_by(profiles, found, flags, reasons, roles.ignored)
     left = set(found.values()) | used | set(roles.ignored) | {flag[0] for flag in flags}
     out = [(c, why, flag) for c, (why, flag) in roles.ignored.items()]
     out += [(c, f"{header[c] or column_letters(c + 1)}: {legend_left_out(lg)}", "")

@@ -25,12 +25,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from core.io.annotator.profile import Profile, items
-from core.io.annotator.roles import people
+from core.io.annotator.profile import Profile
 from core.io.headers import normalize
 
-__all__ = ["KINDS", "Flag", "find_flags", "flagged_rows", "marked_text", "people_judging",
-           "status_kind", "status_like"]
+__all__ = ["KINDS", "Flag", "find_flags", "flagged_rows", "marked_text", "status_kind",
+           "status_like"]
 
 #: What each kind of row is, for people (kind -> words).
 KINDS: dict[str, str] = {
@@ -194,21 +193,3 @@ def marked_text(profiles: Sequence[Profile], found: dict[str, int], flags: Seque
                 + ", ".join(kinds) + f": skipped), no judgment's {f}; not imported", "")
             reasons.append(("ignored", ignored[col][0]))
     return reasons
-
-
-def people_judging(profiles: list[Profile], found: dict[str, int], flags: Sequence[Flag],
-                   reasons: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """The annotator's reason with its people counted on the rows imported:
-    a preview response (Qualtrics' ``Status = Survey Preview``) is no one's
-    judgment, and a guess of '5 people' where 4 remain misleads."""
-    who = found.get("annotator")
-    marked = flagged_rows(lambda c: profiles[c].texts, len(profiles[0].texts) if profiles
-                          else 0, found.get("status"), flags, lambda c: profiles[c].shown())
-    if who is None or not marked:
-        return reasons
-    source = profiles[found["source_id"]] if "source_id" in found else None
-    if source is not None and "query" in found:
-        source = items(profiles[found["query"]], source)
-    said = people(profiles[who], source, marked)
-    return [(f, f"{why.split('; ', 1)[0]}; {said}" if f == "annotator" and "; " in why
-             else why) for f, why in reasons]

@@ -53,7 +53,8 @@ from core.io.headers import normalize
 from core.io.safety import column_letters
 from core.model import numbers
 
-__all__ = ["Roles", "judgments_count", "left_out", "people", "roles_from_values"]
+__all__ = ["Roles", "judgments_count", "left_out", "names_someone", "people",
+           "roles_from_values"]
 
 #: The most people a sheet's annotator column names (more are item ids).
 _MAX_PEOPLE = 500
@@ -187,7 +188,7 @@ def _annotator(cands: list[Profile], source: Profile) -> tuple[Profile, str] | N
         varies = len(multi) / len(groups)
         if unique < 0.9 or varies < 0.5:
             continue
-        key = (varies + unique + p.email, _names_someone(p.name), -p.distinct)
+        key = (varies + unique + p.email, names_someone(p.name), -p.distinct)
         if key > best_key:
             best = (p, people(p, source))
             best_key = key
@@ -201,7 +202,9 @@ _SOMEONE = frozenset({"id", "email", "mail", "user", "name", "participant", "res
                       "evaluator", "reviewer", "labeler", "labeller", "grader", "login"})
 
 
-def _names_someone(name: str) -> bool:
+def names_someone(name: str) -> bool:
+    """Whether a header's words name someone (``ResponseId``, ``e-mail``,
+    ``completed_by.id``)."""
     words = set(re.split(r"[^a-z]+", normalize(name)))
     return bool(words & _SOMEONE) or normalize(name).endswith("id")
 
