@@ -86,3 +86,55 @@ def test_label_studio_s_user_id_is_read_as_who_judged(tmp_path: Path):
     # a number per judgment stays one
     assert why["annotations.id"].startswith("annotations.id: numbers 100 to 111, varying")
 
+
+def _prolific(path: Path, pids: list[str]) -> Path:
+    """Qualtrics' export of a Prolific study: ``PROLIFIC_PID`` (blank on the
+    preview and test responses, which no participant gave) and
+    ``SESSION_ID`` beside ``ResponseId``."""
+    with open(DATA / "qualtrics_export.csv", newline="", encoding="utf-8") as fh:
+        rows = list(csv.reader(fh))
+    status = rows[0].index("Status")
+    rows[0] += ["PROLIFIC_PID", "SESSION_ID"]
+    rows[1] += ["PROLIFIC_PID", "SESSION_ID"]
+    rows[2] += ['{"ImportId":"PROLIFIC_PID"}', '{"ImportId":"SESSION_ID"}']
+    given = iter(pids)
+    for n, r in enumerate(rows[3:]):
+        respondent = r[status] == "IP Address"
+        r += [next(given) if respondent else "", f"s{n}x9"]
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(rows)
+    return path
+
+
+PIDS = ["5f8a1c2b3d4e5f6a7b8c9d01", "60b1c2d3e4f5a6b7c8d9e0f1", "61aa22bb33cc44dd55ee66ff",
+        "62cc0011aa22bb33cc44dd55"]
+
+
+def test_a_prolific_study_s_people_are_named_by_their_participant_id(tmp_path: Path):
+    """Each respondent's ``PROLIFIC_PID``, the same on all of their items
+    and one per response, names them (they were named by ``ResponseId``, the
+    PID left out as '4 distinct values, no role read from them'); the
+    report says which column named them and the response id is said as
+    naming them too."""
+    result = import_annotations(_prolific(tmp_path / "prolific.csv", PIDS))
+    report = result.report
+    assert result.document.annotators == PIDS
+    assert report.column_names[report.mapping.annotator] == "PROLIFIC_PID"
+    assert _guess(report.guesses(), "annotator") == (
+        "annotator: PROLIFIC_PID, read from its values: the participant's id, one per "
+        "respondent (ResponseId), the same on each of their rows; 4 people, each item "
+        "judged by 4 of them")
+    why = {c.header: c.reason for c in report.columns}
+    assert why["ResponseId"] == (
+        "ResponseId: one value per annotator (PROLIFIC_PID), the same on each of their rows: "
+        "who judged, named another way; not imported")
+    assert why["IPAddress"] == "IPAddress: 4 distinct values, no role read from them; not imported"
+
+
+def test_a_participant_who_answered_twice_keeps_the_responses_apart(tmp_path: Path):
+    """One participant id on two responses names no one response: the
+    people stay named by ``ResponseId`` (two responses of one person are
+    two sets of grades the import would merge)."""
+    result = import_annotations(_prolific(tmp_path / "twice.csv", [*PIDS[:3], PIDS[0]]))
+    assert result.report.column_names[result.report.mapping.annotator] == "ResponseId"
+    assert len(result.document.annotators) == 4

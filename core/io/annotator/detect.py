@@ -230,6 +230,7 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
     sample = [r for r in table.rows[header_row + 1:header_row + 1 + _SAMPLE]
               if any(map(_filled, r)) and not summary_row(r, None, len(header))]
     profiles = profile_columns(sample, header, marks, words=legend_words(table, header_row))
+    read = "annotator" not in found  # else named so or declared: never renamed
     taken = {c for c, _ in wide} | {c for c in _combined(header, wide) if c not in found.values()}
     aside = legend_columns(table, header_row)  # a legend's levels read like grades
     taken |= said_out | set(aside)
@@ -274,7 +275,7 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
     flags, why = find_flags(profiles, used, found.get("grade"))
     if flags or "status" in found:
         reasons = marked_text(profiles, found, flags, used, roles.ignored, reasons)
-    reasons = judged_by(profiles, found, flags, reasons, roles.ignored)
+    reasons = judged_by(profiles, found, flags, reasons, roles.ignored, read)
     left = set(found.values()) | used | set(roles.ignored) | {flag[0] for flag in flags}
     out = [(c, why, flag) for c, (why, flag) in roles.ignored.items()]
     out += [(c, f"{header[c] or column_letters(c + 1)}: {legend_left_out(lg)}", "")
