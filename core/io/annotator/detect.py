@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from core.errors import InputError
 from core.io.annotator.legend import left_out as legend_left_out
 from core.io.annotator.legend import (
     legend_columns,
@@ -24,6 +25,7 @@ from core.io.annotator.legend import (
     read_labels,
 )
 from core.io.annotator.model import (
+    BLOCKS_HINT,
     COMBINED,
     GOLD,
     LABELS_OR_GRADES,
@@ -33,6 +35,7 @@ from core.io.annotator.model import (
     SheetPreview,
     Table,
     cell_text,
+    titled_blocks,
 )
 from core.io.annotator.names import (
     bookkeeping_header,
@@ -661,8 +664,18 @@ def preview(path: str | Path, *, sheet: str | None = None,
         judgments=n_rows if origin is not None else 0, labels=labels, label_grades=guess.grades,
         unmapped=guess.unmapped, rubric=guess.rubric, scale=guess.scale,
         alternatives=guess.alternatives, marked=_marked(table, mapping), vocabulary=words,
-        legend_note=read.legends.why,
+        legend_note=read.legends.why, refusal=_refusal(table, mapping),
     )
+
+
+def _refusal(table: Table, mapping: ColumnMapping) -> str:
+    """Why the import would refuse the sheet, where the preview shows it
+    already: a sheet of titled blocks (its header written again under each
+    title, ``Query: vpn drops``) has no query column to map."""
+    header = table.header(mapping)
+    blocks = titled_blocks(table, mapping.header_row, header) if mapping.query is None else None
+    return str(InputError(blocks, sheet=table.sheet, line=mapping.header_row + 1,
+                          hint=BLOCKS_HINT)) if blocks else ""
 
 
 def _marked(table: Table, mapping: ColumnMapping) -> dict[str, int]:
