@@ -28,6 +28,10 @@ def test_the_people_are_counted_after_the_preview_rows_are_skipped():
     assert len(result.document.annotators) == 4
     assert _guess(report.guesses(), "annotator") == (
         "annotator: ResponseId, read from its values; 4 people, each item judged by 4 of them")
+    # and the queries' and sources' rows are the 4 respondents' (they were 6's: 18 and 6)
+    assert _guess(report.guesses(), "query").endswith("; 2 values, each on 12 rows on average")
+    assert _guess(report.guesses(), "source id").endswith(
+        "; 6 values, each on 4 rows on average")
     # the wizard's mapping page shows the same reason
     reasons = dict(preview(DATA / "qualtrics_export.csv").mapping.reasons)
     assert reasons["annotator"].endswith("; 4 people, each item judged by 4 of them")

@@ -53,7 +53,7 @@ from core.io.headers import normalize
 from core.io.safety import column_letters
 from core.model import numbers
 
-__all__ = ["Roles", "judgments_count", "left_out", "names_someone", "people",
+__all__ = ["Roles", "judgments_count", "keys", "left_out", "names_someone", "people",
            "roles_from_values"]
 
 #: The most people a sheet's annotator column names (more are item ids).
@@ -356,6 +356,17 @@ def _batches(graded: list[Profile], query: Profile, source: Profile,
     return kept
 
 
+def keys(p: Profile, skipped: Container[int] = ()) -> str:
+    """How many values a query's or source's column holds and on how many
+    rows each: ``3 values, each on 14 rows on average``; the rows
+    ``skipped`` (a preview response's) left out, as :func:`people` does."""
+    full = [t for i, t in enumerate(p.texts) if t and i not in skipped]
+    distinct = len(set(full))
+    per = len(full) / max(1, distinct)
+    return (f"{numbers.counted(distinct, 'value')}, each on "
+            + (f"{per:.3g} rows on average" if per != 1 else "one row"))
+
+
 def people(who: Profile, source: Profile | None, skipped: Container[int] = ()) -> str:
     """How many people ``who`` names and how many judged each item of
     ``source``: ``3 people, each item judged by 2-3 of them``; the rows
@@ -384,9 +395,7 @@ def _explain(profiles: list[Profile], named: dict[str, int], found: dict[str, in
         if f == "annotator":
             what = people(p, source)
         elif f in ("query", "source_id"):
-            per = p.filled / max(1, p.distinct)
-            what = (f"{numbers.counted(p.distinct, 'value')}, each on "
-                    + (f"{per:.3g} rows on average" if per != 1 else "one row"))
+            what = keys(p)
         elif f in ("grade", "score", "rank"):
             what = span(p)
         else:

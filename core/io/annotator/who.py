@@ -24,7 +24,7 @@ from collections.abc import Container, Sequence
 
 from core.io.annotator.platform import Flag, flagged_rows
 from core.io.annotator.profile import Profile, items
-from core.io.annotator.roles import names_someone, people
+from core.io.annotator.roles import keys, names_someone, people
 from core.io.headers import normalize
 
 __all__ = ["judged_by", "participant_named", "same_people"]
@@ -100,6 +100,8 @@ def judged_by(profiles: list[Profile], found: dict[str, int], flags: Sequence[Fl
                    f"{people(who, source, marked)}")
         elif f == "annotator" and marked and "; " in why:
             why = f"{why.split('; ', 1)[0]}; {people(who, source, marked)}"
+        elif f in ("query", "source_id") and marked and "; " in why and f in found:
+            why = f"{why.split('; ', 1)[0]}; {keys(profiles[found[f]], marked)}"
         elif f == "ignored" and any(why == ignored.get(c, ("",))[0] for c in twins):
             continue
         out.append((f, why))
