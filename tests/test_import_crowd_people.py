@@ -142,3 +142,17 @@ def test_a_participant_who_answered_twice_keeps_the_responses_apart(tmp_path: Pa
     result = import_annotations(_prolific(tmp_path / "twice.csv", [*PIDS[:3], PIDS[0]]))
     assert result.report.column_names[result.report.mapping.annotator] == "ResponseId"
     assert len(result.document.annotators) == 4
+
+
+def test_a_declared_annotator_column_is_never_renamed(tmp_path: Path):
+    """``--map annotator=ResponseId`` (the wizard's annotator chosen): the
+    people stay named by the responses, the PID said as naming them too."""
+    from core.io.annotator.detect import read_guessed
+    from core.io.annotator.overrides import guess_mapping
+
+    sheet = _prolific(tmp_path / "declared.csv", PIDS)
+    mapping = guess_mapping(read_guessed(sheet), fields={"annotator": "ResponseId"})
+    result = import_annotations(sheet, mapping)
+    assert result.document.annotators[0] == "R_1OzLh4sN7cEfP2b"
+    why = {c.header: c.reason for c in result.report.columns}
+    assert why["PROLIFIC_PID"].startswith("PROLIFIC_PID: one value per annotator (ResponseId)")
