@@ -852,7 +852,9 @@ def test_survey_through_prolific_with_timing_and_attention_check(tmp_path: Path,
     assert (result.report.judgments_read, result.report.blank_grades,
             result.report.excluded) == (23, 1, {"preview": 2})
     roles = {c.header: c.role for c in result.report.columns}
-    assert roles["PROLIFIC_PID"] == roles["Q3_Click Count"] == ""  # not imported
+    assert roles["Q3_Click Count"] == ""  # not imported
+    # the participant's id, one per response, names the people (test_import_crowd_people.py)
+    assert (roles["PROLIFIC_PID"], roles["ResponseId"]) == ("annotator", "")
     # each column left out says why, as in a sheet read as it is (all said
     # 'no role; not imported' once the sheet was reshaped)
     why = {c.header: c.reason for c in result.report.columns}

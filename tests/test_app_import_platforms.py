@@ -334,3 +334,43 @@ def test_the_keep_boxes_are_reached_by_their_label_s_letter(qtbot: Any, boxes: B
     page._show_keep_boxes(replace(value, marked={"rejected": 1}), ())
     assert not control.isVisible()
     assert page.keep_label.buddy() is rejected
+
+
+def test_a_sheet_of_titled_blocks_is_refused_on_the_sheet_page(
+        qtbot: Any, boxes: Boxes, tmp_path: Path):
+    """Each query's rows under a title row ('Query: vpn drops') and a header
+    of their own: the first page says why it cannot be imported and Next
+    stays off (the mapping page offered the repeated header's Ana, Ben as
+    labels to map before the report page refused the sheet)."""
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.title = "Review"
+    for q in ("vpn drops", "reset password"):
+        sheet.append([f"Query: {q}"])
+        sheet.append(["Rank", "Document", "Ana", "Ben"])
+        for r in range(1, 4):
+            sheet.append([r, f"{q[:3]}-{r}", r % 3, (r + 1) % 3])
+        sheet.append([])
+    path = tmp_path / "blocks.xlsx"
+    book.save(path)
+    wizard = _wizard(qtbot, path)
+    page = wizard.sheet_page
+    assert page.problem.isVisible()
+    assert page.problem.text() == (
+        "sheet 'Review', row 2: the header on row 2 is written again on row 8: the sheet is "
+        "blocks of rows, each under a title row ('Query: vpn drops' on row 1), and no column "
+        "says each row's query (stack the blocks under one header row, with a column that "
+        "names each row's query, and import that)")
+    assert not wizard.button(QWizard.WizardButton.NextButton).isEnabled()
+    _next(qtbot, wizard)
+    assert wizard.currentPage() is page  # never on to the labels
+    assert boxes.shown == []
+
+
+def test_a_sheet_read_as_it_is_says_no_problem(qtbot: Any, boxes: Boxes):
+    wizard = _wizard(qtbot, DATA / "toloka_assignments.tsv")
+    assert not wizard.sheet_page.problem.isVisible()
+    assert wizard.button(QWizard.WizardButton.NextButton).isEnabled()

@@ -203,3 +203,23 @@ def test_rows_sorted_with_a_reranker_s_long_scores_are_a_sort(tmp_path: Path) ->
         assert found.score.tolist() == scores, saved
         assert found.grade.tolist() == [2.0, 3.0, 1.0, 3.0, 1.0, 2.0, 0.0], saved
         assert len(reopened(found).grades) == 1, saved
+
+
+def test_a_gain_table_s_long_numbers_re_saved_are_no_edit(tmp_path: Path) -> None:
+    """A gain table with gains of 16 digits (1/3, 0.7123456789012345), which
+    LibreOffice saves with 15 (0.333333333333333, 0.712345678901235): the
+    workbook re-saved there, as .xlsx and as .ods, reopens with the table
+    as written and no convention edit logged (was: 'gain rule =
+    0=0,1=0.3333333333333333,... -> 0=0,1=0.333333333333333,...' logged as
+    edited in Conventions!A24:A37, and the table's digits lost)."""
+    doc = seed_document()
+    table = ((0.0, 0.0), (1.0, 1 / 3), (2.0, 0.7123456789012345), (3.0, 1.0))
+    doc.conventions = doc.conventions.replace(
+        gain=Gain.parse("0=0,1=0.3333333333333333,2=0.7123456789012345,3=1"))
+    xlsx, ods = tmp_path / "book.xlsx", tmp_path / "book.ods"
+    export_workbook(evaluate(doc), xlsx)
+    export_workbook(evaluate(doc), ods)
+    for saved in edit([(xlsx, tmp_path / "again.xlsx", []), (ods, tmp_path / "again.ods", [])]):
+        found = read_workbook(saved)
+        assert found.conventions.gain.table == table, saved
+        assert [a for a in found.audit if a.convention] == [], saved

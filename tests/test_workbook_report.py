@@ -480,8 +480,9 @@ def test_the_audit_sheet_wraps_a_long_change(tmp_path: Path, suffix: str) -> Non
     """A convention's change longer than its column ("fractional grades
     truncated = FALSE", 35 characters in a column of 30) wraps in its cell
     (was: printed cut at the next column, "... = FA", in LibreOffice's PDF
-    of an .ods), its row tall enough; the who, when and ids do not wrap,
-    top-aligned beside it."""
+    of an .ods), its row tall enough; the who and when do not wrap,
+    top-aligned beside it (the query and the source id wrap too:
+    test_the_audit_sheet_wraps_a_long_query_beside_a_long_source_id)."""
     import python_calamine
 
     doc = seed_document()
@@ -512,4 +513,48 @@ def test_the_audit_sheet_wraps_a_long_change(tmp_path: Path, suffix: str) -> Non
         wrapping = set(re.findall(r'style:name="([^"]+)"[^>]*>(?:(?!</style:style>).)*'
                                   r'fo:wrap-option="wrap"', content))
         wrapped = [h for h, style in zip(header, cells, strict=False) if style in wrapping]
-    assert wrapped == ["from", "to", "note"]
+    assert wrapped == ["query", "source id", "from", "to", "note"]
+
+
+@pytest.mark.parametrize("suffix", [".xlsx", ".ods"])
+def test_the_audit_sheet_wraps_a_long_query_beside_a_long_source_id(
+        tmp_path: Path, suffix: str) -> None:
+    """A query of 30 characters or more beside a source id that is a URL:
+    both wrap in their cells, the row tall enough for the URL broken across
+    three lines (was: LibreOffice's PDF of an .ods printed 'vpn disconnects
+    every 10 minut' cut at the source id, and the URL cut at the from
+    column)."""
+    import python_calamine
+
+    query = "vpn disconnects every 10 minutes on the guest wifi"
+    url = "https://intranet.acme.io/kb/networking/vpn-troubleshooting/3301#p2"
+    doc = Document.from_columns(query=[query, query, "short"], source_id=[url, "kb-1", "kb-2"],
+                                score=[2.0, 1.0, 1.0], grade=[1.0, 0.0, 2.0])
+    doc.set_grade(0, 3.0, who="ana")
+    path = tmp_path / f"w{suffix}"
+    export_workbook(evaluate(doc), path)
+    rows = python_calamine.CalamineWorkbook.from_path(str(path)).get_sheet_by_name(
+        SHEETS["audit"]).to_python()
+    assert (rows[1][2], rows[1][3]) == (query, url)  # whole in their cells
+    if suffix == ".xlsx":
+        ws = openpyxl.load_workbook(path)[SHEETS["audit"]]
+        assert ws["C2"].alignment.wrap_text
+        assert ws["D2"].alignment.wrap_text
+        width = ws.column_dimensions["D"].width
+        assert width < len(url)  # the column capped: the URL takes three lines
+        assert (ws.row_dimensions[2].height or 0) >= 3 * 15
+    else:
+        with zipfile.ZipFile(path) as z:
+            content = z.read("content.xml").decode()
+        audit = content[content.index(f'table:name="{SHEETS["audit"]}"'):]
+        row = re.findall(r'<table:table-row table:style-name="([^"]+)"[^>]*>(.*?)'
+                         r'</table:table-row>', audit)[1]
+        height = re.search(rf'style:name="{row[0]}" style:family="table-row">'
+                           r'<style:table-row-properties style:row-height="([\d.]+)pt"', content)
+        assert height is not None
+        assert float(height.group(1)) >= 3 * 15
+        cells = re.findall(r'<table:table-cell[^>]*table:style-name="([^"]+)"', row[1])
+        wrapping = set(re.findall(r'style:name="([^"]+)"[^>]*>(?:(?!</style:style>).)*'
+                                  r'fo:wrap-option="wrap"', content))
+        assert cells[2] in wrapping
+        assert cells[3] in wrapping

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -23,6 +24,7 @@ from app.import_wizard.mapping_page import LONG, MAPPED_FIELDS, WIDE, MappingPag
 from app.import_wizard.report import ImportReportView
 from app.import_wizard.tables import PreviewModel
 from app.panels.fit import fit_columns, fit_rows_to_font
+from app.scheme import tint
 from core.io.annotator import ImportReport, SheetPreview
 from core.io.annotator.command import refused_rejections
 from core.model.numbers import counted
@@ -70,6 +72,15 @@ class SheetPage(QWizardPage):
         tab_passes(self.table)
         fit_rows_to_font(self.table)  # one-line cells: Qt's default row is two lines tall
         layout.addWidget(self.table, 1)
+        # why the sheet cannot be imported as read (titled blocks), said here,
+        # where it is first seen, never after its labels were mapped
+        self.problem = QLabel(self)
+        self.problem.setObjectName("sheetProblem")
+        self.problem.setWordWrap(True)
+        self.problem.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        tint(self.problem, "color: {}", "error")
+        self.problem.hide()
+        layout.addWidget(self.problem)
         self.sheet.activated.connect(self._sheet_chosen)
         self.header_row.editingFinished.connect(self._header_row_chosen)
 
@@ -100,6 +111,8 @@ class SheetPage(QWizardPage):
             where.append(self.tr("{0} after reshaping (one row per respondent and "
                                  "item)").format(counted(value.judgments, "judgment")))
         self.info.setText("; ".join(where))
+        self.problem.setText(value.refusal)
+        self.problem.setVisible(bool(value.refusal))
         self.model.set_preview(value)
         # Each header whole ("B: Email Address", "E: How relevant is ...?" over
         # its field): at Qt's default width a two-line header is centred and
@@ -108,7 +121,8 @@ class SheetPage(QWizardPage):
         self.completeChanged.emit()
 
     def isComplete(self) -> bool:
-        return self.wiz.preview_value is not None and not self.wiz.busy
+        value = self.wiz.preview_value
+        return value is not None and not value.refusal and not self.wiz.busy
 
     def _sheet_chosen(self, _index: int) -> None:
         if self.wiz.preview_value is None or not self.wiz.preview_value.sheets:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from core.errors import InputError
 from core.io.annotator.legend import left_out as legend_left_out
 from core.io.annotator.legend import (
     legend_columns,
@@ -24,6 +25,7 @@ from core.io.annotator.legend import (
     read_labels,
 )
 from core.io.annotator.model import (
+    BLOCKS_HINT,
     COMBINED,
     GOLD,
     LABELS_OR_GRADES,
@@ -33,6 +35,7 @@ from core.io.annotator.model import (
     SheetPreview,
     Table,
     cell_text,
+    titled_blocks,
 )
 from core.io.annotator.names import (
     bookkeeping_header,
@@ -58,6 +61,7 @@ from core.io.annotator.roles import Roles, judgments_count, left_out, roles_from
 from core.io.annotator.rows import summary_row
 from core.io.annotator.scales import LabelGuess
 from core.io.annotator.transposed import metadata_cell, stacked_header_rows, untranspose
+from core.io.annotator.who import judged_by
 from core.io.annotator.write import written_annotators, written_consensus
 from core.io.safety import column_letters
 
@@ -229,6 +233,7 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
     sample = [r for r in table.rows[header_row + 1:header_row + 1 + _SAMPLE]
               if any(map(_filled, r)) and not summary_row(r, None, len(header))]
     profiles = profile_columns(sample, header, marks, words=legend_words(table, header_row))
+    read = "annotator" not in found  # else named so or declared: never renamed
     taken = {c for c, _ in wide} | {c for c in _combined(header, wide) if c not in found.values()}
     aside = legend_columns(table, header_row)  # a legend's levels read like grades
     taken |= said_out | set(aside)
@@ -273,6 +278,7 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
     flags, why = find_flags(profiles, used, found.get("grade"))
     if flags or "status" in found:
         reasons = marked_text(profiles, found, flags, used, roles.ignored, reasons)
+    reasons = judged_by(profiles, found, flags, reasons, roles.ignored, read)
     left = set(found.values()) | used | set(roles.ignored) | {flag[0] for flag in flags}
     out = [(c, why, flag) for c, (why, flag) in roles.ignored.items()]
     out += [(c, f"{header[c] or column_letters(c + 1)}: {legend_left_out(lg)}", "")
@@ -658,8 +664,18 @@ def preview(path: str | Path, *, sheet: str | None = None,
         judgments=n_rows if origin is not None else 0, labels=labels, label_grades=guess.grades,
         unmapped=guess.unmapped, rubric=guess.rubric, scale=guess.scale,
         alternatives=guess.alternatives, marked=_marked(table, mapping), vocabulary=words,
-        legend_note=read.legends.why,
+        legend_note=read.legends.why, refusal=_refusal(table, mapping),
     )
+
+
+def _refusal(table: Table, mapping: ColumnMapping) -> str:
+    """Why the import would refuse the sheet, where the preview shows it
+    already: a sheet of titled blocks (its header written again under each
+    title, ``Query: vpn drops``) has no query column to map."""
+    header = table.header(mapping)
+    blocks = titled_blocks(table, mapping.header_row, header) if mapping.query is None else None
+    return str(InputError(blocks, sheet=table.sheet, line=mapping.header_row + 1,
+                          hint=BLOCKS_HINT)) if blocks else ""
 
 
 def _marked(table: Table, mapping: ColumnMapping) -> dict[str, int]:

@@ -398,6 +398,10 @@ class SheetPreview:
     #: Why the sheet's legends give no scale (several listing different
     #: grades: each named, and what to do), or "".
     legend_note: str = ""
+    #: Why the sheet cannot be imported as read, said where it is first
+    #: seen (a sheet of titled blocks, its header written again under each
+    #: title: :func:`titled_blocks`), or "": the wizard goes no further.
+    refusal: str = ""
 
 
 #: What to do with a sheet of titled blocks (:func:`titled_blocks`).

@@ -80,10 +80,13 @@ def guess_mapping(table: Table, *, header_row: int | None = None,
         else find_column(header, ref, **where) for f, ref in (fields or {}).items()}
     given = {f: c for f, c in chosen.items() if c is not None and (f in (
         "query", "source_id") or (f in SINGLE_FIELDS and any(
-            getattr(mapping, g) == c for g in SINGLE_FIELDS if g != f)))}
+            getattr(mapping, g) == c for g in SINGLE_FIELDS if g != f))
+        or (f == "annotator" and mapping.annotator not in (None, c)))}
     if given:  # read the others around the declared query or source, or around a
         # column the guess gave another role (--map rank=B where B was read as
-        # the grades: the grades are then looked for elsewhere, not lost)
+        # the grades: the grades are then looked for elsewhere, not lost), or
+        # around another annotator column than the guess's (the guessed one
+        # was said 'empty: no row holds a value'; now what it holds)
         again = detect_mapping(table, mapping.header_row, given, grade_out=out)
         mapping = again.replace(reasons=(
             *((f, why) for f, why in mapping.reasons if f == "header"),

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Container
 from dataclasses import dataclass
 
 from core.io.annotator.model import BATCH_OR_GRADES
@@ -52,7 +53,8 @@ from core.io.headers import normalize
 from core.io.safety import column_letters
 from core.model import numbers
 
-__all__ = ["Roles", "judgments_count", "left_out", "roles_from_values"]
+__all__ = ["Roles", "judgments_count", "keys", "left_out", "names_someone", "people",
+           "roles_from_values"]
 
 #: The most people a sheet's annotator column names (more are item ids).
 _MAX_PEOPLE = 500
@@ -186,10 +188,9 @@ def _annotator(cands: list[Profile], source: Profile) -> tuple[Profile, str] | N
         varies = len(multi) / len(groups)
         if unique < 0.9 or varies < 0.5:
             continue
-        key = (varies + unique + p.email, _names_someone(p.name), -p.distinct)
+        key = (varies + unique + p.email, names_someone(p.name), -p.distinct)
         if key > best_key:
-            best = (p, f"{p.distinct} people, each item judged by {_spread(source, p)} "
-                    "of them")
+            best = (p, people(p, source))
             best_key = key
     return best
 
@@ -201,7 +202,9 @@ _SOMEONE = frozenset({"id", "email", "mail", "user", "name", "participant", "res
                       "evaluator", "reviewer", "labeler", "labeller", "grader", "login"})
 
 
-def _names_someone(name: str) -> bool:
+def names_someone(name: str) -> bool:
+    """Whether a header's words name someone (``ResponseId``, ``e-mail``,
+    ``completed_by.id``)."""
     words = set(re.split(r"[^a-z]+", normalize(name)))
     return bool(words & _SOMEONE) or normalize(name).endswith("id")
 
@@ -353,12 +356,30 @@ def _batches(graded: list[Profile], query: Profile, source: Profile,
     return kept
 
 
-def _spread(source: Profile, who: Profile) -> str:
-    """How many people judged each item: ``2`` or ``2-3``."""
-    per = sorted(len(vs) for vs in grouped(source.texts, who.texts).values())
-    if not per:
-        return "0"
-    return f"{per[0]}" if per[0] == per[-1] else f"{per[0]}-{per[-1]}"
+def keys(p: Profile, skipped: Container[int] = ()) -> str:
+    """How many values a query's or source's column holds and on how many
+    rows each: ``3 values, each on 14 rows on average``; the rows
+    ``skipped`` (a preview response's) left out, as :func:`people` does."""
+    full = [t for i, t in enumerate(p.texts) if t and i not in skipped]
+    distinct = len(set(full))
+    per = len(full) / max(1, distinct)
+    return (f"{numbers.counted(distinct, 'value')}, each on "
+            + (f"{per:.3g} rows on average" if per != 1 else "one row"))
+
+
+def people(who: Profile, source: Profile | None, skipped: Container[int] = ()) -> str:
+    """How many people ``who`` names and how many judged each item of
+    ``source``: ``3 people, each item judged by 2-3 of them``; the rows
+    ``skipped`` (those a platform marks as no judgments: a preview
+    response) left out, so the count is the import's."""
+    keep = [i for i in range(len(who.texts)) if i not in skipped and who.texts[i]]
+    what = numbers.counted(len({who.texts[i] for i in keep}), "person", "people")
+    if source is None:
+        return what
+    groups = grouped([source.texts[i] for i in keep], [who.texts[i] for i in keep])
+    per = sorted(len(vs) for vs in groups.values())
+    spread = "0" if not per else f"{per[0]}" if per[0] == per[-1] else f"{per[0]}-{per[-1]}"
+    return f"{what}, each item judged by {spread} of them"
 
 
 def _explain(profiles: list[Profile], named: dict[str, int], found: dict[str, int],
@@ -372,13 +393,9 @@ def _explain(profiles: list[Profile], named: dict[str, int], found: dict[str, in
         p = by_col[c]
         how = "named so" if f in named else "read from its values"
         if f == "annotator":
-            what = numbers.counted(p.distinct, "person", "people")
-            if source is not None:
-                what += f", each item judged by {_spread(source, p)} of them"
+            what = people(p, source)
         elif f in ("query", "source_id"):
-            per = p.filled / max(1, p.distinct)
-            what = (f"{numbers.counted(p.distinct, 'value')}, each on "
-                    + (f"{per:.3g} rows on average" if per != 1 else "one row"))
+            what = keys(p)
         elif f in ("grade", "score", "rank"):
             what = span(p)
         else:

@@ -11,19 +11,25 @@ from core.io.workbook.layout import AUDIT_COLUMNS, SHEETS, Formats, put_text
 from core.io.workbook.page import (
     header_row,
     header_widths,
+    lines_needed,
+    lines_tall,
     print_setup,
     set_widths,
     text_width,
-    wrapped_row,
 )
 from core.model.document import Document
 from core.reports.sentences import NO_CHANGES
 
-#: The from, to and note columns wrap their text at the column's width
-#: (capped at 30 and 40 characters): a convention's change ("fractional
-#: grades truncated = FALSE", "rubric = 0=Not relevant,1=...") printed cut
-#: at the next column, in LibreOffice's Liberation Sans above all (an .ods).
-_WRAPPED = frozenset({AUDIT_COLUMNS.index(h) for h in ("from", "to", "note")})
+#: The query, source id, from, to and note columns wrap their text at the
+#: column's width (capped at 30 and 40 characters): a convention's change
+#: ("fractional grades truncated = FALSE", "rubric = 0=Not relevant,1=...")
+#: printed cut at the next column, in LibreOffice's Liberation Sans above
+#: all (an .ods), and so did a query of 30 characters or more beside a
+#: source id (a URL, a path), the source id beside the from column.
+_WRAPPED = tuple(AUDIT_COLUMNS.index(h) for h in ("query", "source id", "from", "to", "note"))
+#: Of those, the ids: a spreadsheet breaks a word longer than the column
+#: (a URL) across lines, so its lines are counted so.
+_IDS = frozenset(AUDIT_COLUMNS.index(h) for h in ("query", "source id"))
 #: The share of a column's characters a line of running text fills.
 _NARROWER = 0.8
 
@@ -43,21 +49,20 @@ def write_audit(wb: Any, fmt: Formats, doc: Document) -> None:
     set_widths(ws, widths)
     header_row(ws, fmt, 0, AUDIT_COLUMNS, widths)
     ws.freeze_panes(1, 0)
-    room = [widths[c] * _NARROWER for c in sorted(_WRAPPED)]  # from, to, note
-    short = [int(w) - 1 for w in room]  # texts no longer take one line (lines_needed)
+    room = {c: widths[c] * _NARROWER for c in _WRAPPED}
+    short = {c: int(w) - 1 for c, w in room.items()}  # texts no longer take one line
     for r, e in enumerate(log, start=1):
-        for c, text in enumerate(
-            (e.who, when[r - 1], e.query, e.source_id, e.before, e.after, e.note, e.origin)
-        ):
-            if c in _WRAPPED:
+        row = (e.who, when[r - 1], e.query, e.source_id, e.before, e.after, e.note, e.origin)
+        for c, text in enumerate(row):
+            if c in room:
                 put_text(ws, r, c, text, fmt.wrap, fmt.wrap_q)
             else:  # (top-aligned, beside the wrapped texts' first line)
                 put_text(ws, r, c, text, fmt.top, fmt.top_q)
         # tall enough for LibreOffice's Liberation Sans, wider than Calibri (an
         # .xlsx keeps a row's height: the second line printed over the next row)
-        texts = (e.before, e.after, e.note)
-        if any(len(t) > n or "\n" in t for t, n in zip(texts, short, strict=True)):
-            wrapped_row(ws, r, e.before, room[0], (e.after, room[1]), (e.note, room[2]))
+        if any(len(row[c]) > n or "\n" in row[c] for c, n in short.items()):
+            lines_tall(ws, r, max(lines_needed(row[c], w, break_words=c in _IDS)
+                                  for c, w in room.items()))
         if e.seconds is not None:  # full precision in the cell, one decimal shown
             ws.write_number(r, len(AUDIT_COLUMNS) - 1, e.seconds, fmt.seconds)
     if not log:

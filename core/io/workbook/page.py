@@ -27,10 +27,12 @@ def text_width(texts: Iterable[str], low: float, high: float) -> float:
     return float(min(high, max(low, longest + 2)))
 
 
-def lines_needed(text: str, width: float) -> int:
-    """How many lines ``text`` takes wrapped at ``width`` characters."""
+def lines_needed(text: str, width: float, *, break_words: bool = False) -> int:
+    """How many lines ``text`` takes wrapped at ``width`` characters;
+    ``break_words``: a word longer than a line broken across lines, as a
+    spreadsheet breaks an id or a URL in a wrapped cell."""
     chars = max(1, int(width) - 1)
-    return max(1, sum(len(textwrap.wrap(part, chars, break_long_words=False)) or 1
+    return max(1, sum(len(textwrap.wrap(part, chars, break_long_words=break_words)) or 1
                       for part in text.split("\n")))
 
 
@@ -65,7 +67,11 @@ def wrapped_row(ws: Any, row: int, text: str, width: float,
                 *more: tuple[str, float]) -> None:
     """Row ``row`` tall enough for ``text`` wrapped in ``width`` characters
     (and for each (text, width) of ``more``, other cells of the row)."""
-    lines = max(lines_needed(t, w) for t, w in ((text, width), *more))
+    lines_tall(ws, row, max(lines_needed(t, w) for t, w in ((text, width), *more)))
+
+
+def lines_tall(ws: Any, row: int, lines: int) -> None:
+    """Row ``row`` tall enough for ``lines`` lines of text (left as it is for one)."""
     if lines > 1:
         ws.set_row(row, LINE * lines + 2)
 

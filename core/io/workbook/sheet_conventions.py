@@ -27,6 +27,7 @@ from core.io.workbook.layout import (
     OUTSIDE_ORIGIN,
     OUTSIDE_WHO,
     SHEETS,
+    written_back,
 )
 from core.model.audit import AuditEntry, timestamp
 from core.model.convention_log import field_changes, guideline_change, value_words
@@ -280,6 +281,23 @@ def _gain_table(sheet: _Cells) -> tuple[tuple[float, float], ...]:
     return tuple(sorted(pairs.items()))
 
 
+def _as_stored(read: tuple[tuple[float, float], ...], stored: Any,
+               ) -> tuple[tuple[float, float], ...]:
+    """The gain table as read, each row that is a stored row as a
+    spreadsheet re-saves it (15 significant digits: LibreOffice writes the
+    gain 0.7123456789012345 back as 0.712345678901235,
+    :func:`~core.io.workbook.layout.written_back`) taken as the stored row:
+    no edit logged, no digit lost. Without it a re-save in LibreOffice was
+    read as the gain rule edited outside the app."""
+    rows = [(g, v) for g, v in stored or ()]
+
+    def stored_row(grade: float, gain: float) -> tuple[float, float]:
+        return next(((g, v) for g, v in rows if written_back(grade, g)
+                     and written_back(gain, v)), (grade, gain))
+
+    return tuple(sorted(stored_row(g, v) for g, v in read))
+
+
 @dataclass
 class _Described:
     """The guidelines the rubric's list holds, and where each grade's row is."""
@@ -368,7 +386,7 @@ def read_sheet_conventions(cells: list[list[Any]] | None, names: dict[str, str],
             out.refused.append(sheet.refusal(name, label, str(exc)))
     if getattr(now.get("gain_rule"), "takes_table", False):
         try:
-            now["gain_grades"] = _gain_table(sheet)
+            now["gain_grades"] = _as_stored(_gain_table(sheet), before.get("gain_grades"))
         except _Refused as exc:
             out.refused.append(InputError(str(exc), file=file, sheet=_SHEET, line=exc.row,
                                           column="A/B (gain table)", hint=_KEEP))

@@ -1,0 +1,138 @@
+"""Who judged, said by more than one column: the columns whose values name
+the same people as the annotator's column.
+
+A column that holds one value per annotator, the same on each of their
+rows, and no value shared by two of them (a one-to-one match with the
+annotator's values) is who judged said another way: Label Studio's
+``completed_by.id`` beside ``completed_by.email``, Qualtrics'
+``PROLIFIC_PID`` beside ``ResponseId``. Its numbers are no measure of a
+judgment (they vary between one item's judgments as people do), and the
+report says whose column it matches.
+
+Where the annotator was read from values and such a column's header names a
+platform's participant id (``PROLIFIC_PID``, ``workerId``,
+``participant_id``), the people are named by it: a survey's response id
+names a response, the participant id the person (the one a platform pays,
+the one to ask about a grade); the report says which column named them.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Container, Sequence
+
+from core.io.annotator.platform import Flag, flagged_rows
+from core.io.annotator.profile import Profile, items
+from core.io.annotator.roles import keys, names_someone, people
+from core.io.headers import normalize
+
+__all__ = ["judged_by", "participant_named", "same_people"]
+
+#: A header's words that name a platform's participant (a person, not a response).
+_PARTICIPANT = frozenset({"pid", "participant", "participantid", "worker", "workerid",
+                          "prolific", "userid", "panelist", "panelistid"})
+
+
+def participant_named(name: str) -> bool:
+    """Whether a header names a platform's participant id (``PROLIFIC_PID``,
+    ``workerId``, ``Participant ID``), not a response's."""
+    norm = normalize(name)
+    words = set(re.split(r"[^a-z]+", norm)) | {norm.replace("_", "")}
+    return bool(words & _PARTICIPANT)
+
+
+def _id_like(p: Profile) -> bool:
+    """Values that could name people: no dates, no true/false, no words;
+    numbers only whole and under a header naming someone (``completed_by.id``,
+    ``updated_by``: a duration differs from one respondent to the next as an
+    id does)."""
+    if p.dates >= 0.5 or p.boolean >= 0.5 or p.spaced >= 0.5 or _addresses(p):
+        return False
+    return p.numeric < 0.5 or (p.whole > 0.9 and (names_someone(p.name) or normalize(
+        p.name).endswith("_by")))
+
+
+def _addresses(p: Profile) -> bool:
+    """A column of IP addresses: a machine's, shared by people behind one."""
+    full = [t for t in p.texts if t]
+    try:
+        return bool(full) and all(ipaddress.ip_address(t) for t in full)
+    except ValueError:
+        return False
+
+
+def same_people(who: Profile, other: Profile, skipped: Container[int] = ()) -> bool:
+    """Whether ``other`` names the people ``who`` names, on the rows not
+    ``skipped``: filled on each of them, one value per person, the same on
+    each of their rows, no value for two people, and at least two people."""
+    pairs = {(w, o) for i, (w, o) in enumerate(zip(who.texts, other.texts, strict=True))
+             if i not in skipped and w}
+    if any(not o for _, o in pairs):
+        return False
+    mine = {w for w, _ in pairs}
+    theirs = {o for _, o in pairs}
+    return len(mine) >= 2 and len(pairs) == len(mine) == len(theirs)
+
+
+def judged_by(profiles: list[Profile], found: dict[str, int], flags: Sequence[Flag],
+              reasons: list[tuple[str, str]], ignored: dict[int, tuple[str, str]],
+              read: bool) -> list[tuple[str, str]]:
+    """Who judged, said on the rows the import keeps (a preview response,
+    Qualtrics' ``Status = Survey Preview``, is no one's judgment: a guess
+    of '5 people' where 4 remain misleads), by a participant id where the
+    annotator was ``read`` from values and one names them, every other
+    column naming them too left out saying so (in ``ignored``). Returns
+    the reasons."""
+    col = found.get("annotator")
+    if col is None:
+        return reasons
+    marked = flagged_rows(lambda c: profiles[c].texts, len(profiles[0].texts), found.get(
+        "status"), flags, lambda c: profiles[c].shown())
+    twins = _twins(profiles, found, marked, read)
+    source = source_items(profiles, found)
+    who = profiles[found["annotator"]]
+    out = []
+    for f, why in reasons:
+        if f == "annotator" and who.col != col:
+            why = (f"{who.shown()}, read from its values: the participant's id, one per "
+                   f"respondent ({profiles[col].shown()}), the same on each of their rows; "
+                   f"{people(who, source, marked)}")
+        elif f == "annotator" and marked and "; " in why:
+            why = f"{why.split('; ', 1)[0]}; {people(who, source, marked)}"
+        elif f in ("query", "source_id") and marked and "; " in why and f in found:
+            why = f"{why.split('; ', 1)[0]}; {keys(profiles[found[f]], marked)}"
+        elif f == "ignored" and any(why == ignored.get(c, ("",))[0] for c in twins):
+            continue
+        out.append((f, why))
+    for c, why in twins.items():
+        ignored[c] = (why, "")
+        out.append(("ignored", why))
+    return out
+
+
+def _twins(profiles: list[Profile], found: dict[str, int], skipped: Container[int],
+           read: bool) -> dict[int, str]:
+    """The columns naming the annotators another way (column -> why it is
+    not imported); ``read``: the annotator was read from values, so a
+    participant id among them names the people instead (``found`` then
+    maps the annotator to it, and the response id is the one said)."""
+    who = profiles[found["annotator"]]
+    taken = set(found.values())
+    twins = [p for p in profiles if p.col not in taken and _id_like(p)
+             and same_people(who, p, skipped)]
+    named = next((p for p in twins if participant_named(p.name)), None)
+    if read and named is not None and not participant_named(who.name):
+        found["annotator"] = named.col
+        twins = [who if p is named else p for p in twins]
+        who = named
+    return {p.col: f"{p.shown()}: one value per annotator ({who.shown()}), the same on each "
+            "of their rows: who judged, named another way; not imported" for p in twins}
+
+
+def source_items(profiles: list[Profile], found: dict[str, int]) -> Profile | None:
+    """The items' column (query and source) the people are counted over."""
+    source = profiles[found["source_id"]] if "source_id" in found else None
+    if source is not None and "query" in found:
+        source = items(profiles[found["query"]], source)
+    return source

@@ -1,0 +1,158 @@
+"""Who judged, in crowd platforms' exports: the people counted on the rows
+imported (a preview response is no one's judgment), named by the
+platform's participant id where a column holds one, and an annotation
+tool's annotator id read as who judged, never as a measure."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+from core.io.annotator import import_annotations, preview
+
+DATA = Path(__file__).parent / "data" / "annotators"
+
+
+def _guess(report_guesses: list[str], field: str) -> str:
+    return next(g for g in report_guesses if g.startswith(f"{field}: "))
+
+
+def test_the_people_are_counted_after_the_preview_rows_are_skipped():
+    """Qualtrics' export holds a preview and a test response (rows 4 and
+    8, skipped): 4 respondents remain, and the guess says 4 (it said '6
+    people, each item judged by 6 of them', the skipped rows counted)."""
+    result = import_annotations(DATA / "qualtrics_export.csv")
+    report = result.report
+    assert report.excluded == {"preview": 2}
+    assert len(result.document.annotators) == 4
+    assert _guess(report.guesses(), "annotator") == (
+        "annotator: ResponseId, read from its values; 4 people, each item judged by 4 of them")
+    # and the queries' and sources' rows are the 4 respondents' (they were 6's: 18 and 6)
+    assert _guess(report.guesses(), "query").endswith("; 2 values, each on 12 rows on average")
+    assert _guess(report.guesses(), "source id").endswith(
+        "; 6 values, each on 4 rows on average")
+    # the wizard's mapping page shows the same reason
+    reasons = dict(preview(DATA / "qualtrics_export.csv").mapping.reasons)
+    assert reasons["annotator"].endswith("; 4 people, each item judged by 4 of them")
+
+
+def test_a_respondent_s_blank_items_count_no_one_out(tmp_path: Path):
+    """Counted on the rows kept, not on the grades: a respondent who left
+    an item blank still judged the survey (3 people, items judged by 3)."""
+    with open(DATA / "qualtrics_export.csv", newline="", encoding="utf-8") as fh:
+        rows = list(csv.reader(fh))
+    status = rows[0].index("Status")
+    kept = [*rows[:3], *(r for r in rows[3:] if r[status] == "IP Address")][:6]
+    path = tmp_path / "three.csv"
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(kept)
+    report = import_annotations(path).report
+    assert report.excluded == {}
+    assert _guess(report.guesses(), "annotator").endswith(
+        "; 3 people, each item judged by 3 of them")
+
+
+def _label_studio(path: Path) -> Path:
+    """Label Studio's JSON export with ``completed_by`` expanded (the user's
+    id, e-mail and initials) and ``updated_by`` the user's id again: three
+    annotators, each judging the same four passages of two queries."""
+    people = [(1, "ana@acme.io", "an"), (2, "ben@acme.io", "be"), (3, "chen@acme.io", "ch")]
+    labels = ["Not relevant", "Relevant", "Highly relevant"]
+    tasks = []
+    for t, (query, doc) in enumerate([("q1", "d1"), ("q1", "d2"), ("q2", "d3"), ("q2", "d4")]):
+        annotations = [{
+            "id": 100 + 3 * t + n, "completed_by": {"id": uid, "email": email,
+                                                    "first_name": "", "initials": initials},
+            "updated_by": uid, "was_cancelled": False, "lead_time": 4.5 + 7 * t + n,
+            "result": [{"value": {"choices": [labels[(t + n) % 3]]}, "from_name": "relevance",
+                        "to_name": "passage", "type": "choices"}]}
+            for n, (uid, email, initials) in enumerate(people)]
+        tasks.append({"id": t + 1, "annotations": annotations,
+                      "data": {"query": query, "doc_id": doc}})
+    path.write_text(json.dumps(tasks), encoding="utf-8")
+    return path
+
+
+def test_label_studio_s_user_id_is_read_as_who_judged(tmp_path: Path):
+    """``completed_by.id`` (and ``updated_by``, ``completed_by.initials``)
+    match the annotators' e-mails one to one: who judged, named another way,
+    not 'a measure of each judgment' (as they were said before)."""
+    result = import_annotations(_label_studio(tmp_path / "project.json"))
+    report = result.report
+    assert result.document.annotators == ["ana@acme.io", "ben@acme.io", "chen@acme.io"]
+    why = {c.header: c.reason for c in report.columns}
+    for header in ("annotations.completed_by.id", "annotations.updated_by",
+                   "annotations.completed_by.initials"):
+        assert why[header] == (
+            f"{header}: one value per annotator (annotations.completed_by.email), the same on "
+            "each of their rows: who judged, named another way; not imported")
+    # a number per judgment stays one
+    assert why["annotations.id"].startswith("annotations.id: numbers 100 to 111, varying")
+
+
+def _prolific(path: Path, pids: list[str]) -> Path:
+    """Qualtrics' export of a Prolific study: ``PROLIFIC_PID`` (blank on the
+    preview and test responses, which no participant gave) and
+    ``SESSION_ID`` beside ``ResponseId``."""
+    with open(DATA / "qualtrics_export.csv", newline="", encoding="utf-8") as fh:
+        rows = list(csv.reader(fh))
+    status = rows[0].index("Status")
+    rows[0] += ["PROLIFIC_PID", "SESSION_ID"]
+    rows[1] += ["PROLIFIC_PID", "SESSION_ID"]
+    rows[2] += ['{"ImportId":"PROLIFIC_PID"}', '{"ImportId":"SESSION_ID"}']
+    given = iter(pids)
+    for n, r in enumerate(rows[3:]):
+        respondent = r[status] == "IP Address"
+        r += [next(given) if respondent else "", f"s{n}x9"]
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(rows)
+    return path
+
+
+PIDS = ["5f8a1c2b3d4e5f6a7b8c9d01", "60b1c2d3e4f5a6b7c8d9e0f1", "61aa22bb33cc44dd55ee66ff",
+        "62cc0011aa22bb33cc44dd55"]
+
+
+def test_a_prolific_study_s_people_are_named_by_their_participant_id(tmp_path: Path):
+    """Each respondent's ``PROLIFIC_PID``, the same on all of their items
+    and one per response, names them (they were named by ``ResponseId``, the
+    PID left out as '4 distinct values, no role read from them'); the
+    report says which column named them and the response id is said as
+    naming them too."""
+    result = import_annotations(_prolific(tmp_path / "prolific.csv", PIDS))
+    report = result.report
+    assert result.document.annotators == PIDS
+    assert report.column_names[report.mapping.annotator] == "PROLIFIC_PID"
+    assert _guess(report.guesses(), "annotator") == (
+        "annotator: PROLIFIC_PID, read from its values: the participant's id, one per "
+        "respondent (ResponseId), the same on each of their rows; 4 people, each item "
+        "judged by 4 of them")
+    why = {c.header: c.reason for c in report.columns}
+    assert why["ResponseId"] == (
+        "ResponseId: one value per annotator (PROLIFIC_PID), the same on each of their rows: "
+        "who judged, named another way; not imported")
+    assert why["IPAddress"] == "IPAddress: 4 distinct values, no role read from them; not imported"
+
+
+def test_a_participant_who_answered_twice_keeps_the_responses_apart(tmp_path: Path):
+    """One participant id on two responses names no one response: the
+    people stay named by ``ResponseId`` (two responses of one person are
+    two sets of grades the import would merge)."""
+    result = import_annotations(_prolific(tmp_path / "twice.csv", [*PIDS[:3], PIDS[0]]))
+    assert result.report.column_names[result.report.mapping.annotator] == "ResponseId"
+    assert len(result.document.annotators) == 4
+
+
+def test_a_declared_annotator_column_is_never_renamed(tmp_path: Path):
+    """``--map annotator=ResponseId`` (the wizard's annotator chosen): the
+    people stay named by the responses, the PID said as naming them too."""
+    from core.io.annotator.detect import read_guessed
+    from core.io.annotator.overrides import guess_mapping
+
+    sheet = _prolific(tmp_path / "declared.csv", PIDS)
+    mapping = guess_mapping(read_guessed(sheet), fields={"annotator": "ResponseId"})
+    result = import_annotations(sheet, mapping)
+    assert result.document.annotators[0] == "R_1OzLh4sN7cEfP2b"
+    why = {c.header: c.reason for c in result.report.columns}
+    assert why["PROLIFIC_PID"].startswith("PROLIFIC_PID: one value per annotator (ResponseId)")
