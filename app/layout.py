@@ -39,7 +39,14 @@ from PySide6.QtCore import (
     Signal,
 )
 from PySide6.QtGui import QFontMetricsF
-from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QTabBar, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QDockWidget,
+    QMainWindow,
+    QStyle,
+    QTabBar,
+    QWidget,
+)
 
 from app.deferred import Unmade, view_of
 from app.settings import Settings
@@ -194,21 +201,30 @@ def _share(area: Qt.DockWidgetArea, length: int, asked: int = 0,
 
 
 def _give_way(sizes: dict[Qt.DockWidgetArea, int], width: int,
-              grid_least: int = GRID_LEAST) -> dict[Qt.DockWidgetArea, int]:
-    """The side columns' widths, narrowed alike (to :data:`SIDE_LEAST` at the
-    least) where they would leave the grid less than ``grid_least``."""
+              grid_least: int = GRID_LEAST, separator: int = 0) -> dict[Qt.DockWidgetArea, int]:
+    """The side columns' widths, narrowed (to :data:`SIDE_LEAST` at the
+    least) where they would leave the grid less than ``grid_least`` of the
+    window's ``width``, each side also taking its ``separator`` (the handle
+    between it and the grid: 6 px under Fusion, which the grid lost). The
+    sides give way in :data:`GIVES_WAY_FIRST`'s order, each as much as it
+    can before the next gives any."""
     sides = {a: n for a, n in sizes.items() if a not in _VERTICAL}
-    over = sum(sides.values()) + grid_least - width
-    if over <= 0 or not sides:
-        return sizes
-    room = {a: max(0, n - SIDE_LEAST) for a, n in sides.items()}
-    total = sum(room.values()) or 1
-    return {a: n - min(room.get(a, 0), round(over * room.get(a, 0) / total))
-            if a in sides else n for a, n in sizes.items()}
+    over = sum(sides.values()) + separator * len(sides) + grid_least - width
+    narrowed = dict(sizes)
+    for area in sorted(sides, key=GIVES_WAY_FIRST.index):
+        given = min(max(0, over), max(0, sides[area] - SIDE_LEAST))
+        narrowed[area] -= given
+        over -= given
+    return narrowed
 
 
 _VERTICAL = (Qt.DockWidgetArea.BottomDockWidgetArea, Qt.DockWidgetArea.TopDockWidgetArea)
 _SIDES = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea)
+#: The order the side columns give way to the grid in: the right one first
+#: (the summary's table lets its DCG and ideal DCG go, which the grid says,
+#: and keeps its status), the left one last (the navigator hides its status
+#: column as soon as it has less than it asks for).
+GIVES_WAY_FIRST = (Qt.DockWidgetArea.RightDockWidgetArea, Qt.DockWidgetArea.LeftDockWidgetArea)
 
 
 class Workplace(QObject):
@@ -468,7 +484,8 @@ class Workplace(QObject):
         asked = self._asked()
         sizes = _give_way({home.area: _share(
             home.area, height if home.area in _VERTICAL else width, asked.get(home.area, 0),
-            self._size(home.area)) for home in fronts.values()}, width, self.grid_least())
+            self._size(home.area)) for home in fronts.values()}, width, self.grid_least(),
+            self._separator())
         for name, home in fronts.items():
             vertical = home.area in _VERTICAL
             w.resizeDocks([self.docks[name]], [sizes[home.area]],
@@ -477,6 +494,34 @@ class Workplace(QObject):
         self._split_columns()
         if self._whole and self.window.isVisible():  # View > Reset layout
             QTimer.singleShot(0, self._fit_columns)
+
+    def _separator(self) -> int:
+        """The width (pixels) of the handle between a side column and the grid."""
+        w = self.window
+        return w.style().pixelMetric(QStyle.PixelMetric.PM_DockWidgetSeparatorExtent, None, w)
+
+    def give_way(self) -> None:
+        """The side columns narrowed, as a first start would (:func:`_give_way`),
+        where they leave the grid less than it needs now: its need grew
+        (the first edit shows the original grade beside the grade, 58 px at
+        9 pt, and pushed the cumulative DCG out of view at 1280x800 and
+        960x540). Never widened, nor narrowed where the grid has its room."""
+        w = self.window
+        fronts = {}
+        for dock in self.docks.values():
+            area = w.dockWidgetArea(dock)
+            if (area in _SIDES and not dock.isFloating()
+                    and not dock.visibleRegion().isEmpty()):  # (not behind a tab)
+                fronts[area] = dock
+        sizes = {area: dock.width() for area, dock in fronts.items()}
+        narrowed = _give_way(sizes, w.width(), self.grid_least(), self._separator())
+        changed = [area for area in sizes if narrowed[area] != sizes[area]]
+        if changed:
+            w.resizeDocks([fronts[a] for a in changed], [narrowed[a] for a in changed],
+                          Qt.Orientation.Horizontal)
+            layout = w.layout()
+            if layout is not None:
+                layout.activate()  # (the grid's new width now, for the fit that follows)
 
     def _split_columns(self) -> None:
         """Each column of a dock split below another shared (:meth:`_split`)."""

@@ -130,6 +130,8 @@ class MainWindow(WindowApi):
         self.docks: dict[str, QDockWidget] = self.workplace.docks
         self._lay_out()
         self._fitted = False
+        #: The grid's rows overflow it (:meth:`_rows_overflow`).
+        self._overflow = False
 
         self._connect()
         self._follow_session()
@@ -179,9 +181,12 @@ class MainWindow(WindowApi):
         a["close"].triggered.connect(self.close)
         a["quit"].triggered.connect(self.close)
         a["reset_layout"].triggered.connect(self.reset_layout)
-        # Refitted once laid out: a column shown or hidden changes the source's room.
+        # Refitted once laid out: a column shown or hidden changes the source's
+        # room, and the grid's need (the original grade, shown by an edit).
         self.grid_columns.changed.connect(
-            lambda: QTimer.singleShot(0, self.fit_columns) if self._fitted else None)
+            lambda: QTimer.singleShot(0, self._columns_changed) if self._fitted else None)
+        # The grid needs its vertical scroll bar's width too once its rows overflow it.
+        self.grid.verticalScrollBar().rangeChanged.connect(self._rows_overflow)
         # So is the grid's room, when the side columns become one or two again.
         self.workplace.sides_changed.connect(
             lambda _one: QTimer.singleShot(0, self.fit_columns) if self._fitted else None)
@@ -629,6 +634,22 @@ class MainWindow(WindowApi):
         self.workplace.reset()
         self.grid_columns.reset()
         self.grid_panel.follow_rows()
+
+    def _columns_changed(self) -> None:
+        """The side columns give the grid the room its key columns need now
+        (:meth:`Workplace.give_way`), then its columns are fitted to it."""
+        self.workplace.give_way()
+        self.fit_columns()
+
+    def _rows_overflow(self, low: int, high: int) -> None:
+        """The grid's rows overflow it now (its vertical scroll bar shown),
+        where they did not: the side columns give it the bar's width where
+        it lacks it (once a flip, not at each query or resize)."""
+        overflow = high > low
+        if overflow != self._overflow:
+            self._overflow = overflow
+            if overflow and self._fitted:
+                QTimer.singleShot(0, self.workplace.give_way)
 
     def fit_columns(self) -> None:
         """Size the grids' columns to their contents and headers, and show the

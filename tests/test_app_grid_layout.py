@@ -135,6 +135,77 @@ def test_the_original_grade_shown_by_an_edit_takes_the_sources_room(qtbot, tmp_p
     w.session.mark_saved()
 
 
+@pytest.mark.parametrize("document", ["example", "trec"])
+@pytest.mark.parametrize("screen", sorted(SCREENS))
+def test_after_an_edit_every_key_column_and_the_original_are_in_view(
+        qtbot, tmp_path, screen, document):
+    """The first edit shows the original grade (58 px at 9 pt) beside the
+    grade: where the source has nothing to give (the example's one-letter
+    ids) the side columns give the grid its room, the right one first, so
+    that the navigator keeps its status column at 1280x800 and 1920x1080
+    (at 960x540 the one side column cannot keep it: the grid's 624 px and
+    the navigator's 334 are past 960). The cumulative DCG ended 2-6 px past
+    the grid's viewport at 1280x800 and 960x540 on the example: the docks
+    had no room for the column, and the layout did not count the 6 px
+    handle between a side column and the grid."""
+    from app.models.queries import QueryColumn
+
+    w = _open(qtbot, document, tmp_path, screen)
+    grid, nav = w.grid, w.navigator.view
+    assert not nav.isColumnHidden(QueryColumn.STATUS)
+    grid.setCurrentIndex(w.grid_model.index(0, GridColumn.GRADE))
+    grid.setFocus()
+    was = w.grid_model.index(0, GridColumn.GRADE).data()
+    qtbot.keyClick(grid, Qt.Key.Key_0 if was else Qt.Key.Key_2)
+    qtbot.waitUntil(lambda: not grid.isColumnHidden(GridColumn.ORIGINAL))
+    _settle(qtbot, w)  # (the docks gave way, the columns refitted)
+    assert grid.horizontalScrollBar().value() == 0
+    assert _outside(grid, [*KEY_COLUMNS, "original"]) == []
+    assert elided_headers(grid) == []
+    assert w.centralWidget().width() >= w.grid_panel.key_width()
+    if screen != "960x540":
+        assert not nav.isColumnHidden(QueryColumn.STATUS)
+        assert elided_headers(nav) == []
+    panel = w.summary_panel  # the summary's title is not clipped by its button
+    assert not panel.title.geometry().intersects(panel.copy_button.geometry())
+    w.session.mark_saved()
+
+
+def test_a_query_whose_rows_overflow_the_grid_gets_its_scroll_bars_room(qtbot, tmp_path):
+    """The grid's vertical scroll bar (shown once a query's rows overflow
+    it) takes the viewport's width: the side columns give the grid that
+    room where it lacks it, the cumulative DCG otherwise cut by the bar after
+    an edit on a query of two rows, then a query of 40."""
+    from tests.conftest import doc_of
+
+    rows = [("short", s, 2.0 - i, 1) for i, s in enumerate("ab")]
+    rows += [("long", f"d{i}", 40.0 - i, i % 3) for i in range(40)]
+    w = build_window(None)
+    qtbot.addWidget(w)
+    w.show()
+    w.set_document(doc_of(rows))
+    # A window where the grid has the room of its key columns and the
+    # original grade, and not that of the bar (one side column, 312 px).
+    w.workplace.reset(QRect(0, 0, 880, 600))
+    _settle(qtbot, w)
+    w.set_query(w.document.query_index("short"))
+    _settle(qtbot, w)
+    w.fit_columns()
+    _settle(qtbot, w)
+    bar = w.grid.verticalScrollBar()
+    assert bar.maximum() == 0
+    assert w.set_grade(w.grid_model.candidate(0), 0.0)
+    qtbot.waitUntil(lambda: not w.grid.isColumnHidden(GridColumn.ORIGINAL))
+    _settle(qtbot, w)
+    assert _outside(w.grid, [*KEY_COLUMNS, "original"]) == []
+    w.set_query(w.document.query_index("long"))
+    _settle(qtbot, w)
+    assert bar.maximum() > 0
+    assert _outside(w.grid, [*KEY_COLUMNS, "original"]) == []
+    assert w.centralWidget().width() >= w.grid_panel.key_width()
+    w.session.mark_saved()
+
+
 def test_the_default_order_puts_the_key_columns_first(window):
     header = window.grid.horizontalHeader()
     shown = [KEYS[header.logicalIndex(v)] for v in range(header.count())]

@@ -306,13 +306,16 @@ class GridPanel(QWidget):
         """The width (pixels) the ranked grid needs to show its key columns
         (:data:`~app.panels.column_chooser.KEY_COLUMNS`, rank to cumulative
         DCG) whole in this font, the source at most :data:`SOURCE_LEAST`
-        characters, with its frame and vertical scroll bar: what the side
-        columns give way to (:class:`app.layout.Workplace`). It grows with
-        the font (933 px of columns at 16 pt, where 640 px was assumed)."""
+        characters, with its frame and its vertical scroll bar where its rows
+        overflow it: what the side columns give way to
+        (:class:`app.layout.Workplace`). It grows with
+        the font (933 px of columns at 16 pt, where 640 px was assumed), and
+        once an edit shows the original grade beside the grade (counted only
+        then: room kept for it before hid the navigator's status column)."""
         view, header = self.grid, self.grid.horizontalHeader()
         least = view.fontMetrics().averageCharWidth() * SOURCE_LEAST + 8
         keys = [n for n, col in enumerate(self.model.columns)
-                if col.key in KEY_COLUMNS and not view.isColumnHidden(n)]
+                if (col.key in KEY_COLUMNS or col.edits_only) and not view.isColumnHidden(n)]
         contents = _contents_widths(view, keys)
         width = 0
         for n in keys:
@@ -321,8 +324,9 @@ class GridPanel(QWidget):
                 width += min(least, wanted)
                 continue
             width += max(wanted, _choices_width(view)) if n == GridColumn.GRADE else wanted
-        bar = view.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, view)
-        return width + 2 * view.frameWidth() + bar
+        bar = view.verticalScrollBar()
+        extent = view.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, view)
+        return width + 2 * view.frameWidth() + (extent if bar.maximum() > bar.minimum() else 0)
 
     def _widen(self, *, measured: bool) -> None:
         """:meth:`widen_columns`; ``measured``: the columns were just fitted to
