@@ -484,6 +484,21 @@ def test_the_summary_status_header_is_whole_after_a_fit_in_a_narrow_table(qtbot)
     assert elided_headers(table) == []
 
 
+def _comparison_shown(qtbot, monkeypatch, tmp_path, w, width: int, height: int):  # type: ignore[no-untyped-def]
+    """The Comparison dock's view of the example against tests/test_app_review's
+    run B, the window at ``width`` x ``height``, the dock in front."""
+    from tests.test_app_review import _compare, _run_lines
+
+    _at(qtbot, w, width, height)
+    run = tmp_path / "b.run"
+    run.write_text("\n".join(_run_lines()) + "\n")
+    view = _compare(qtbot, monkeypatch, w, run)
+    w.docks["compareViewDock"].show()
+    w.docks["compareViewDock"].raise_()
+    _settle(qtbot, w)
+    return view
+
+
 @pytest.mark.parametrize(("width", "height"), [(1280, 800), (1920, 1080)])
 def test_the_comparison_table_headers_are_whole_and_it_does_not_scroll(
         qtbot, window, monkeypatch, tmp_path, width: int, height: int):
@@ -496,16 +511,9 @@ def test_the_comparison_table_headers_are_whole_and_it_does_not_scroll(
     comparable" is "—", the NDCG headers "A" and "B")."""
     from app.panels.fit import elided_headers, text_margins
     from app.review.compare_view import CompareColumn
-    from tests.test_app_review import _compare, _run_lines
 
     w = window
-    _at(qtbot, w, width, height)
-    run = tmp_path / "b.run"
-    run.write_text("\n".join(_run_lines()) + "\n")
-    view = _compare(qtbot, monkeypatch, w, run)
-    w.docks["compareViewDock"].show()
-    w.docks["compareViewDock"].raise_()
-    _settle(qtbot, w)
+    view = _comparison_shown(qtbot, monkeypatch, tmp_path, w, width, height)
     table = view.table
     assert table.model().rowCount() > 0
     assert elided_headers(table) == []
@@ -584,16 +592,9 @@ def test_the_comparison_s_query_ids_are_read_whole(qtbot, window, monkeypatch, t
 
     from app.panels.fit import text_margins
     from app.review.compare_view import CompareColumn
-    from tests.test_app_review import _compare, _run_lines
 
     w = window
-    _at(qtbot, w, width, height)
-    run = tmp_path / "b.run"
-    run.write_text("\n".join(_run_lines()) + "\n")
-    view = _compare(qtbot, monkeypatch, w, run)
-    w.docks["compareViewDock"].show()
-    w.docks["compareViewDock"].raise_()
-    _settle(qtbot, w)
+    view = _comparison_shown(qtbot, monkeypatch, tmp_path, w, width, height)
     table, model = view.table, view.table.model()
     metrics = table.fontMetrics()
     room = table.columnWidth(CompareColumn.QUERY) - text_margins(table)

@@ -42,7 +42,8 @@ def test_the_table_writes_a_narrow_interval_apart() -> None:
     assert _interval(None, None) == "-, -"
 
 
-def test_the_summary_says_a_narrow_interval_with_its_digits(qtbot) -> None:  # type: ignore[no-untyped-def]
+def _summary_of_q0(qtbot):  # type: ignore[no-untyped-def]
+    """The window, its summary panel on ``_doc()``'s first query, and its evaluation."""
     from app.main import build_window
 
     w = build_window(None)
@@ -51,6 +52,11 @@ def test_the_summary_says_a_narrow_interval_with_its_digits(qtbot) -> None:  # t
     panel = w.summary_panel
     ev = evaluate(_doc())
     panel._ev, panel._q = ev, 0
+    return w, panel, ev
+
+
+def test_the_summary_says_a_narrow_interval_with_its_digits(qtbot) -> None:  # type: ignore[no-untyped-def]
+    w, panel, ev = _summary_of_q0(qtbot)
     narrow = Bounds(2, 0.99996, 1.0, True, 1)
     best = NextJudgment(index=1, source_id="b", rank=2, widths={0.0: 0.00003},
                         worst_width=0.00003)
@@ -161,14 +167,7 @@ def test_the_table_writes_bounds_apart_by_rounding_at_four_digits(tmp_path) -> N
 
 
 def test_the_summary_says_bounds_apart_by_rounding_as_one_value(qtbot) -> None:  # type: ignore[no-untyped-def]
-    from app.main import build_window
-
-    w = build_window(None)
-    qtbot.addWidget(w)
-    w.set_document(_doc())
-    panel = w.summary_panel
-    ev = evaluate(_doc())
-    panel._ev, panel._q = ev, 0
+    w, panel, ev = _summary_of_q0(qtbot)
     best = NextJudgment(index=1, source_id="b", rank=2, widths={0.0: 2.2e-16},
                         worst_width=2.2e-16)
     panel._show_details((ev, 0), ([Bounds(2, *NOISE, True, 1)], best))
