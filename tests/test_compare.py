@@ -816,21 +816,10 @@ def test_the_two_runs_of_a_comparison_are_joined_one_at_a_time(  # type: ignore[
     # runs' sorts and temporaries where compare's defaults peaked. The
     # documents are the joins' all the same.
     import core.io.pairs as pairs
+    from tests.overlap import side_by_side
 
     events: list[str] = []
-    both = threading.Barrier(2, timeout=0.5)  # reached by both only if they overlap
-    judged_run = pairs._judged_run
-
-    def joining(*a, **k):  # type: ignore[no-untyped-def]
-        events.append("join")
-        try:
-            both.wait()
-            events.append("side by side")
-        except threading.BrokenBarrierError:
-            pass
-        return judged_run(*a, **k)
-
-    monkeypatch.setattr(pairs, "_judged_run", joining)
+    monkeypatch.setattr(pairs, "_judged_run", side_by_side(pairs._judged_run, events, "join"))
     rows_a = [("q1", "x", 2.0, 0), ("q1", "y", 1.0, 0), ("q2", "u", 1.0, 0)]
     rows_b = [("q1", "y", 2.0, 0), ("q1", "x", 1.0, 0), ("q2", "u", 1.0, 0), ("q2", "w", 0.5, 0)]
     a, b, q = write_trec(tmp_path, rows_a, rows_b, QRELS)

@@ -67,16 +67,24 @@ def test_the_summary_says_a_narrow_interval_with_its_digits(qtbot) -> None:  # t
     w.session.mark_saved()
 
 
-def test_the_judging_queue_says_a_narrow_mean_with_its_digits(qtbot) -> None:  # type: ignore[no-untyped-def]
+def _queue_shown(qtbot, *, low: float, high: float, narrowing: float):  # type: ignore[no-untyped-def]
+    """The judging queue's view showing ``_doc()``'s queue with its mean
+    between ``low`` and ``high``, unsettled, the first judgment narrowing it
+    by ``narrowing``; and what it shows (document, evaluation, queue)."""
     from app.review.queue_view import QueueView
 
     doc = _doc()
     ev = evaluate(doc)
-    queue = replace(judging_queue(ev), low=0.99996, high=1.0, settled=False,
-                    narrowing=np.array([0.00004]))
+    queue = replace(judging_queue(ev), low=low, high=high, settled=False,
+                    narrowing=np.array([narrowing]))
     view = QueueView(lambda: 4)
     qtbot.addWidget(view)
     view.show_queue(doc, ev, queue)
+    return view, (doc, ev, queue)
+
+
+def test_the_judging_queue_says_a_narrow_mean_with_its_digits(qtbot) -> None:  # type: ignore[no-untyped-def]
+    view, _shown = _queue_shown(qtbot, low=0.99996, high=1.0, narrowing=0.00004)
     assert view.message.text().startswith("Mean NDCG@2 between 0.99996 and 1.00000")
     assert view.message.text().endswith("narrows it by at least 0.00004.")
 
@@ -109,15 +117,7 @@ def test_the_judging_queue_says_a_small_narrowing_with_its_digits(qtbot) -> None
     by less than the rounding (a mean over many queries): it said "narrows
     it by at least 0.0000", as the summary no longer says of one query's
     interval (its width written with the digits that tell it from 0)."""
-    from app.review.queue_view import QueueView
-
-    doc = _doc()
-    ev = evaluate(doc)
-    queue = replace(judging_queue(ev), low=0.25, high=0.75, settled=False,
-                    narrowing=np.array([0.00003]))
-    view = QueueView(lambda: 4)
-    qtbot.addWidget(view)
-    view.show_queue(doc, ev, queue)
+    view, (doc, ev, queue) = _queue_shown(qtbot, low=0.25, high=0.75, narrowing=0.00003)
     assert view.message.text().startswith("Mean NDCG@2 between 0.2500 and 0.7500")
     assert view.message.text().endswith("narrows it by at least 0.00003.")
     queue = replace(queue, narrowing=np.array([0.125]))  # (four digits where they do)

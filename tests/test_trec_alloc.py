@@ -110,25 +110,13 @@ def test_compare_of_two_runs_evaluates_one_run_at_a_time(
     time, each run's side made (its scores and trec_eval's id order
     released) before the other run's evaluation: the two evaluations'
     temporaries sat side by side at the read's peak."""
-    import threading
-
     import app.cli.compare as command
+    from tests.overlap import side_by_side
 
     events: list[str] = []
-    both = threading.Barrier(2, timeout=0.5)  # reached by both only if they overlap
-    evaluate_named = command.evaluate_named
-
-    def evaluating(*a: object, **k: object) -> object:
-        events.append("evaluate")
-        try:
-            both.wait()
-            events.append("side by side")
-        except threading.BrokenBarrierError:
-            pass
-        return evaluate_named(*a, **k)  # type: ignore[arg-type]
-
     compare_side = command.compare_side
-    monkeypatch.setattr(command, "evaluate_named", evaluating)
+    monkeypatch.setattr(command, "evaluate_named",
+                        side_by_side(command.evaluate_named, events, "evaluate"))
     monkeypatch.setattr(command, "compare_side",
                         lambda ev: events.append("side") or compare_side(ev))
     run_file, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
