@@ -31,7 +31,14 @@ from app.models.roles import (
     Index,
 )
 from app.shown import CELL_SHOWN, bounded, id_note, shown_id
-from core.engine.columns import GRID_COLUMNS, Align, CandidateColumn, ShownRows, edited
+from core.engine.columns import (
+    GRID_COLUMNS,
+    Align,
+    CandidateColumn,
+    ShownRows,
+    edited,
+    edited_from,
+)
 from core.engine.evaluation import Evaluation
 from core.engine.order import order_follows_grades
 from core.model.document import GradeState, grade_text
@@ -311,8 +318,7 @@ class CandidateModel(QAbstractTableModel):
             said = self.tr("{0}, query {1}, source {2}").format(self.tr(col.title),
                                                                 *map(shown_id, ids))
             if col.key in ("grade", "original") and edited(shown, row):  # (the mark, said)
-                said += self.tr(", edited: originally {0}").format(grade_text(
-                    float(doc.original_grade[i]), int(doc.original_state[i])))
+                said += f", {edited_from(shown, row)}"
             return f"{said}. {notes}" if notes else said
         state = _STATES[int(shown.ev.doc.state[i])]
         if role in (Qt.ItemDataRole.FontRole, Qt.ItemDataRole.ForegroundRole):

@@ -40,6 +40,7 @@ __all__ = [
     "ShownRows",
     "TieMark",
     "edited",
+    "edited_from",
     "tie_marks",
 ]
 
@@ -241,7 +242,7 @@ def _grade_tip(shown: ShownRows, row: int) -> str:
         if shown.outside[row]:
             parts.append(f"outside the rubric ({c.rubric.text if c.rubric else ''})")
     if edited(shown, row):
-        parts.append(f"edited: originally {_original_text(shown, row)}")
+        parts.append(edited_from(shown, row))
     if doc.note[i]:
         parts.append(f"note: {doc.note[i]}")
     return "; ".join(parts)
@@ -424,10 +425,15 @@ def _original_text(shown: ShownRows, row: int) -> str:
     return grade_text(float(doc.original_grade[i]), int(doc.original_state[i]))
 
 
+def edited_from(shown: ShownRows, row: int) -> str:
+    """How an edited grade's original reads ("edited: originally 3"): in
+    the grade's and the original's tooltips, and said by a screen reader."""
+    return f"edited: originally {_original_text(shown, row)}"
+
+
 def _original_tip(shown: ShownRows, row: int) -> str:
     if edited(shown, row):
-        return (f"edited: originally {_original_text(shown, row)}, now "
-                f"{_grade_edit_text(shown, row)}")
+        return f"{edited_from(shown, row)}, now {_grade_edit_text(shown, row)}"
     return f"{_original_text(shown, row)}: as first read, not edited"
 
 
