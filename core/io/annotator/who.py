@@ -29,17 +29,33 @@ from core.io.headers import normalize
 
 __all__ = ["judged_by", "participant_named", "same_people"]
 
-#: A header's words that name a platform's participant (a person, not a response).
-_PARTICIPANT = frozenset({"pid", "participant", "participantid", "worker", "workerid",
-                          "prolific", "userid", "panelist", "panelistid"})
+#: A header's last word that names a platform's participant (a person, not
+#: a response), alone or followed by ``id``.
+_PARTICIPANT = frozenset({"participant", "worker", "prolific", "user", "panelist"})
+#: A header's last word that is a participant's id in one word.
+_PARTICIPANT_ID = frozenset({"pid", *(f"{w}id" for w in _PARTICIPANT)})
 
 
 def participant_named(name: str) -> bool:
     """Whether a header names a platform's participant id (``PROLIFIC_PID``,
-    ``workerId``, ``Participant ID``), not a response's."""
-    norm = normalize(name)
-    words = set(re.split(r"[^a-z]+", norm)) | {norm.replace("_", "")}
-    return bool(words & _PARTICIPANT)
+    ``workerId``, ``Participant ID``, Toloka's ``ASSIGNMENT:worker_id``),
+    not a response's (``prolific_session_id``) nor something said of the
+    participant (``participant_group``, ``Participant condition``,
+    ``worker_type``: a study's few groups, one to one with the few
+    respondents of the rows looked at, named the people by their group, and
+    merged the group's people further down).
+
+    >>> [participant_named(h) for h in ("PROLIFIC_PID", "workerId", "Participant ID",
+    ...                                 "participant_group", "prolific_session_id")]
+    [True, True, True, False, False]
+    """
+    words = [w for w in re.split(r"[^a-z]+", normalize(name)) if w]
+    if not words:
+        return False
+    if words[-1] == "id" and len(words) > 1:
+        words.pop()
+        return words[-1] in _PARTICIPANT
+    return words[-1] in _PARTICIPANT | _PARTICIPANT_ID
 
 
 def _id_like(p: Profile) -> bool:
