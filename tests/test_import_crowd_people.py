@@ -160,6 +160,30 @@ def test_a_participant_s_group_names_no_one(tmp_path: Path):
             "R_1OzLh4sN7cEfP2b", "R_2vXw9JtRkQ5dM3c", "R_7bHn3FgUy6sLq4d", "R_6tGf2DsQi9xJm6f"]
 
 
+def test_a_participant_who_answered_twice_past_the_rows_looked_at_keeps_them_apart(
+        tmp_path: Path):
+    """The participant id names one response in the first rows (those the
+    guess profiles, 500) but two further down: the people stay named by
+    ``ResponseId`` in the whole sheet (they were named by the PID, and the
+    last response's grades merged into the first's, each a conflict, the
+    first kept)."""
+    with open(DATA / "qualtrics_export.csv", newline="", encoding="utf-8") as fh:
+        rows = list(csv.reader(fh))
+    status, response = rows[0].index("Status"), rows[0].index("ResponseId")
+    respondent = next(r for r in rows[3:] if r[status] == "IP Address")
+    rows = rows[:3] + [[*respondent[:response], f"R_{n:04d}", *respondent[response + 1:]]
+                       for n in range(520)]
+    for n, r in enumerate(rows):
+        r.append("PROLIFIC_PID" if n < 2 else '{"ImportId":"PROLIFIC_PID"}' if n == 2
+                 else f"pid{(n - 3) % 519:04d}")  # the last response's PID is the first's
+    path = tmp_path / "twice-late.csv"
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(rows)
+    result = import_annotations(path)
+    assert result.report.column_names[result.report.mapping.annotator] == "ResponseId"
+    assert len(result.document.annotators) == 520
+
+
 def test_a_declared_annotator_column_is_never_renamed(tmp_path: Path):
     """``--map annotator=ResponseId`` (the wizard's annotator chosen): the
     people stay named by the responses, the PID said as naming them too."""
