@@ -91,16 +91,16 @@ def test_label_studio_s_user_id_is_read_as_who_judged(tmp_path: Path):
     assert why["annotations.id"].startswith("annotations.id: numbers 100 to 111, varying")
 
 
-def _prolific(path: Path, pids: list[str]) -> Path:
-    """Qualtrics' export of a Prolific study: ``PROLIFIC_PID`` (blank on the
-    preview and test responses, which no participant gave) and
-    ``SESSION_ID`` beside ``ResponseId``."""
+def _prolific(path: Path, pids: list[str], header: str = "PROLIFIC_PID") -> Path:
+    """Qualtrics' export of a Prolific study: ``PROLIFIC_PID`` (or another
+    ``header`` holding ``pids``; blank on the preview and test responses,
+    which no participant gave) and ``SESSION_ID`` beside ``ResponseId``."""
     with open(DATA / "qualtrics_export.csv", newline="", encoding="utf-8") as fh:
         rows = list(csv.reader(fh))
     status = rows[0].index("Status")
-    rows[0] += ["PROLIFIC_PID", "SESSION_ID"]
-    rows[1] += ["PROLIFIC_PID", "SESSION_ID"]
-    rows[2] += ['{"ImportId":"PROLIFIC_PID"}', '{"ImportId":"SESSION_ID"}']
+    rows[0] += [header, "SESSION_ID"]
+    rows[1] += [header, "SESSION_ID"]
+    rows[2] += [f'{{"ImportId":"{header}"}}', '{"ImportId":"SESSION_ID"}']
     given = iter(pids)
     for n, r in enumerate(rows[3:]):
         respondent = r[status] == "IP Address"
@@ -142,6 +142,46 @@ def test_a_participant_who_answered_twice_keeps_the_responses_apart(tmp_path: Pa
     result = import_annotations(_prolific(tmp_path / "twice.csv", [*PIDS[:3], PIDS[0]]))
     assert result.report.column_names[result.report.mapping.annotator] == "ResponseId"
     assert len(result.document.annotators) == 4
+
+
+def test_a_participant_s_group_names_no_one(tmp_path: Path):
+    """A column said of the participant (``participant_group``,
+    ``Participant condition``, ``worker_type``) that happens to differ
+    between the few respondents looked at is no participant's id: the people
+    stay named by ``ResponseId`` (they were named 'control', 'treatment',
+    ..., and further down a group's respondents would have been one
+    annotator, their grades of an item conflicts, the first kept)."""
+    for header in ("participant_group", "Participant condition", "worker_type"):
+        sheet = _prolific(tmp_path / "group.csv", ["control", "treatment", "pilot", "holdout"],
+                          header=header)
+        result = import_annotations(sheet)
+        assert result.report.column_names[result.report.mapping.annotator] == "ResponseId"
+        assert result.document.annotators == [
+            "R_1OzLh4sN7cEfP2b", "R_2vXw9JtRkQ5dM3c", "R_7bHn3FgUy6sLq4d", "R_6tGf2DsQi9xJm6f"]
+
+
+def test_a_participant_who_answered_twice_past_the_rows_looked_at_keeps_them_apart(
+        tmp_path: Path):
+    """The participant id names one response in the first rows (those the
+    guess profiles, 500) but two further down: the people stay named by
+    ``ResponseId`` in the whole sheet (they were named by the PID, and the
+    last response's grades merged into the first's, each a conflict, the
+    first kept)."""
+    with open(DATA / "qualtrics_export.csv", newline="", encoding="utf-8") as fh:
+        rows = list(csv.reader(fh))
+    status, response = rows[0].index("Status"), rows[0].index("ResponseId")
+    respondent = next(r for r in rows[3:] if r[status] == "IP Address")
+    rows = rows[:3] + [[*respondent[:response], f"R_{n:04d}", *respondent[response + 1:]]
+                       for n in range(520)]
+    for n, r in enumerate(rows):
+        r.append("PROLIFIC_PID" if n < 2 else '{"ImportId":"PROLIFIC_PID"}' if n == 2
+                 else f"pid{(n - 3) % 519:04d}")  # the last response's PID is the first's
+    path = tmp_path / "twice-late.csv"
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(rows)
+    result = import_annotations(path)
+    assert result.report.column_names[result.report.mapping.annotator] == "ResponseId"
+    assert len(result.document.annotators) == 520
 
 
 def test_a_declared_annotator_column_is_never_renamed(tmp_path: Path):

@@ -599,3 +599,12 @@ def test_a_copy_is_named_by_its_one_reviewer_or_its_file():
     assert [r.reviewer for r in result.reviewers] == ["ana", "team", "untouched"]
     assert [r.changes for r in result.reviewers] == [1, 2, 0]
     assert result.taken == 3
+
+
+def test_rounds_stamp_with_the_audit_log_s_clock():
+    """A merge's entries and a hand-out's time come from the one clock the
+    audit log's entries are stamped with (rounds had a copy of its own)."""
+    from core.analysis.rounds import now
+    from core.model.audit import timestamp
+
+    assert now is timestamp

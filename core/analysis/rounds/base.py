@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import datetime as _dt
 import hashlib
 import math
 
 from core.model.assignment import Given
+from core.model.audit import timestamp
 from core.model.document import Document, GradeState
 
 __all__ = ["GradeKey", "base_id", "given", "grade_key", "now"]
@@ -16,9 +16,9 @@ __all__ = ["GradeKey", "base_id", "given", "grade_key", "now"]
 GradeKey = tuple[int, float | None, str]
 
 
-def now() -> str:
-    """The time, as rounds record it (ISO 8601, UTC, seconds)."""
-    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+#: The time, as rounds record it: the audit log's clock (a merge stamps its
+#: entries with it; ISO 8601, UTC, seconds), declared once.
+now = timestamp
 
 
 def grade_key(doc: Document, i: int) -> GradeKey:

@@ -278,7 +278,8 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
     flags, why = find_flags(profiles, used, found.get("grade"))
     if flags or "status" in found:
         reasons = marked_text(profiles, found, flags, used, roles.ignored, reasons)
-    reasons = judged_by(profiles, found, flags, reasons, roles.ignored, read)
+    reasons = judged_by(profiles, found, flags, reasons, roles.ignored, read,
+                        table.rows[header_row + 1:])
     left = set(found.values()) | used | set(roles.ignored) | {flag[0] for flag in flags}
     out = [(c, why, flag) for c, (why, flag) in roles.ignored.items()]
     out += [(c, f"{header[c] or column_letters(c + 1)}: {legend_left_out(lg)}", "")

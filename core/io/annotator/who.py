@@ -21,7 +21,9 @@ from __future__ import annotations
 import ipaddress
 import re
 from collections.abc import Container, Sequence
+from typing import Any
 
+from core.io.annotator.model import cell_text
 from core.io.annotator.platform import Flag, flagged_rows
 from core.io.annotator.profile import Profile, items
 from core.io.annotator.roles import keys, names_someone, people
@@ -29,17 +31,33 @@ from core.io.headers import normalize
 
 __all__ = ["judged_by", "participant_named", "same_people"]
 
-#: A header's words that name a platform's participant (a person, not a response).
-_PARTICIPANT = frozenset({"pid", "participant", "participantid", "worker", "workerid",
-                          "prolific", "userid", "panelist", "panelistid"})
+#: A header's last word that names a platform's participant (a person, not
+#: a response), alone or followed by ``id``.
+_PARTICIPANT = frozenset({"participant", "worker", "prolific", "user", "panelist"})
+#: A header's last word that is a participant's id in one word.
+_PARTICIPANT_ID = frozenset({"pid", *(f"{w}id" for w in _PARTICIPANT)})
 
 
 def participant_named(name: str) -> bool:
     """Whether a header names a platform's participant id (``PROLIFIC_PID``,
-    ``workerId``, ``Participant ID``), not a response's."""
-    norm = normalize(name)
-    words = set(re.split(r"[^a-z]+", norm)) | {norm.replace("_", "")}
-    return bool(words & _PARTICIPANT)
+    ``workerId``, ``Participant ID``, Toloka's ``ASSIGNMENT:worker_id``),
+    not a response's (``prolific_session_id``) nor something said of the
+    participant (``participant_group``, ``Participant condition``,
+    ``worker_type``: a study's few groups, one to one with the few
+    respondents of the rows looked at, named the people by their group, and
+    merged the group's people further down).
+
+    >>> [participant_named(h) for h in ("PROLIFIC_PID", "workerId", "Participant ID",
+    ...                                 "participant_group", "prolific_session_id")]
+    [True, True, True, False, False]
+    """
+    words = [w for w in re.split(r"[^a-z]+", normalize(name)) if w]
+    if not words:
+        return False
+    if words[-1] == "id" and len(words) > 1:
+        words.pop()
+        return words[-1] in _PARTICIPANT
+    return words[-1] in _PARTICIPANT | _PARTICIPANT_ID
 
 
 def _id_like(p: Profile) -> bool:
@@ -77,19 +95,21 @@ def same_people(who: Profile, other: Profile, skipped: Container[int] = ()) -> b
 
 def judged_by(profiles: list[Profile], found: dict[str, int], flags: Sequence[Flag],
               reasons: list[tuple[str, str]], ignored: dict[int, tuple[str, str]],
-              read: bool) -> list[tuple[str, str]]:
+              read: bool, rows: Sequence[Sequence[Any]] = ()) -> list[tuple[str, str]]:
     """Who judged, said on the rows the import keeps (a preview response,
     Qualtrics' ``Status = Survey Preview``, is no one's judgment: a guess
     of '5 people' where 4 remain misleads), by a participant id where the
     annotator was ``read`` from values and one names them, every other
-    column naming them too left out saying so (in ``ignored``). Returns
-    the reasons."""
+    column naming them too left out saying so (in ``ignored``); ``rows``:
+    every row of the sheet below its header (the profiles hold the first
+    ones), where a participant id must name one response too. Returns the
+    reasons."""
     col = found.get("annotator")
     if col is None:
         return reasons
     marked = flagged_rows(lambda c: profiles[c].texts, len(profiles[0].texts), found.get(
         "status"), flags, lambda c: profiles[c].shown())
-    twins = _twins(profiles, found, marked, read)
+    twins = _twins(profiles, found, marked, read, rows)
     source = source_items(profiles, found)
     who = profiles[found["annotator"]]
     out = []
@@ -112,7 +132,7 @@ def judged_by(profiles: list[Profile], found: dict[str, int], flags: Sequence[Fl
 
 
 def _twins(profiles: list[Profile], found: dict[str, int], skipped: Container[int],
-           read: bool) -> dict[int, str]:
+           read: bool, rows: Sequence[Sequence[Any]] = ()) -> dict[int, str]:
     """The columns naming the annotators another way (column -> why it is
     not imported); ``read``: the annotator was read from values, so a
     participant id among them names the people instead (``found`` then
@@ -122,12 +142,29 @@ def _twins(profiles: list[Profile], found: dict[str, int], skipped: Container[in
     twins = [p for p in profiles if p.col not in taken and _id_like(p)
              and same_people(who, p, skipped)]
     named = next((p for p in twins if participant_named(p.name)), None)
-    if read and named is not None and not participant_named(who.name):
+    if (read and named is not None and not participant_named(who.name)
+            and _apart(rows, who.col, named.col)):
         found["annotator"] = named.col
         twins = [who if p is named else p for p in twins]
         who = named
     return {p.col: f"{p.shown()}: one value per annotator ({who.shown()}), the same on each "
             "of their rows: who judged, named another way; not imported" for p in twins}
+
+
+def _apart(rows: Sequence[Sequence[Any]], who: int, named: int) -> bool:
+    """Whether, on every row where both are filled, each value of column
+    ``named`` stands beside one value of column ``who`` and the reverse:
+    a participant id names one response in the whole sheet, not only in
+    the rows profiled (one who answered twice further down would have had
+    both responses' grades merged, conflicts, the first kept)."""
+    response: dict[str, str] = {}
+    participant: dict[str, str] = {}
+    for row in rows:
+        w = cell_text(row[who]).strip() if who < len(row) else ""
+        n = cell_text(row[named]).strip() if named < len(row) else ""
+        if w and n and (response.setdefault(n, w) != w or participant.setdefault(w, n) != n):
+            return False
+    return True
 
 
 def source_items(profiles: list[Profile], found: dict[str, int]) -> Profile | None:
