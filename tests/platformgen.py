@@ -97,6 +97,13 @@ def _qualtrics(rnd: Random, items: list[tuple[int, int]], n_people: int,
         codes += BOOKKEEPING  # Prolific's own export joined on (one value per participant)
         texts += BOOKKEEPING
         ids += [{"ImportId": b} for b in BOOKKEEPING]
+    # A study's arm, set per participant (embedded data): a few values, each
+    # shared by several people; it names no one (it once named the people
+    # "control" and "treatment", their grades merged).
+    grouped = rnd.random() < 0.5
+    if grouped:
+        codes, texts, ids = ([*codes, "participant_group"], [*texts, "participant_group"],
+                             [*ids, {"ImportId": "participant_group"}])
     rows: list[list[Any]] = [codes, texts, [json.dumps(i, separators=(",", ":")) for i in ids]]
     people = [("real", who) for who in range(n_people)]
     for _ in range(rnd.randint(0, 2)):  # previews: someone trying the survey
@@ -122,6 +129,8 @@ def _qualtrics(rnd: Random, items: list[tuple[int, int]], n_people: int,
                     f"{n:02d}{rnd.getrandbits(88):022x}"]
             done, rejected = rnd.randint(5, 2400), rnd.randint(0, 6)
             row += [str(done), str(rejected), f"{100 * done / (done + rejected):.1f}"]
+        if grouped:
+            row.append(rnd.choice(["control", "treatment"]) if kind == "real" else "")
         rows.append(row)
     truth = {(QUERIES[q], url[(q, d)]): sorted(float(grades[((q, d), w)])
                                                for w in range(n_people)) for q, d in items}

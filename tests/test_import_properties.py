@@ -298,9 +298,10 @@ def test_grades_constant_within_each_query_are_grades(sheet: Drawn, suffix: str)
 
 
 #: Platforms' exports drawn: Qualtrics (alone or through Prolific), Mechanical
-#: Turk, Label Studio, Appen, Google Forms, Toloka: 3 of each (21; drawn
-#: among all, some platforms went undrawn).
-PLATFORM_SHEETS = 3
+#: Turk, Label Studio, Appen, Google Forms, Toloka: 6 of each (drawn among
+#: all, some platforms went undrawn; at 3, no Qualtrics export drew the study
+#: arm that named its respondents before hreview4's fix, at 6 one does).
+PLATFORM_SHEETS = 6
 
 
 @pytest.mark.parametrize("platform", PLATFORMS)
@@ -342,6 +343,10 @@ def _platform_holds(sheet: Drawn, suffix: str) -> None:
                                "imported"), reason
     _counts_hold(report)
     _own_reasons(sheet, report)
+    # A study's arm (participant_group: control, treatment) names no one: it
+    # once named the people by their arm, and past the rows looked at merged them.
+    assert "participant_group" not in json.dumps(report["mapping"]), report["mapping"]
+    assert not {"control", "treatment"} & set(report.get("annotators") or []), report
 
 
 #: Appen (Figure Eight) full reports drawn, as CSV and as a workbook.
