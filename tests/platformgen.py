@@ -459,6 +459,7 @@ def label_studio_json(draw: Any) -> Drawn:
     cancelled = predicted = 0
     models = rnd.choice([0, 0, 1, 2])  # predictions a task (at most), by model
     commented = rnd.random() < 0.5  # a comment box beside the choice, filled now and then
+    discussed = rnd.random() < 0.5  # tasks the team commented on (Label Studio's comments)
     start = datetime(2024, 3, 1, 9, 0)
     for q in range(n_q):
         for d in range(per_q):
@@ -502,6 +503,11 @@ def label_studio_json(draw: Any) -> Drawn:
                 "unresolved_comment_count": 0,
                 "last_comment_updated_at": None, "project": project,
                 "updated_by": users[-1], "comment_authors": []})
+            if discussed and rnd.random() < 0.5:  # its comments' time: no note, no grade
+                tasks[-1].update({
+                    "comment_count": 1, "comment_authors": [users[0]],
+                    "last_comment_updated_at": (start + timedelta(days=9, minutes=len(tasks)))
+                    .strftime("%Y-%m-%dT%H:%M:%S.%fZ")})
             task_id += 1
     truth = {k: sorted(v) for k, v in truth.items()}
     return Drawn([], "long", truth, kinds=["labelstudio json"],

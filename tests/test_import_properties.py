@@ -493,6 +493,11 @@ def test_label_studio_json_exports_are_read_as_their_annotations(sheet: Drawn) -
                                         "annotators; not imported"), c
     got = {(r["query"], r["source_id"]): _grades(r, True) for r in rows}
     assert got == sheet.truth
+    # the time of a task's last comment is no note ("1: 2024-03-10T09:..."),
+    # whatever its header's word "comment" says (Label Studio's comments)
+    assert report["mapping"].get("note") != "last_comment_updated_at", report["mapping"]
+    stamped = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d")
+    assert not any(stamped.search(r.get("note", "")) for r in rows), [r.get("note") for r in rows]
 
 
 #: Argilla datasets' records drawn as JSON Lines.
