@@ -117,6 +117,9 @@ class QueryNavigator(QWidget):
         #: The status column's fitted width (it is hidden when the side column
         #: has not that room: the NDCG column says every status but ok in words).
         self._status_width = 0
+        #: The NDCG column's fitted width (its widest word, "undefined"), and
+        #: the least it gives way to before the status hides (a number's).
+        self._ndcg_width = self._ndcg_least = 0
         #: The query ids' width as fitted (:meth:`fit_columns`), for :meth:`sizeHint`,
         #: and the widest of their first IDS_CHARACTERS characters.
         self._ids_width = self._ids_most = 0
@@ -187,6 +190,10 @@ class QueryNavigator(QWidget):
                 view.horizontalHeader().resizeSection(QueryColumn.STATUS, self._status_width)
         finally:
             view.setColumnHidden(QueryColumn.STATUS, hidden)
+        self._ndcg_width = view.horizontalHeader().sectionSize(QueryColumn.NDCG)
+        self._ndcg_least = min(self._ndcg_width, max(
+            header_widths(view)[QueryColumn.NDCG],
+            text_width(view.font(), f"-0.{'0' * self._decimals()}") + text_margins(view)))
         self._ids_width = measured[QueryColumn.QUERY]
         self._ids_most = self._widest_ids(IDS_CHARACTERS)
         self._fit_status()
@@ -205,15 +212,25 @@ class QueryNavigator(QWidget):
 
     def _fit_status(self) -> None:
         """The status column where the other columns leave it room with the
-        query ids whole (as wide as :meth:`sizeHint` asks for them), else
-        hidden: the ids are what a reviewer tells queries by, and the NDCG
-        column says each status but ok in words, in its colour, with its
-        reason on hover (at 1280x800, ids of 40 characters were cut to 16
-        beside a status column saying "unresolved" again; at 16 pt in a 331
-        px side column it made the list scroll sideways)."""
-        if self._status_width:
-            show_if_room(self.view, QueryColumn.STATUS, self._status_width,
-                         reserve=self._ids_extra())
+        query ids whole (as wide as :meth:`sizeHint` asks for them), the NDCG
+        column narrowed first to a number's width (its statuses then in
+        their short forms, "undef.", said whole beside it), else hidden: the
+        ids are what a reviewer tells queries by, and the NDCG column says
+        each status but ok in words, in its colour, with its reason on hover
+        (at 1280x800, ids of 40 characters were cut to 16 beside a status
+        column saying "unresolved" again; at 16 pt in a 331 px side column
+        it made the list scroll sideways). At 960x540 the first edit's
+        original grade took the navigator 4 px and its status column."""
+        if not self._status_width:
+            return
+        header, reserve = self.view.horizontalHeader(), self._ids_extra()
+        for ndcg in dict.fromkeys((self._ndcg_width, self._ndcg_least)):
+            if header.sectionSize(QueryColumn.NDCG) != ndcg:
+                header.resizeSection(QueryColumn.NDCG, ndcg)
+            if show_if_room(self.view, QueryColumn.STATUS, self._status_width,
+                            reserve=reserve):
+                return
+        header.resizeSection(QueryColumn.NDCG, self._ndcg_width)
 
     def _ids_extra(self) -> int:
         """What the query ids ask for beyond their header's width (up to
@@ -241,14 +258,18 @@ class QueryNavigator(QWidget):
         self.fit_columns()
 
     def sizeHint(self) -> QSize:
-        """Wide enough for every column (the status too, when it is hidden)
+        """Wide enough for every column (the status too, when it is hidden,
+        and the NDCG at its whole width)
         and the query ids (up to :data:`IDS_ASKED` px, or :data:`IDS_CHARACTERS`
         characters of the font; longer ones are elided, whole on hover)."""
         extra = self._ids_extra()
         layout = self.layout()
         margins = layout.contentsMargins().left() * 2 if layout is not None else 0
         hidden = self._status_width if self.view.isColumnHidden(QueryColumn.STATUS) else 0
-        width = columns_width(self.view) + extra + margins + hidden
+        # (the NDCG column at its whole width, where it gave way to the status)
+        narrowed = max(0, self._ndcg_width
+                       - self.view.horizontalHeader().sectionSize(QueryColumn.NDCG))
+        width = columns_width(self.view) + extra + margins + hidden + narrowed
         return QSize(max(width, self.minimumWidth()), super().sizeHint().height())
 
     def select_query(self, q: int) -> None:
