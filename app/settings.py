@@ -36,6 +36,7 @@ DEFAULTS: dict[str, Any] = {
     "window/state": QByteArray(),
     "grid/column_order": [],
     "grid/hidden_columns": [],
+    "grid/kept_columns": [],
     "files/last_directory": "",
     "files/recent": [],
 }
@@ -215,3 +216,13 @@ class Settings:
     @grid_hidden_columns.setter
     def grid_hidden_columns(self, keys: list[str]) -> None:
         self.set_value("grid/hidden_columns", list(keys))
+
+    @property
+    def grid_kept_columns(self) -> list[str]:
+        """The grid's columns (keys) shown only once a grade is edited that
+        the reviewer ticked to show before, too."""
+        return list(self.value("grid/kept_columns"))
+
+    @grid_kept_columns.setter
+    def grid_kept_columns(self, keys: list[str]) -> None:
+        self.set_value("grid/kept_columns", list(keys))

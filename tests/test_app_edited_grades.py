@@ -90,15 +90,60 @@ def test_an_edited_grade_shows_its_original_beside_it_and_is_marked(qtbot):
 
 def test_a_column_the_reviewer_hid_stays_hidden_after_an_edit(qtbot):
     w = _window(qtbot)
-    w.grid_columns.actions["original"].setChecked(False)
+    original = w.grid_columns.actions["original"]
     w.set_query(w.document.query_index("case-A"))
     w.grid.setCurrentIndex(w.grid_model.index(0, GridColumn.GRADE))
     w.grid.setFocus()
     was = w.grid_model.index(0, GridColumn.GRADE).data()
     qtbot.keyClick(w.grid, Qt.Key.Key_0 if was else Qt.Key.Key_2)
     assert w.grid_columns.edited
+    assert original.isChecked()  # shown by the edit, and ticked so
+    original.trigger()  # unticked: hidden, and stays so
     assert w.grid.isColumnHidden(GridColumn.ORIGINAL)
+    qtbot.keyClick(w.grid, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    w.grid.setCurrentIndex(w.grid_model.index(0, GridColumn.GRADE))
+    qtbot.keyClick(w.grid, Qt.Key.Key_0 if was else Qt.Key.Key_2)
+    assert w.grid_columns.edited
+    assert w.grid.isColumnHidden(GridColumn.ORIGINAL)
+    assert not original.isChecked()
     assert EDITED_MARK in _grade_text(w, 0)  # the mark all the same
-    w.grid_columns.actions["original"].setChecked(True)
+    original.trigger()
     assert not w.grid.isColumnHidden(GridColumn.ORIGINAL)
     w.session.mark_saved()
+
+
+def test_the_original_ticked_before_any_edit_shows_at_once(qtbot):
+    """Before an edit the Original entry is not ticked (its column waits
+    for one, as its tooltip says); ticked, the column shows at once, each
+    grade as first read under its header, and stays when an undo puts every
+    grade back, in the next window too, until Default columns. Ticked
+    before, it showed nothing until the first edit."""
+    w = _window(qtbot)
+    original = w.grid_columns.actions["original"]
+    assert not original.isChecked()
+    assert "once a grade is edited" in original.toolTip()
+    w.set_query(w.document.query_index("case-A"))
+    original.trigger()  # as the Columns menu's entry, clicked
+    assert original.isChecked()
+    assert not w.grid.isColumnHidden(GridColumn.ORIGINAL)
+    assert not w.not_retrieved_view.isColumnHidden(GridColumn.ORIGINAL)
+    assert not w.grid_columns.edited
+    model = w.grid_model
+    assert [model.index(r, GridColumn.ORIGINAL).data() for r in range(model.rowCount())] == [
+        model.index(r, GridColumn.GRADE).data() for r in range(model.rowCount())] == [1.0, 3.0, 0.0]
+    assert model.headerData(GridColumn.ORIGINAL, Qt.Orientation.Horizontal) == "Original"
+    w.grid.setCurrentIndex(model.index(0, GridColumn.GRADE))
+    w.grid.setFocus()
+    qtbot.keyClick(w.grid, Qt.Key.Key_2)
+    qtbot.keyClick(w.grid, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert not w.grid_columns.edited
+    assert not w.grid.isColumnHidden(GridColumn.ORIGINAL)
+    w.session.mark_saved()
+    w.close()
+    again = _window(qtbot)  # remembered (the settings kept it)
+    assert again.grid_columns.actions["original"].isChecked()
+    assert not again.grid.isColumnHidden(GridColumn.ORIGINAL)
+    again.grid_columns.default_action.trigger()
+    assert again.grid.isColumnHidden(GridColumn.ORIGINAL)
+    assert not again.grid_columns.actions["original"].isChecked()
+    again.session.mark_saved()

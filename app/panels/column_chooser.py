@@ -12,6 +12,9 @@ choice is kept in the settings by column key (so a column added in a later
 version simply appears at its default place) and View > Reset layout, or the
 menu's "Default columns", brings the default back. The grid of the
 judged-but-not-retrieved follows the ranked grid's order and hidden columns.
+A menu entry is ticked exactly when its column shows: the original grade's
+(shown once a grade is edited) is not ticked before an edit, and ticked
+then it shows at once, each grade as first read, and stays.
 """
 
 from __future__ import annotations
@@ -77,8 +80,16 @@ class ColumnChooser(QObject):
         self.settings = settings
         self._applying = False
         #: Whether some grade differs from its original: the ``edits_only``
-        #: columns (the original grade) are shown only then (:meth:`set_edited`).
+        #: columns (the original grade) are shown only then (:meth:`set_edited`)
+        #: unless the reviewer ticked them (:attr:`kept`).
         self.edited = False
+        #: The columns the reviewer hid, and the ``edits_only`` ones they
+        #: ticked to show before an edit too (logical indices). An entry is
+        #: ticked exactly when its column shows: the original grade's is not
+        #: before an edit, and ticked then it shows at once (it showed
+        #: nothing until the first edit).
+        self._hidden: set[int] = set()
+        self.kept: set[int] = set()
         self.menu = QMenu(self.tr("&Columns"), grid)
         self.menu.setObjectName("columnsMenu")
         self.menu.setToolTipsVisible(True)
@@ -91,12 +102,12 @@ class ColumnChooser(QObject):
             action = self.menu.addAction(text)
             action.setObjectName(f"column_{col.key}")
             action.setCheckable(True)
-            action.setChecked(True)
+            action.setChecked(not col.edits_only)
             action.setEnabled(col.key not in ALWAYS_SHOWN)
             action.setToolTip(self.tr(
-                "Show or hide the column (shown once a grade is edited); drag a header to "
-                "move it") if col.edits_only else self.tr(
-                "Show or hide the column; drag a header to move it"))
+                "Shown once a grade is edited; tick it to show it now (each grade as first "
+                "read), untick it to hide it; drag a header to move it") if col.edits_only
+                else self.tr("Show or hide the column; drag a header to move it"))
             action.toggled.connect(lambda on, n=n: self._set_shown(n, on))
             self.actions[col.key] = action
         self.menu.addSeparator()
@@ -119,30 +130,34 @@ class ColumnChooser(QObject):
 
     def hidden(self) -> set[int]:
         """The logical indices of the columns the reviewer hid."""
-        return {n for n, col in enumerate(self.columns)
-                if not self.actions[col.key].isChecked()}
+        return set(self._hidden)
 
-    def apply(self, order: Sequence[int], hidden: set[int]) -> None:
+    def shown(self, n: int) -> bool:
+        """Column ``n`` shows now (not hidden, not waiting for an edit)."""
+        return n not in self._hidden and not self._waits(n)
+
+    def apply(self, order: Sequence[int], hidden: set[int], kept: set[int] | None = None) -> None:
         """Show the grids' columns in ``order`` (logical indices, every
-        column once), the ``hidden`` ones not at all."""
+        column once), the ``hidden`` ones not at all, the ``kept`` ones (of
+        those shown once a grade is edited) before an edit too."""
+        self._hidden = set(hidden)
+        self.kept = {n for n in kept or () if self.columns[n].edits_only} - self._hidden
         self._applying = True
         try:
             for view in (self.grid, *self.followers):
                 header = view.horizontalHeader()
                 for visual, logical in enumerate(order):
                     header.moveSection(header.visualIndex(logical), visual)
-                for n, col in enumerate(self.columns):
-                    if view is self.grid or not col.ranked_only:
-                        view.setColumnHidden(n, n in hidden or self._waits(n))
-            for n, col in enumerate(self.columns):
-                self.actions[col.key].setChecked(n not in hidden)
+            for n in range(len(self.columns)):
+                self._show(n)
         finally:
             self._applying = False
         self.changed.emit()
 
     def reset(self) -> None:
-        """The default order, every column shown (and forget the saved choice)."""
-        self.apply(default_order(self.columns), set())
+        """The default order, every column shown (the original grade once a
+        grade is edited), and forget the saved choice."""
+        self.apply(default_order(self.columns), set(), set())
         self.save()
 
     # -- remembered -----------------------------------------------------------------------
@@ -150,6 +165,7 @@ class ColumnChooser(QObject):
         """Keep the order and the hidden columns (by key) in the settings."""
         self.settings.grid_column_order = [self.columns[n].key for n in self.order()]
         self.settings.grid_hidden_columns = [self.columns[n].key for n in sorted(self.hidden())]
+        self.settings.grid_kept_columns = [self.columns[n].key for n in sorted(self.kept)]
 
     def restore(self) -> None:
         """The order and hidden columns kept in the settings; the default
@@ -166,7 +182,8 @@ class ColumnChooser(QObject):
             previous = n
         hidden = {keys.index(k) for k in self.settings.grid_hidden_columns
                   if k in keys and k not in ALWAYS_SHOWN}
-        self.apply(order, hidden)
+        kept = {keys.index(k) for k in self.settings.grid_kept_columns if k in keys}
+        self.apply(order, hidden, kept)
 
     # -- the reviewer's changes --------------------------------------------------------------
     def set_edited(self, edited: bool) -> None:
@@ -178,23 +195,44 @@ class ColumnChooser(QObject):
         self.edited = edited
         waiting = [n for n, col in enumerate(self.columns) if col.edits_only]
         for n in waiting:
-            self._show(n, self.actions[self.columns[n].key].isChecked())
+            self._show(n)
         if waiting:
             self.changed.emit()
 
     def _waits(self, n: int) -> bool:
         """Column ``n`` waits for an edit to be shown."""
-        return self.columns[n].edits_only and not self.edited
+        return self.columns[n].edits_only and not self.edited and n not in self.kept
 
-    def _show(self, n: int, on: bool) -> None:
+    def _show(self, n: int) -> None:
+        """Column ``n`` shown or hidden in the grids as :meth:`shown` says,
+        its menu entry ticked alike."""
+        on = self.shown(n)
         for view in (self.grid, *self.followers):
             if view is self.grid or not self.columns[n].ranked_only:
-                view.setColumnHidden(n, not on or self._waits(n))
+                view.setColumnHidden(n, not on)
+        action = self.actions[self.columns[n].key]
+        if action.isChecked() != on:
+            held = self._applying
+            self._applying = True
+            try:
+                action.setChecked(on)
+            finally:
+                self._applying = held
 
     def _set_shown(self, n: int, on: bool) -> None:
+        """The reviewer ticked (``on``) or unticked column ``n``'s entry:
+        one shown once a grade is edited shows now and stays (until
+        unticked or Default columns)."""
         if self._applying:
             return
-        self._show(n, on)
+        if on:
+            self._hidden.discard(n)
+            if self.columns[n].edits_only:
+                self.kept.add(n)
+        else:
+            self._hidden.add(n)
+            self.kept.discard(n)
+        self._show(n)
         self.save()
         self.changed.emit()
 
