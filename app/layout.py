@@ -4,7 +4,8 @@ opens, and remembering both between sessions.
 Every dock is added with a home (its area, and the dock it is tabbed with or
 split below); :meth:`Workplace.reset` puts every dock back home, sizes the
 window to the screen's whole available area (about 85 % of it on screens
-wider than :data:`FULL_UP_TO`) and gives the areas their default shares (the
+wider than :data:`app.geometry.FULL_UP_TO`: the window's place on its screen
+is :mod:`app.geometry`'s) and gives the areas their default shares (the
 grid keeps the largest part, the bottom area starts small). A dock split
 below another on a tall window is tabbed behind it on a short one
 (:attr:`DockHome.stacked_from`): both get the column's whole height. A
@@ -30,7 +31,6 @@ from dataclasses import dataclass, replace
 from PySide6.QtCore import (
     QByteArray,
     QChildEvent,
-    QDataStream,
     QEvent,
     QObject,
     QRect,
@@ -49,21 +49,16 @@ from PySide6.QtWidgets import (
 )
 
 from app.deferred import Unmade, view_of
+from app.geometry import default_geometry, fills_screen, saved_normal_geometry
 from app.settings import Settings
 
-__all__ = ["BESIDE_MEASURE", "BESIDE_MOST", "FULL_UP_TO", "LAYOUT_VERSION", "ONE_SIDE_BELOW",
-           "SCREEN_SHARE", "STACKED_FROM", "DockHome", "Workplace", "default_geometry",
-           "fills_screen", "one_side_home"]
+__all__ = ["BESIDE_MEASURE", "BESIDE_MOST", "LAYOUT_VERSION", "ONE_SIDE_BELOW", "STACKED_FROM",
+           "DockHome", "Workplace", "one_side_home"]
 
 #: Bumped when the docks change so much that an old saved layout would mislead
 #: (3: the window fills a laptop's screen, a narrower navigator and right
 #: column, the conventions tabbed behind the summary on short screens).
 LAYOUT_VERSION = 3
-#: Screens up to this wide (available pixels) are filled at a first start: a
-#: laptop has no room to spare for the desktop behind the window.
-FULL_UP_TO = 1920
-#: The share of a wider screen's available area a first start opens at.
-SCREEN_SHARE = 0.85
 #: Per dock area at a first start: (share of the window, most, least): the
 #: share, or what the area's docks ask for (their size hint) when more, but
 #: never more than ``most`` of the window nor less than ``least`` pixels
@@ -155,43 +150,6 @@ def _whole_titles(event: QEvent) -> None:
     if isinstance(child, QTabBar):
         child.setElideMode(Qt.TextElideMode.ElideNone)
         child.setUsesScrollButtons(True)
-
-
-def fills_screen(available: QRect) -> bool:
-    """A first start fills ``available`` (a screen up to :data:`FULL_UP_TO` wide)."""
-    return available.width() <= FULL_UP_TO
-
-
-def default_geometry(available: QRect) -> QRect:
-    """``available`` itself on a screen up to :data:`FULL_UP_TO` wide, else
-    about 85 % of it, centred in it."""
-    if fills_screen(available):
-        return QRect(available)
-    rect = QRect(0, 0, round(available.width() * SCREEN_SHARE),
-                 round(available.height() * SCREEN_SHARE))
-    rect.moveCenter(available.center())
-    return rect
-
-
-#: The first field of what ``QWidget.saveGeometry`` writes.
-_GEOMETRY_MAGIC = 0x1D9D0CB
-
-
-def saved_normal_geometry(geometry: QByteArray) -> QRect | None:
-    """The window's normal (not maximized) geometry that
-    ``QWidget.saveGeometry`` wrote in ``geometry`` (Qt's format: magic,
-    version, the frame's rectangle, then the normal one, each as its
-    corners); None for bytes of another form."""
-    stream = QDataStream(geometry)
-    if stream.readUInt32() != _GEOMETRY_MAGIC or stream.readUInt16() < 1:
-        return None
-    stream.readUInt16()
-    corners = [stream.readInt32() for _ in range(8)][4:]  # (the frame's, then the normal)
-    if stream.status() != QDataStream.Status.Ok:
-        return None
-    left, top, right, bottom = corners
-    rect = QRect(left, top, right - left + 1, bottom - top + 1)
-    return rect if rect.isValid() else None
 
 
 def _share(area: Qt.DockWidgetArea, length: int, asked: int = 0,

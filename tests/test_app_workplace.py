@@ -122,7 +122,7 @@ def test_the_tests_window_opens_on_a_laptop_s_screen(qtbot, window):
 
 
 def test_a_screen_wider_than_1920_is_not_filled():
-    from app.layout import default_geometry
+    from app.geometry import default_geometry
 
     wide = QRect(0, 0, 2560, 1440)
     assert default_geometry(wide) == QRect(192, 108, 2176, 1224)  # 85 %, centred
