@@ -25,7 +25,7 @@ one, never first at the size the window is built at.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 
 from PySide6.QtCore import (
@@ -159,17 +159,19 @@ def _share(area: Qt.DockWidgetArea, length: int, asked: int = 0,
 
 
 def _give_way(sizes: dict[Qt.DockWidgetArea, int], width: int,
-              grid_least: int = GRID_LEAST, separator: int = 0) -> dict[Qt.DockWidgetArea, int]:
+              grid_least: int = GRID_LEAST, separator: int = 0,
+              kept: Collection[Qt.DockWidgetArea] = ()) -> dict[Qt.DockWidgetArea, int]:
     """The side columns' widths, narrowed (to :data:`SIDE_LEAST` at the
     least) where they would leave the grid less than ``grid_least`` of the
     window's ``width``, each side also taking its ``separator`` (the handle
     between it and the grid: 6 px under Fusion, which the grid lost). The
     sides give way in :data:`GIVES_WAY_FIRST`'s order, each as much as it
-    can before the next gives any."""
+    can before the next gives any; the ``kept`` ones (a width the user set)
+    not at all: what the others cannot give, the grid scrolls."""
     sides = {a: n for a, n in sizes.items() if a not in _VERTICAL}
     over = sum(sides.values()) + separator * len(sides) + grid_least - width
     narrowed = dict(sizes)
-    for area in sorted(sides, key=GIVES_WAY_FIRST.index):
+    for area in sorted(set(sides) - set(kept), key=GIVES_WAY_FIRST.index):
         given = min(max(0, over), max(0, sides[area] - SIDE_LEAST))
         narrowed[area] -= given
         over -= given
@@ -183,6 +185,9 @@ _SIDES = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidge
 #: and keeps its status), the left one last (the navigator hides its status
 #: column as soon as it has less than it asks for).
 GIVES_WAY_FIRST = (Qt.DockWidgetArea.RightDockWidgetArea, Qt.DockWidgetArea.LeftDockWidgetArea)
+#: The side areas by the names the settings keep them under.
+_SIDE_NAMES = {Qt.DockWidgetArea.LeftDockWidgetArea: "left",
+               Qt.DockWidgetArea.RightDockWidgetArea: "right"}
 
 
 class Workplace(QObject):
@@ -191,6 +196,9 @@ class Workplace(QObject):
     #: The docks moved to one side column (True) or back to two (False), the
     #: window resized across :meth:`one_side_below`: the grid's room changed.
     sides_changed = Signal(bool)
+    #: The grid lacks this many pixels for its key columns and scrolls: the
+    #: side columns whose width the user set keep it (:meth:`give_way`).
+    widths_kept = Signal(int)
 
     def __init__(self, window: QMainWindow, settings: Settings) -> None:
         super().__init__(window)
@@ -219,6 +227,13 @@ class Workplace(QObject):
         #: The docks were placed (:meth:`restore`, :meth:`reset_docks`): until
         #: then a dock added is not (see :meth:`add_dock`).
         self._placed = False
+        #: The side areas whose width the user set by dragging a handle (in
+        #: this session, or in one whose layout was restored): theirs, never
+        #: narrowed to give the grid room (:meth:`give_way`).
+        self.dragged: set[Qt.DockWidgetArea] = set()
+        #: The side columns' widths when a mouse button was pressed on the
+        #: window itself (its docks' handles), until it is released.
+        self._pressed: dict[Qt.DockWidgetArea, int] | None = None
         window.installEventFilter(self)
 
     def home(self, name: str) -> DockHome:
@@ -293,6 +308,9 @@ class Workplace(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.window and event.type() == QEvent.Type.ChildPolished:
             _whole_titles(event)
+        if watched is self.window and event.type() in (QEvent.Type.MouseButtonPress,
+                                                       QEvent.Type.MouseButtonRelease):
+            self._handle_dragged(event.type() == QEvent.Type.MouseButtonPress)
         if watched is self.window and event.type() == QEvent.Type.Show and not self._placed:
             self.reset_docks()  # (a window shown neither restored nor reset)
         if watched is self.window and event.type() == QEvent.Type.Show and self._whole:
@@ -312,6 +330,30 @@ class Workplace(QObject):
             QTimer.singleShot(0, self._follow_width)
         return False
 
+    def _side_widths(self) -> dict[Qt.DockWidgetArea, QDockWidget]:
+        """Per side area, its dock in front (docked, not behind a tab)."""
+        w, fronts = self.window, {}
+        for dock in self.docks.values():
+            area = w.dockWidgetArea(dock)
+            if (area in _SIDES and not dock.isFloating()
+                    and not dock.visibleRegion().isEmpty()):  # (not behind a tab)
+                fronts[area] = dock
+        return fronts
+
+    def _handle_dragged(self, pressed: bool) -> None:
+        """A mouse button pressed on the window itself (not on a dock or the
+        grid: on a handle between them), then released: the side columns
+        whose width changed meanwhile were dragged (:attr:`dragged`)."""
+        widths = {area: dock.width() for area, dock in self._side_widths().items()}
+        if pressed:
+            self._pressed = widths
+            return
+        before, self._pressed = self._pressed, None
+        moved = {a for a, n in widths.items() if before is not None and before.get(a) != n}
+        if moved - self.dragged:
+            self.dragged |= moved
+            self.settings.dragged_sides = sorted(_SIDE_NAMES[a] for a in self.dragged)
+
     def _follow_width(self) -> None:
         """One side column in a narrow window, two in a wide one: the docks
         the change moves (those still where the old layout put them) are
@@ -326,6 +368,8 @@ class Workplace(QObject):
         shown = {n: not self.docks[n].isHidden() for n in moving}
         for name in moving:
             w.removeDockWidget(self.docks[name])
+        if moving:  # (the side columns are others now: sized as at a first start)
+            self._forget_dragged()
         self.one_side = self._narrow()
         self._asked()  # (as reset_docks)
         for name in moving:
@@ -378,6 +422,7 @@ class Workplace(QObject):
             dock.setFloating(False)
             w.removeDockWidget(dock)
         self._placed = True
+        self._forget_dragged()
         self.one_side = self._narrow()
         self._asked()  # (the views whose size counts made before the docks are placed)
         for name, home in self.homes.items():
@@ -385,6 +430,12 @@ class Workplace(QObject):
             self.docks[name].setVisible(not home.hidden)
         self._raise_fronts()
         self.size_docks()
+
+    def _forget_dragged(self) -> None:
+        """No side column's width is the user's any more (the default layout)."""
+        if self.dragged or self.settings.dragged_sides:
+            self.dragged.clear()
+            self.settings.dragged_sides = []
 
     def _raise_fronts(self) -> None:
         """The first dock of each tab group in front."""
@@ -445,6 +496,8 @@ class Workplace(QObject):
             self._size(home.area)) for home in fronts.values()}, width, self.grid_least(),
             self._separator())
         for name, home in fronts.items():
+            if home.area in self.dragged:  # (the user's width: size_for_document)
+                continue
             vertical = home.area in _VERTICAL
             w.resizeDocks([self.docks[name]], [sizes[home.area]],
                           Qt.Orientation.Vertical if vertical else Qt.Orientation.Horizontal)
@@ -463,16 +516,18 @@ class Workplace(QObject):
         where they leave the grid less than it needs now: its need grew
         (the first edit shows the original grade beside the grade, 58 px at
         9 pt, and pushed the cumulative DCG out of view at 1280x800 and
-        960x540). Never widened, nor narrowed where the grid has its room."""
+        960x540). Never widened, nor narrowed where the grid has its room; a
+        side column whose width the user set (:attr:`dragged`) is kept: the
+        others give way, and where they cannot give enough the grid scrolls
+        and :attr:`widths_kept` says so (a navigator dragged to 640 px was
+        narrowed to 608 at 1280x800 when a query's rows overflowed the grid,
+        at every start where they arrived after the window was shown)."""
         w = self.window
-        fronts = {}
-        for dock in self.docks.values():
-            area = w.dockWidgetArea(dock)
-            if (area in _SIDES and not dock.isFloating()
-                    and not dock.visibleRegion().isEmpty()):  # (not behind a tab)
-                fronts[area] = dock
+        fronts = self._side_widths()
         sizes = {area: dock.width() for area, dock in fronts.items()}
-        narrowed = _give_way(sizes, w.width(), self.grid_least(), self._separator())
+        least, separator = self.grid_least(), self._separator()
+        kept = self.dragged & set(sizes)
+        narrowed = _give_way(sizes, w.width(), least, separator, kept)
         changed = [area for area in sizes if narrowed[area] != sizes[area]]
         if changed:
             w.resizeDocks([fronts[a] for a in changed], [narrowed[a] for a in changed],
@@ -480,6 +535,10 @@ class Workplace(QObject):
             layout = w.layout()
             if layout is not None:
                 layout.activate()  # (the grid's new width now, for the fit that follows)
+        grid = w.centralWidget()
+        short = least - (grid.width() if grid is not None else w.width())
+        if kept and short > 0:
+            self.widths_kept.emit(short)
 
     def _split_columns(self) -> None:
         """Each column of a dock split below another shared (:meth:`_split`)."""
@@ -625,6 +684,8 @@ class Workplace(QObject):
             self.reset(available)
             return False
         self._restored = self._placed = True
+        # The widths the user had set by dragging, restored with the layout, are theirs.
+        self.dragged = {a for a, name in _SIDE_NAMES.items() if name in self.settings.dragged_sides}
         self._place_unplaced()
         # One side column or two, as the restored docks are (a resize across
         # one_side_below() then moves them).

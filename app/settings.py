@@ -34,6 +34,7 @@ DEFAULTS: dict[str, Any] = {
     "display/decimals": DECIMALS,  # (core's, as the command line writes)
     "window/geometry": QByteArray(),
     "window/state": QByteArray(),
+    "window/dragged_sides": [],
     "grid/column_order": [],
     "grid/hidden_columns": [],
     "grid/kept_columns": [],
@@ -197,6 +198,16 @@ class Settings:
     @window_state.setter
     def window_state(self, data: QByteArray) -> None:
         self.set_value("window/state", data)
+
+    @property
+    def dragged_sides(self) -> list[str]:
+        """The side columns ("left", "right") whose width the user set by
+        dragging, kept with the window's state (those widths are the user's)."""
+        return list(self.value("window/dragged_sides"))
+
+    @dragged_sides.setter
+    def dragged_sides(self, sides: list[str]) -> None:
+        self.set_value("window/dragged_sides", list(sides))
 
     @property
     def grid_column_order(self) -> list[str]:

@@ -190,6 +190,10 @@ class MainWindow(WindowApi):
         # So is the grid's room, when the side columns become one or two again.
         self.workplace.sides_changed.connect(
             lambda _one: QTimer.singleShot(0, self.fit_columns) if self._fitted else None)
+        # Where the side columns the user dragged keep their widths, it says so.
+        self.workplace.widths_kept.connect(lambda short: self.show_message(self.tr(
+            "The grid scrolls sideways ({0} px short of its key columns): the side columns "
+            "keep the widths you gave them; View > Reset layout gives it its room").format(short)))
         a["copy_sentence"].triggered.connect(lambda: self.summary_panel.copy_sentence())
         for action, state in (("grade_unknown", GradeState.UNKNOWN),
                               ("grade_unrateable", GradeState.UNRATEABLE)):
