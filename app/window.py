@@ -591,9 +591,10 @@ class MainWindow(WindowApi):
         self.display_changed.emit()  # the add-ons' sentences
 
     def _update_title(self) -> None:
+        """The file's name, then its run's tag (:meth:`Document.run_title`)."""
         name = self.path.name if self.path is not None else (
             f"{self.document.name} (example)" if self.document.name else "untitled")
-        self.setWindowTitle(f"{name}[*] — {APP_TITLE}")
+        self.setWindowTitle(f"{self.document.run_title(name)}[*] — {APP_TITLE}")
 
     def _ask_reason(self) -> str | None:
         text, ok = QInputDialog.getText(

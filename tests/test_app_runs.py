@@ -58,8 +58,8 @@ def test_the_pairs_statistics_are_core_numbers(compared) -> None:  # type: ignor
     window, view, paths = compared
     assert window.docks["runsViewDock"].isVisible()
     rows = view.model.rows()
-    assert [r[PairColumn.PAIR] for r in rows] == [
-        f"b.run - {view.comparison.baseline}", f"c.run - {view.comparison.baseline}"]
+    assert [r[PairColumn.PAIR] for r in rows] == [  # (each run's tag beside its file's name)
+        f"b.run (test) - {view.comparison.baseline}", f"c.run (test) - {view.comparison.baseline}"]
     doc, conv = window.document, window.conventions
     values = [RunValues.of(evaluate(doc, conv), "x")] + [
         RunValues.of(evaluate(run_with_judgments(p, doc), conv), Path(p).name) for p in paths]

@@ -53,6 +53,9 @@ def add_export_arguments(x: argparse.ArgumentParser) -> None:
     x.add_argument("--to", choices=sorted(set(EXPORT_FORMATS.values())),
                    help="the format, when the suffix does not tell")
     x.add_argument("--qrels", help=QRELS_HELP.format(run="INPUT is then a run"))
+    x.add_argument("--run-tag", metavar="TAG",
+                   help="a .run output's tag (each line's sixth field); default: the input "
+                   "run's own, as its file wrote it, else ndcg-worksheet")
     add_encoding(x)
     add_convention_arguments(x)
     add_strict(x)
@@ -104,14 +107,15 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
         said.write(f"wrote {name}\n")
         return 0
     with text_output(args.output, f".{kind}", out) as target:
-        done = _write_text(doc, kind, target)
+        done = _write_text(doc, kind, target, args.run_tag)
     said.write(done.format(name) + "\n")  # once it is all out
     return 0
 
 
-def _write_text(doc: Document, kind: str, target: str) -> str:
-    """Write ``doc`` to ``target`` as CSV, TSV, qrels or run; what was
-    written, ``{}`` standing for the output's name."""
+def _write_text(doc: Document, kind: str, target: str, tag: str | None = None) -> str:
+    """Write ``doc`` to ``target`` as CSV, TSV, qrels or run (its lines
+    tagged ``tag``, else the run's own: :func:`core.io.trec.write.run_tag`);
+    what was written, ``{}`` standing for the output's name."""
     from core.engine.readback import check_computable
     from core.model.numbers import counted
 
@@ -131,7 +135,12 @@ def _write_text(doc: Document, kind: str, target: str) -> str:
         n = write_qrels(doc, target)
         return (f"wrote {{}}: {counted(n, 'judgment')} from the current grades "
                 "(unknown and unrateable left out)")
-    from core.io.trec import write_run
+    from core.io.trec.write import run_tag, write_run
 
-    n = write_run(doc, target)
-    return f"wrote {{}}: {n} ranked lines"
+    why = ""
+    if tag is None:
+        tag, why = run_tag(doc)
+    n = write_run(doc, target, tag)
+    told = f"{n} ranked lines, tagged {tag!r}" + (f"; {why}: --run-tag names another"
+                                                 if why else "")
+    return "wrote {}: " + told.replace("{", "{{").replace("}", "}}")  # (a tag's braces kept)

@@ -475,7 +475,8 @@ class CompareView(QWidget):
 
         conv = "; ".join(f"{name}: {choice}" for name, choice, _f in c.conventions.describe())
         lines = [
-            f"A: {c.doc_a.name or 'this document'} — B: {c.doc_b.name or 'second run'}",
+            f"A: {c.doc_a.run_title() or 'this document'} — "
+            f"B: {c.doc_b.run_title() or 'second run'}",
             f"Conventions applied to both: {conv}.",
             f"Mean {at}: A {mean(sa)}; B {mean(sb)}.",
             test.sentence(decimals=d),

@@ -262,7 +262,7 @@ class RunsController(QObject):
         base: Document = dataclasses.replace(doc, grade=doc.grade.copy(),
                                              state=doc.state.copy(), audit=[])
         conv = w.conventions
-        name = doc.name or w.tr("this document")
+        name = doc.run_title() or w.tr("this document")  # (its run's tag too)
 
         def work(_progress: Any, _cancelled: Any) -> ManyComparison:
             # Imported when first used: they need not load with the window.
@@ -272,8 +272,8 @@ class RunsController(QObject):
 
             values = [RunValues.of(evaluate(base, conv), name)]
             for p in paths:
-                values.append(RunValues.of(evaluate(load_against(p, base), conv),
-                                           Path(p).name))
+                other = load_against(p, base)
+                values.append(RunValues.of(evaluate(other, conv), other.run_title(Path(p).name)))
             return compare_runs(values, conv, resamples=RESAMPLES, seed=SEED)
 
         self.task = run_task(

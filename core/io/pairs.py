@@ -351,6 +351,7 @@ def _graded_run(run: str | Path | Run, judgments: Document) -> tuple[Document, L
         conventions=judgments.conventions, judgment_version=judgments.judgment_version,
         name=stem(name), source=name,
     )
+    doc.run_tag = run.tag
     return doc, LeftOut(unjudged=tuple(q for q in dict.fromkeys(run_query) if q not in index))
 
 

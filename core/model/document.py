@@ -94,6 +94,11 @@ class Document:
     conventions: Conventions = field(default_factory=Conventions)
     judgment_version: str = ""
     name: str = ""
+    #: The run's tag as its file writes it (a TREC run's sixth field, kept
+    #: as written: "BM25 tuned"), "" where the document came from no such
+    #: run. The reviewer tells the run by it (:meth:`run_title`); a TREC
+    #: export of the run writes it.
+    run_tag: str = ""
     audit: list[AuditEntry] = field(default_factory=list)
     #: Names of the annotators whose individual grades are kept, and their
     #: grades (rows = candidates, columns = annotators; NaN = not graded).
@@ -305,6 +310,23 @@ class Document:
         """A run's ids kept as bytes, while no one has asked for all as text."""
         return None if vars(Document)["source_id"].is_made(self) else self._id_bytes
 
+    def run_title(self, name: str | None = None) -> str:
+        """How the reviewer tells this document's run: ``name`` (else
+        :attr:`name`), then the run's tag where its file gives one that
+        the name does not already say.
+
+        >>> Document.from_columns(query=[], source_id=[], name="bm25").run_title()
+        'bm25'
+        >>> doc = Document.from_columns(query=[], source_id=[], name="run3")
+        >>> doc.run_tag = "BM25 tuned"
+        >>> doc.run_title(), doc.run_title("run3.txt")
+        ('run3 (BM25 tuned)', 'run3.txt (BM25 tuned)')
+        """
+        shown = self.name if name is None else name
+        if not self.run_tag or self.run_tag in (shown, self.name):
+            return shown
+        return f"{shown} ({self.run_tag})" if shown else self.run_tag
+
     def source_text(self, i: int) -> str:
         """Candidate ``i``'s source id as text, not decoding all of a run's
         ids for it (a grid shows a few hundred of millions)."""
@@ -368,6 +390,7 @@ class Document:
             conventions=self.conventions,
             judgment_version=self.judgment_version,
             name=self.name,
+            run_tag=self.run_tag,
             annotators=list(self.annotators),
             ratings=None if self.ratings is None else self.ratings[rows].copy(),
             unrateable_ratings=(None if self.unrateable_ratings is None

@@ -86,6 +86,7 @@ def subset_document(doc: Document, queries: IntArray) -> Document:
         conventions=doc.conventions,
         judgment_version=doc.judgment_version,
         name=doc.name,
+        run_tag=doc.run_tag,
         annotators=list(doc.annotators),
         ratings=ratings,
         unrateable_ratings=(None if doc.unrateable_ratings is None

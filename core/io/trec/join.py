@@ -89,8 +89,11 @@ def document_from_trec(
         doc = _join_columns(run, run._table, table, qrels_path, conventions, name,
                             release=own, unshared=unshared, ties=ties, threads=threads)
         if doc is not None:
+            doc.run_tag = run.tag
             return doc
-    return _join_lines(run, qrels_path, conventions, name, unshared=unshared)
+    doc = _join_lines(run, qrels_path, conventions, name, unshared=unshared)
+    doc.run_tag = run.tag
+    return doc
 
 
 def _duplicate_error(run: Run, query: str, source: str, first: int, second: int) -> InputError:

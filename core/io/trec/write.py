@@ -23,7 +23,7 @@ from core.io.atomic import atomic_write_text
 from core.model.document import Document, GradeState
 from core.model.numbers import number_text
 
-__all__ = ["check_trec_ids", "qrels_rows", "write_qrels", "write_run"]
+__all__ = ["RUN_TAG", "check_trec_ids", "qrels_rows", "run_tag", "write_qrels", "write_run"]
 
 #: What a TREC field cannot hold: white space (Python's, the widest reading
 #: of it: str.split's) and NUL.
@@ -98,11 +98,42 @@ def write_qrels(doc: Document, path: str | Path) -> int:
     return len(lines)
 
 
-def write_run(doc: Document, path: str | Path, tag: str = "ndcg-worksheet") -> int:
-    """Write the retrieved candidates as a run, ranked by score then row order.
+#: The tag a run written from a document of no run's (or whose run's tag a
+#: TREC field cannot hold) gets.
+RUN_TAG = "ndcg-worksheet"
+
+
+def run_tag(doc: Document) -> tuple[str, str]:
+    """The tag a run written from ``doc`` gets by default: the run's own
+    (:attr:`Document.run_tag`, as its file wrote it; trec_eval reads any), or
+    :data:`RUN_TAG` where it has none or one a TREC field cannot hold (a
+    spaced one, ranx's run name "BM25 tuned"), with why ("" when its own).
+
+    >>> from core.model.document import Document
+    >>> doc = Document.from_columns(query=[], source_id=[])
+    >>> run_tag(doc)
+    ('ndcg-worksheet', '')
+    >>> doc.run_tag = "bm25"
+    >>> run_tag(doc)
+    ('bm25', '')
+    >>> doc.run_tag = "BM25 tuned"
+    >>> run_tag(doc)[1]
+    "the run's own, 'BM25 tuned', holds white space (' ')"
+    """
+    if not doc.run_tag:
+        return RUN_TAG, ""
+    why = _why_not(doc.run_tag)
+    return (doc.run_tag, "") if why is None else (RUN_TAG, f"the run's own, {doc.run_tag!r}, {why}")
+
+
+def write_run(doc: Document, path: str | Path, tag: str | None = None) -> int:
+    """Write the retrieved candidates as a run, ranked by score then row order,
+    each line's tag ``tag`` (None: the run's own, :func:`run_tag`).
 
     Ids a TREC line cannot hold are refused first (:func:`check_trec_ids`).
     """
+    if tag is None:
+        tag = run_tag(doc)[0]
     ranked = []
     for q in range(doc.n_queries):
         idx = doc.members(q)

@@ -62,6 +62,8 @@ def _metadata(doc: Document, conv: Conventions, perm: np.ndarray) -> dict[str, A
         meta["assignment"] = doc.assignment.to_dict()
     if doc.ranking:  # optional: scores from a rank column or a declared row order only
         meta["ranking"] = doc.ranking
+    if doc.run_tag:  # optional: a run's tag as its file wrote it (a TREC export writes it)
+        meta["run_tag"] = doc.run_tag
     marks = doc.unrateable_ratings
     if marks is not None and marks.any():  # optional: (candidate, annotator) of each mark
         meta["unrateable_ratings"] = np.argwhere(marks).tolist()
@@ -171,6 +173,7 @@ def document_from_metadata(meta: dict[str, Any], name: str) -> Document:
                         else Assignment.from_dict(meta["assignment"])),
         )
         doc.ranking = meta.get("ranking", "")
+        doc.run_tag = str(meta.get("run_tag", ""))
         if meta.get("unrateable_ratings") and ratings is not None:
             doc.unrateable_ratings = np.zeros(ratings.shape, dtype=bool)
             at = np.array(meta["unrateable_ratings"], dtype=np.int64).reshape(-1, 2)
