@@ -182,6 +182,12 @@ def test_a_participant_who_answered_twice_past_the_rows_looked_at_keeps_them_apa
     result = import_annotations(path)
     assert result.report.column_names[result.report.mapping.annotator] == "ResponseId"
     assert len(result.document.annotators) == 520
+    # and the PID is not said to name them (it was 'who judged, named another way')
+    why = {c.header: c.reason for c in result.report.columns}
+    assert why["PROLIFIC_PID"] == (
+        "PROLIFIC_PID: one value per annotator (ResponseId) in the first rows, not further "
+        "down ('pid0000' beside 'R_0000' and 'R_0519'): who judged stays named by "
+        "ResponseId; not imported")
 
 
 def test_a_declared_annotator_column_is_never_renamed(tmp_path: Path):

@@ -141,30 +141,39 @@ def _twins(profiles: list[Profile], found: dict[str, int], skipped: Container[in
     taken = set(found.values())
     twins = [p for p in profiles if p.col not in taken and _id_like(p)
              and same_people(who, p, skipped)]
-    named = next((p for p in twins if participant_named(p.name)), None)
-    if (read and named is not None and not participant_named(who.name)
-            and _apart(rows, who.col, named.col)):
+    # one to one in the rows looked at, but not further down: not the people
+    broken = {p.col: _broken(rows, who.col, p.col) for p in twins}
+    named = next((p for p in twins if participant_named(p.name) and not broken[p.col]), None)
+    if read and named is not None and not participant_named(who.name):
         found["annotator"] = named.col
         twins = [who if p is named else p for p in twins]
-        who = named
+        broken[who.col], who = None, named
     return {p.col: f"{p.shown()}: one value per annotator ({who.shown()}), the same on each "
-            "of their rows: who judged, named another way; not imported" for p in twins}
+            "of their rows: who judged, named another way; not imported" if not broken[p.col]
+            else f"{p.shown()}: one value per annotator ({who.shown()}) in the first rows, "
+            f"not further down ({broken[p.col]}): who judged stays named by {who.shown()}; "
+            "not imported" for p in twins}
 
 
-def _apart(rows: Sequence[Sequence[Any]], who: int, named: int) -> bool:
-    """Whether, on every row where both are filled, each value of column
-    ``named`` stands beside one value of column ``who`` and the reverse:
+def _broken(rows: Sequence[Sequence[Any]], who: int, named: int) -> str | None:
+    """Where, on the rows where both are filled, a value of column
+    ``named`` first stands beside a second value of column ``who`` or the
+    reverse (None: one to one in the whole sheet):
     a participant id names one response in the whole sheet, not only in
     the rows profiled (one who answered twice further down would have had
-    both responses' grades merged, conflicts, the first kept)."""
+    both responses' grades merged, conflicts, the first kept). Returns
+    the value and the two beside it, said (``'p1' beside 'R_1' and
+    'R_9'``)."""
     response: dict[str, str] = {}
     participant: dict[str, str] = {}
     for row in rows:
         w = cell_text(row[who]).strip() if who < len(row) else ""
         n = cell_text(row[named]).strip() if named < len(row) else ""
-        if w and n and (response.setdefault(n, w) != w or participant.setdefault(w, n) != n):
-            return False
-    return True
+        if w and n and response.setdefault(n, w) != w:
+            return f"{n!r} beside {response[n]!r} and {w!r}"
+        if w and n and participant.setdefault(w, n) != n:
+            return f"{w!r} beside {participant[w]!r} and {n!r}"
+    return None
 
 
 def source_items(profiles: list[Profile], found: dict[str, int]) -> Profile | None:
