@@ -202,3 +202,26 @@ def test_a_declared_annotator_column_is_never_renamed(tmp_path: Path):
     assert result.document.annotators[0] == "R_1OzLh4sN7cEfP2b"
     why = {c.header: c.reason for c in result.report.columns}
     assert why["PROLIFIC_PID"].startswith("PROLIFIC_PID: one value per annotator (ResponseId)")
+
+
+def test_a_respondent_s_progress_and_duration_are_said_of_the_respondent(tmp_path: Path):
+    """Qualtrics' ``Progress`` (60 to 100 here: some respondents left the
+    survey part way) and ``Duration (in seconds)`` hold one value per
+    respondent, the same on each of their items: said of who judged (they
+    were said 'varying between one item's judgments (a measure of each
+    judgment: no ranking)', as though each judgment had its own)."""
+    with open(DATA / "qualtrics_export.csv", newline="", encoding="utf-8") as fh:
+        rows = list(csv.reader(fh))
+    progress = rows[0].index("Progress")
+    for n, r in enumerate(rows[3:]):
+        r[progress] = str([100, 85, 100, 60, 100, 100][n])
+    path = tmp_path / "progress.csv"
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(rows)
+    why = {c.header: c.reason for c in import_annotations(path).report.columns}
+    assert why["Progress"] == (
+        "Progress: numbers 60 to 100, the same on all of each annotator's rows (ResponseId): "
+        "said of who judged, not of a judgment (no ranking); not imported")
+    assert why["Duration (in seconds)"] == (
+        "Duration (in seconds): numbers 642 to 827, the same on all of each annotator's rows "
+        "(ResponseId): said of who judged, not of a judgment (no ranking); not imported")

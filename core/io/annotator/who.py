@@ -20,16 +20,17 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from collections import Counter
 from collections.abc import Container, Sequence
 from typing import Any
 
 from core.io.annotator.model import cell_text
 from core.io.annotator.platform import Flag, flagged_rows
-from core.io.annotator.profile import Profile, items
+from core.io.annotator.profile import Profile, determines, items, span
 from core.io.annotator.roles import keys, names_someone, people
 from core.io.headers import normalize
 
-__all__ = ["judged_by", "participant_named", "same_people"]
+__all__ = ["judged_by", "participant_named", "said_of_people", "same_people"]
 
 #: A header's last word that names a platform's participant (a person, not
 #: a response), alone or followed by ``id``.
@@ -182,3 +183,25 @@ def source_items(profiles: list[Profile], found: dict[str, int]) -> Profile | No
     if source is not None and "query" in found:
         source = items(profiles[found["query"]], source)
     return source
+
+
+def said_of_people(p: Profile, who: Profile | None, query: Profile | None,
+                   source: Profile | None) -> tuple[str, str] | None:
+    """Numbers the same on each of an annotator's rows (two rows or more
+    each) and differing between annotators, not one per item: said of who
+    judged, not of a judgment nor a ranking (a survey respondent's
+    ``Progress`` or ``Duration``, once said 'varying between one item's
+    judgments (a measure of each judgment)', as though each judgment had
+    its own). Returns why it is left out, and no flag."""
+    if who is None or p.numeric <= 0.9 or p.distinct < 2 or p.col == who.col:
+        return None
+    filled = [(w, t) for w, t in zip(who.texts, p.texts, strict=True) if w and t]
+    pairs = set(filled)
+    rows = Counter(w for w, _ in filled)
+    if len(rows) < 2 or len(pairs) != len(rows) or min(rows.values()) < 2:
+        return None
+    if source is not None and determines(items(query, source), p) >= 0.95:
+        return None  # one per item too: a ranking's, for all it tells
+    return (f"{p.shown()}: {span(p)}, the same on all of each annotator's rows "
+            f"({who.shown()}): said of who judged, not of a judgment (no ranking); not "
+            "imported"), ""
