@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 from core.io.annotator import import_annotations, preview
+from core.io.annotator.report import CONFLICT, DUPLICATE
 
 DATA = Path(__file__).parent / "data" / "annotators"
 
@@ -225,3 +226,26 @@ def test_a_respondent_s_progress_and_duration_are_said_of_the_respondent(tmp_pat
     assert why["Duration (in seconds)"] == (
         "Duration (in seconds): numbers 642 to 827, the same on all of each annotator's rows "
         "(ResponseId): said of who judged, not of a judgment (no ranking); not imported")
+
+
+def test_preview_rows_kept_name_what_they_are(tmp_path: Path):
+    """A Prolific study's export imported with ``--keep preview``: the
+    preview and the test response hold no ``PROLIFIC_PID``; each is named by
+    what it is and its file row (they were one annotator '(no name)', the
+    second one's grades dropped as the first's repeats), and the
+    report says so."""
+    from core.io.annotator.detect import read_guessed
+    from core.io.annotator.overrides import guess_mapping
+
+    sheet = _prolific(tmp_path / "kept.csv", PIDS)
+    mapping = guess_mapping(read_guessed(sheet)).replace(keep=("preview",))
+    result = import_annotations(sheet, mapping)
+    assert result.document.annotators == [
+        "preview (row 4)", PIDS[0], PIDS[1], PIDS[2], "preview (row 8)", PIDS[3]]
+    assert result.report.notes[0] == (
+        "2 rows kept (--keep preview) name no one in PROLIFIC_PID, each named by what it is "
+        "and its row: 'preview (row 4)': a preview response, not a respondent's: Status is "
+        "'Survey Preview'; 'preview (row 8)': a preview response, not a respondent's: Status "
+        "is 'Survey Test'")
+    # each preview's grades are its own: no conflict between them
+    assert not result.report.of_kind(CONFLICT, DUPLICATE)
