@@ -249,3 +249,34 @@ def test_preview_rows_kept_name_what_they_are(tmp_path: Path):
         "is 'Survey Test'")
     # each preview's grades are its own: no conflict between them
     assert not result.report.of_kind(CONFLICT, DUPLICATE)
+
+
+def _named(path: Path, people: list[tuple[str, str]]) -> Path:
+    """A long sheet judged by ``people`` (e-mail, full name), each of them
+    grading the same 8 documents of two queries."""
+    rows: list[list[object]] = [["query", "doc_id", "Email", "Full name", "grade"]]
+    for n, (q, d) in enumerate((q, d) for q in ("solar panels", "kettle descale")
+                               for d in range(4)):
+        rows += [[q, f"{q[:3]}-{d}", email, name, (n + w) % 4]
+                 for w, (email, name) in enumerate(people)]
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(rows)
+    return path
+
+
+def test_a_full_name_beside_the_e_mails_names_the_same_people(tmp_path: Path):
+    """A column of full names, one to one with the e-mails across the
+    sheet, is who judged named another way (it was '3 distinct values, no
+    role read from them'); two people of one name are not."""
+    people = [("ana@acme.io", "Ana Lopez"), ("ben@acme.io", "Ben O'Neil"),
+              ("chen@acme.io", "Chen van der Berg")]
+    result = import_annotations(_named(tmp_path / "names.csv", people))
+    assert result.document.annotators == ["ana@acme.io", "ben@acme.io", "chen@acme.io"]
+    why = {c.header: c.reason for c in result.report.columns}
+    assert why["Full name"] == (
+        "Full name: one value per annotator (Email), the same on each of their rows: who "
+        "judged, named another way; not imported")
+    twins = [*people[:2], ("ana.l@acme.io", "Ana Lopez")]
+    why = {c.header: c.reason for c in import_annotations(
+        _named(tmp_path / "twins.csv", twins)).report.columns}
+    assert why["Full name"] == "Full name: 2 distinct values, no role read from them; not imported"

@@ -62,14 +62,29 @@ def participant_named(name: str) -> bool:
 
 
 def _id_like(p: Profile) -> bool:
-    """Values that could name people: no dates, no true/false, no words;
+    """Values that could name people: no dates, no true/false, no words
+    but people's names (``Ana Lopez``: a full name beside the e-mails);
     numbers only whole and under a header naming someone (``completed_by.id``,
     ``updated_by``: a duration differs from one respondent to the next as an
     id does)."""
-    if p.dates >= 0.5 or p.boolean >= 0.5 or p.spaced >= 0.5 or _addresses(p):
+    if p.dates >= 0.5 or p.boolean >= 0.5 or _addresses(p) or (
+            p.spaced >= 0.5 and not _full_names(p)):
         return False
     return p.numeric < 0.5 or (p.whole > 0.9 and (names_someone(p.name) or normalize(
         p.name).endswith("_by")))
+
+
+def _full_names(p: Profile) -> bool:
+    """A column of people's names: each filled cell two to four words of
+    letters (an apostrophe, a hyphen or a dot within), the first and the
+    last capitalized (``Ana Lopez``, ``Ben O'Neil``, ``Ludwig van Beethoven``),
+    where a comment is a sentence (``nice study``, ``Great survey, thanks!``)."""
+    full = [t.split() for t in p.texts if t]
+    return bool(full) and all(
+        2 <= len(words) <= 4 and words[0][0].isupper() and words[-1][0].isupper()
+        and all(w[0].isalpha() and all(ch.isalpha() or ch in "'’.-" for ch in w)
+                for w in words)
+        for words in full)
 
 
 def _addresses(p: Profile) -> bool:
