@@ -23,12 +23,12 @@ from hypothesis import strategies as st
 
 from app.cli.main import main
 from core.errors import InputError
-from core.io.annotator import detect as detect_module
 from core.io.annotator import import_annotations
 from core.io.annotator import importer as importer_module
-from core.io.annotator.detect import preview
+from core.io.annotator import sheet_preview as preview_module
 from core.io.annotator.legend import LabelsRead, read_labels
 from core.io.annotator.names import ranking_field
+from core.io.annotator.sheet_preview import preview
 from core.io.safety import column_letters
 from core.model.numbers import number_text
 from tests.platformgen import (
@@ -1409,7 +1409,8 @@ def test_the_preview_reads_the_labels_as_the_import_does(sheet: Drawn) -> None:
 def test_the_label_rule_is_declared_once(monkeypatch: pytest.MonkeyPatch,
                                          tmp_path: Path) -> None:
     """The preview and the import each ask ``legend.read_labels`` how the
-    labels read (the rule was written twice, in ``detect.preview`` and in
+    labels read (the rule was written twice, in ``detect.preview``, now
+    ``sheet_preview.preview``, and in
     ``importer._read_labels``), once, for the same grade columns."""
     asked: list[tuple[str, list[list[str]]]] = []
 
@@ -1419,7 +1420,7 @@ def test_the_label_rule_is_declared_once(monkeypatch: pytest.MonkeyPatch,
             return read_labels(*args)
         return read
 
-    monkeypatch.setattr(detect_module, "read_labels", spy("preview"))
+    monkeypatch.setattr(preview_module, "read_labels", spy("preview"))
     monkeypatch.setattr(importer_module, "read_labels", spy("import"))
     sheet = tmp_path / "labels.csv"
     sheet.write_text("query,doc_id,relevance\nq1,d1,Relevant\nq1,d2,Not relevant\n"
