@@ -6,6 +6,7 @@ runs. What is guessed is :mod:`~core.io.annotator.detect`'s."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 from core.errors import InputError
@@ -19,6 +20,7 @@ from core.io.annotator.model import (
     cell_text,
     titled_blocks,
 )
+from core.io.annotator.overrides import guess_mapping
 from core.io.annotator.platform import flagged_rows
 from core.io.annotator.scales import LabelGuess
 
@@ -30,14 +32,20 @@ _PREVIEW_ROWS = 20
 
 def preview(path: str | Path, *, sheet: str | None = None,
             mapping: ColumnMapping | None = None, header_row: int | None = None,
-            ) -> SheetPreview:
+            chosen: Mapping[str, int | None] | None = None) -> SheetPreview:
     """Sheets, the header row, the first rows, the mapping and the labels.
 
     Unless given, the sheet, the header row (0-based) and the mapping are
     guessed; a header row given without a mapping has its mapping guessed
-    for that row.
+    for that row. ``chosen``: fields whose columns the user chose (0-based;
+    None: left out), the rest read again around them as ``--map`` reads
+    them (the wizard's annotator chosen: the people counted, the columns
+    naming them said so, by that column).
     """
     table = read_guessed(path, sheet)
+    if mapping is None and chosen:
+        mapping = guess_mapping(table, header_row=None if header_row is None else header_row + 1,
+                                fields={f: "none" if c is None else c for f, c in chosen.items()})
     mapping = mapping or detect_mapping(table, header_row)
     start = mapping.header_row + 1
     columns = [[r[c] if c < len(r) else None for r in table.rows[start:]]
