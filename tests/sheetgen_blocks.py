@@ -45,18 +45,17 @@ def block_sheets(draw: Any, kind: str | None = None) -> Blocks:
     """A pivot table's compact layout or titled blocks (``kind``, else one of
     :data:`BLOCK_KINDS` drawn): 2-4 queries of 3-5 documents each, graded
     0-3 by 2-3 annotators a column each (named by their names), under
-    headers drawn from those such sheets carry; a pivot's total row of each
-    query (``QUERY Total``) and a grand total at the end half the time."""
+    headers drawn from those such sheets carry (the source under ``Result``,
+    a header naming none, read from its values); half the pivots a total row
+    of each query (``QUERY Total``: a summary row, never the source's
+    blank) and a grand total at the end, the others blank rows alone."""
     rnd = draw(st.randoms(use_true_random=False))
     kind = kind or draw(st.sampled_from(BLOCK_KINDS))
     n_q, n_people = draw(st.integers(2, 4)), draw(st.integers(2, 3))
     per_q = [rnd.randint(3, 5) for _ in range(n_q)]
     names = PEOPLE["name"][:n_people]
-    # (a pivot's source under a header naming none, "Result", is not drawn:
-    # its query's blanks keep the source from being read from its values,
-    # and the refusal says no source id, not the pivot's layout)
-    head = [rnd.choice(["Query", "Topic", "query"]), rnd.choice(
-        ["Document", "doc_id", *(["Result"] if kind == "titled" else [])]), *names]
+    head = [rnd.choice(["Query", "Topic", "query"]), rnd.choice(["Document", "doc_id", "Result"]),
+            *names]
     blocks = [[[f"D{q}{d:02d}", *(rnd.randrange(4) for _ in names)] for d in range(n)]
               for q, n in enumerate(per_q)]
     for level, row in enumerate([*blocks[0], *blocks[1]][:4]):
@@ -65,10 +64,11 @@ def block_sheets(draw: Any, kind: str | None = None) -> Blocks:
         return _titled(rnd.choice(["Query: ", "Topic: ", "Query – "]), ["Rank", *head[1:]],
                        blocks)
     rows: list[list[Any]] = [head]
-    totals = rnd.random() < 0.5
+    totals = rnd.random() < 0.5  # subtotals (or the blank rows alone) and a grand total
     for q, block in enumerate(blocks):
         rows += [[QUERIES[q] if d == 0 else "", *cells] for d, cells in enumerate(block)]
-        rows += [[f"{QUERIES[q]} Total", "", *([""] * n_people)], [""] * len(head)]
+        rows += [*([[f"{QUERIES[q]} Total", "", *([""] * n_people)]] if totals else []),
+                 [""] * len(head)]
     if totals:
         rows.append(["Grand Total", "", *([""] * n_people)])
     return Blocks(rows, "pivot", empty_at=3, query_at=2)

@@ -536,7 +536,7 @@ def test_label_studio_json_exports_are_read_as_their_annotations(sheet: Drawn) -
 
 
 #: Sheets of blocks drawn: a pivot table's compact layout, titled blocks.
-BLOCK_SHEETS = 10
+BLOCK_SHEETS = 16
 
 
 @settings(PROFILE, max_examples=BLOCK_SHEETS, phases=[Phase.generate])

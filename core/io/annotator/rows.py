@@ -85,11 +85,13 @@ def _blank(raw: list[Any]) -> bool:
 
 def summary_row(raw: Sequence[Any], source: int | None, width: int = 0) -> str:
     """The first words of a row that sums up the rows above it (``Average``,
-    ``Total``) and so names no source: its ``source`` cell is blank, or,
-    while the source column is not known yet (``None``: reading the
-    columns), any of its ``width`` cells; "" for any other row."""
+    ``Total``; a pivot table's subtotal of a query, ``QUERY Total``) and so
+    names no source: its ``source`` cell is blank, or, while the source
+    column is not known yet (``None``: reading the columns), any of its
+    ``width`` cells; "" for any other row."""
     first = next((cell_text(c).strip() for c in raw if cell_text(c).strip()), "")
-    if label_key(first) not in TOTAL_WORDS:
+    key = label_key(first)
+    if key not in TOTAL_WORDS and key.rpartition(" ")[2] not in ("total", "subtotal"):
         return ""
     if source is None:
         blank = len(raw) < width or not all(cell_text(c).strip() for c in raw)
