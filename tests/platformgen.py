@@ -31,6 +31,10 @@ _MTURK_HEADER = ["HITId", "HITTypeId", "Title", "Reward", "CreationTime", "MaxAs
                  "LifetimeInSeconds", "AssignmentId", "WorkerId", "AssignmentStatus",
                  "AcceptTime", "SubmitTime", "WorkTimeInSeconds", "Input.query", "Input.doc_id",
                  "Input.url", "Answer.relevance", "Approve", "Reject"]
+#: A HIT's optional comments box (half the batches), left blank on every
+#: assignment: empty, as any empty column (beside a rejected assignment it
+#: was "text only on rows that are no judgments (: skipped)").
+MTURK_COMMENTS = "Answer.comments"
 
 
 @st.composite
@@ -162,7 +166,9 @@ def _mturk(rnd: Random, items: list[tuple[int, int]], n_people: int,
            grades: dict[tuple[tuple[int, int], int], int], radio: bool = False) -> Drawn:
     """A Mechanical Turk batch's results (see :func:`platform_sheets`): one
     HIT per item, one row per assignment, the answers as numbered labels
-    (with ``radio``, always a radio button's choices a column each)."""
+    (with ``radio``, always a radio button's choices a column each); half
+    the batches with a comments box no one filled (:data:`MTURK_COMMENTS`),
+    now and then an assignment rejected (no judgment)."""
     said = SCALES["numbered"][1]
     workers = PEOPLE["worker"]
     rows: list[list[Any]] = [list(_MTURK_HEADER)]
@@ -171,6 +177,13 @@ def _mturk(rnd: Random, items: list[tuple[int, int]], n_people: int,
     # (2-9: as grade-like as real ones get), its lifetime empty or a day
     quick = rnd.random() < 0.5
     lifetime = rnd.choice(["", "86400", "259200"])
+    # a comments box no one filled, and now and then an assignment rejected
+    # (one at least beside the box: a status column marking rows)
+    boxed = rnd.random() < 0.5
+    if boxed:
+        rows[0].insert(rows[0].index("Answer.relevance") + 1, MTURK_COMMENTS)
+    rejected = {(n, w) for n in range(len(items)) for w in range(1, n_people)
+                if rnd.random() < 0.1} or ({(len(items) - 1, n_people - 1)} if boxed else set())
     for n, (q, d) in enumerate(items):
         hit = f"3HIT{n:03d}Q2K9S{q}"
         for who in range(n_people):
@@ -180,15 +193,16 @@ def _mturk(rnd: Random, items: list[tuple[int, int]], n_people: int,
                 hit, "3TYPE9ZK", "Rate how relevant a web page is", "$0.05",
                 created.strftime("%a %b %d %H:%M:%S PST %Y"), str(n_people), "3600", "259200",
                 lifetime, f"3ASG{n:03d}{who}ZZ", workers[who],
-                rnd.choice(["Submitted", "Approved"]),
+                "Rejected" if (n, who) in rejected else rnd.choice(["Submitted", "Approved"]),
                 accepted.strftime("%a %b %d %H:%M:%S PST %Y"),
                 (accepted + timedelta(seconds=took)).strftime("%a %b %d %H:%M:%S PST %Y"),
                 str(took), QUERIES[q], f"clueweb-{q:02d}-{d:04d}",
                 f"http://example.com/clueweb-{q:02d}-{d:04d}",
                 # three levels, as the numbered labels write them
-                said(min(2, grades[((q, d), who)])), "", ""])
+                said(min(2, grades[((q, d), who)])), *([""] if boxed else []), "", ""])
     truth = {(QUERIES[q], f"clueweb-{q:02d}-{d:04d}"): sorted(
-        float(min(2, grades[((q, d), w)])) for w in range(n_people)) for q, d in items}
+        float(min(2, grades[((q, d), w)])) for w in range(n_people)
+        if (n, w) not in rejected) for n, (q, d) in enumerate(items)}
     if radio or rnd.random() < 0.5:  # a radio button's answers, a column each: true in one
         return _radio(rows, truth, rnd.choice(RADIO_MARKS), rnd.choice(sorted(RADIO_HEADERS)),
                       rnd)
@@ -265,11 +279,21 @@ def _label_studio(rnd: Random, items: list[tuple[int, int]], n_people: int,
     (whole half the time: ``4.0``), the choices as labels; half the time
     the task's counts after them (:data:`LABEL_STUDIO_COUNTS`:
     ``total_annotations``, the task's rows, some tasks annotated by fewer
-    people; its cancelled annotations and predictions), no grades."""
+    people; its cancelled annotations and predictions), no grades; half
+    the projects a RAG pool's, one chunk retrieved for two questions (two
+    tasks, two items: the task's ``id`` one per item all the same)."""
     said = SCALES["labels"][1]
     who = list(range(1, n_people + 1)) if rnd.random() < 0.5 else PEOPLE["email"][:n_people]
     whole = rnd.random() < 0.5
     counts = rnd.random() < 0.5
+    # half the projects a RAG pool's: one chunk retrieved for two questions,
+    # two tasks (two items), its query's last the first query's first
+    shared = rnd.random() < 0.5
+    last = max(d for q, d in items if q == 1)
+
+    def doc(q: int, d: int) -> str:
+        return "doc/0-0" if shared and (q, d) == (1, last) else f"doc/{q}-{d}"
+
     rows: list[list[Any]] = [["annotation_id", "annotator", "created_at", "id", "lead_time",
                               "query", "doc", "relevance", "updated_at",
                               *(LABEL_STUDIO_COUNTS if counts else [])]]
@@ -284,10 +308,10 @@ def _label_studio(rnd: Random, items: list[tuple[int, int]], n_people: int,
             took = rnd.randint(2, 9) if whole else rnd.uniform(1.5, 40)
             rows.append([100 + n * n_people + w + 1, who[w],
                          at.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), 1000 + n, round(took, 3),
-                         QUERIES[q], f"doc/{q}-{d}", said(min(2, grades[((q, d), w)])),
+                         QUERIES[q], doc(q, d), said(min(2, grades[((q, d), w)])),
                          (at + timedelta(seconds=30)).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
                          *([people, *task] if counts else [])])
-            truth.setdefault((QUERIES[q], f"doc/{q}-{d}"), []).append(
+            truth.setdefault((QUERIES[q], doc(q, d)), []).append(
                 float(min(2, grades[((q, d), w)])))
     truth = {k: sorted(v) for k, v in truth.items()}
     return Drawn(rows, "long", truth, kinds=["labelstudio"], grade_headers=["relevance"])
@@ -434,7 +458,9 @@ def _ls_predictions(rnd: Random, first: int, task: int, project: int,
 def label_studio_json(draw: Any) -> Drawn:
     """A Label Studio project's JSON export, as its Export button writes it:
     a task a record, its ``annotations`` a list of objects (who completed
-    it, a user's number; its ``result``'s choices, half the projects with a
+    it, a user's number, or half the projects the user as an object: its
+    ``id``, ``email``, names and ``initials``, each naming the annotators;
+    its ``result``'s choices, half the projects with a
     comment box's text beside them on some annotations, two controls
     answered; ``was_cancelled`` and a result empty for one skipped),
     beside the task's own bookkeeping (``inner_id``, ``project``,
@@ -460,6 +486,9 @@ def label_studio_json(draw: Any) -> Drawn:
     models = rnd.choice([0, 0, 1, 2])  # predictions a task (at most), by model
     commented = rnd.random() < 0.5  # a comment box beside the choice, filled now and then
     discussed = rnd.random() < 0.5  # tasks the team commented on (Label Studio's comments)
+    # half the projects export who completed an annotation as the user
+    # (its id, e-mail, names, initials): each names the annotators
+    expanded = rnd.random() < 0.5
     start = datetime(2024, 3, 1, 9, 0)
     for q in range(n_q):
         for d in range(per_q):
@@ -476,7 +505,10 @@ def label_studio_json(draw: Any) -> Drawn:
                 else:
                     truth.setdefault((QUERIES[q], doc), []).append(float(grade))
                 annotations.append({
-                    "id": ann_id, "completed_by": user,
+                    "id": ann_id, "completed_by": {
+                        "id": user, "email": PEOPLE["email"][w], "first_name": "",
+                        "last_name": "", "avatar": None,
+                        "initials": PEOPLE["email"][w][:2]} if expanded else user,
                     "result": [] if skip else _ls_result(
                         rnd, f"{ann_id:x}", w, said(grade),
                         commented and (not tasks or rnd.random() < 0.5)),

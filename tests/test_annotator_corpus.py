@@ -861,9 +861,10 @@ def test_survey_through_prolific_with_timing_and_attention_check(tmp_path: Path,
     # 'no role; not imported' once the sheet was reshaped)
     why = {c.header: c.reason for c in result.report.columns}
     assert why["StartDate"] == "StartDate: dates and times, not imported"
-    assert why["Q3_Last Click"].startswith(
-        "Q3_Last Click: numbers 40 to 75, varying" if whole
-        else "Q3_Last Click: numbers 40.75 to 45.75, varying")
+    assert why["Q3_Last Click"] == (
+        "Q3_Last Click: numbers " + ("40 to 75" if whole else "40.75 to 45.75")
+        + ", the same on all of each annotator's rows (PROLIFIC_PID): said of who judged, "
+        "not of a judgment (no ranking); not imported")
     assert why["RecipientEmail"] == "empty: no row holds a value; not imported"
 
 

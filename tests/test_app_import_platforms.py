@@ -374,3 +374,38 @@ def test_a_sheet_read_as_it_is_says_no_problem(qtbot: Any, boxes: Boxes):
     wizard = _wizard(qtbot, DATA / "toloka_assignments.tsv")
     assert not wizard.sheet_page.problem.isVisible()
     assert wizard.button(QWizard.WizardButton.NextButton).isEnabled()
+
+
+def test_the_annotator_chosen_reads_the_sheet_again(qtbot: Any, boxes: Boxes, tmp_path: Path):
+    """A Prolific study's export names its people by ``PROLIFIC_PID``; the
+    user chooses ``ResponseId`` as the annotator (arrow keys in its box):
+    the page's guesses follow at once, the people counted by the column
+    chosen and the PID said to name them too (they kept saying
+    'annotator: PROLIFIC_PID ...' and 'ResponseId: ... (PROLIFIC_PID) ...:
+    who judged, named another way', the guess the user had just undone)."""
+    from tests.test_import_crowd_people import PIDS, _prolific
+
+    wizard = _wizard(qtbot, _prolific(tmp_path / "prolific.csv", PIDS))
+    _next(qtbot, wizard)
+    page = wizard.mapping_page
+    combo = page.combos["annotator"]
+    assert combo.currentText().endswith(": PROLIFIC_PID")
+    assert "annotator: PROLIFIC_PID, read from its values" in page.reasons.text()
+    target = combo.findText("ResponseId", Qt.MatchFlag.MatchEndsWith)
+    combo.setFocus()
+    while combo.currentIndex() > target:
+        qtbot.keyClick(combo, Qt.Key.Key_Up)
+    _idle(qtbot, wizard)
+    assert combo.currentText().endswith(": ResponseId")
+    reasons = page.reasons.text()
+    assert "annotator: ResponseId, declared; 4 people, each item judged by 4 of them" in reasons
+    assert ("PROLIFIC_PID: one value per annotator (ResponseId), the same on each of their "
+            "rows: who judged, named another way; not imported") in reasons
+    assert "PROLIFIC_PID, read from its values" not in reasons
+    # the other boxes as they were, and the import takes the choice
+    assert page.combos["query"].currentText() == "query (from the items' headers)"
+    assert page.keep_boxes["preview"].isVisibleTo(page)
+    _next(qtbot, wizard)
+    qtbot.waitUntil(lambda: wizard.result_value is not None, timeout=10_000)
+    assert wizard.result_value.document.annotators[0] == "R_1OzLh4sN7cEfP2b"
+    assert boxes.shown == []

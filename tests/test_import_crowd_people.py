@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 from core.io.annotator import import_annotations, preview
+from core.io.annotator.report import CONFLICT, DUPLICATE
 
 DATA = Path(__file__).parent / "data" / "annotators"
 
@@ -182,6 +183,12 @@ def test_a_participant_who_answered_twice_past_the_rows_looked_at_keeps_them_apa
     result = import_annotations(path)
     assert result.report.column_names[result.report.mapping.annotator] == "ResponseId"
     assert len(result.document.annotators) == 520
+    # and the PID is not said to name them (it was 'who judged, named another way')
+    why = {c.header: c.reason for c in result.report.columns}
+    assert why["PROLIFIC_PID"] == (
+        "PROLIFIC_PID: one value per annotator (ResponseId) in the first rows, not further "
+        "down ('pid0000' beside 'R_0000' and 'R_0519'): who judged stays named by "
+        "ResponseId; not imported")
 
 
 def test_a_declared_annotator_column_is_never_renamed(tmp_path: Path):
@@ -196,3 +203,80 @@ def test_a_declared_annotator_column_is_never_renamed(tmp_path: Path):
     assert result.document.annotators[0] == "R_1OzLh4sN7cEfP2b"
     why = {c.header: c.reason for c in result.report.columns}
     assert why["PROLIFIC_PID"].startswith("PROLIFIC_PID: one value per annotator (ResponseId)")
+
+
+def test_a_respondent_s_progress_and_duration_are_said_of_the_respondent(tmp_path: Path):
+    """Qualtrics' ``Progress`` (60 to 100 here: some respondents left the
+    survey part way) and ``Duration (in seconds)`` hold one value per
+    respondent, the same on each of their items: said of who judged (they
+    were said 'varying between one item's judgments (a measure of each
+    judgment: no ranking)', as though each judgment had its own)."""
+    with open(DATA / "qualtrics_export.csv", newline="", encoding="utf-8") as fh:
+        rows = list(csv.reader(fh))
+    progress = rows[0].index("Progress")
+    for n, r in enumerate(rows[3:]):
+        r[progress] = str([100, 85, 100, 60, 100, 100][n])
+    path = tmp_path / "progress.csv"
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(rows)
+    why = {c.header: c.reason for c in import_annotations(path).report.columns}
+    assert why["Progress"] == (
+        "Progress: numbers 60 to 100, the same on all of each annotator's rows (ResponseId): "
+        "said of who judged, not of a judgment (no ranking); not imported")
+    assert why["Duration (in seconds)"] == (
+        "Duration (in seconds): numbers 642 to 827, the same on all of each annotator's rows "
+        "(ResponseId): said of who judged, not of a judgment (no ranking); not imported")
+
+
+def test_preview_rows_kept_name_what_they_are(tmp_path: Path):
+    """A Prolific study's export imported with ``--keep preview``: the
+    preview and the test response hold no ``PROLIFIC_PID``; each is named by
+    what it is and its file row (they were one annotator '(no name)', the
+    second one's grades dropped as the first's repeats), and the
+    report says so."""
+    from core.io.annotator.detect import read_guessed
+    from core.io.annotator.overrides import guess_mapping
+
+    sheet = _prolific(tmp_path / "kept.csv", PIDS)
+    mapping = guess_mapping(read_guessed(sheet)).replace(keep=("preview",))
+    result = import_annotations(sheet, mapping)
+    assert result.document.annotators == [
+        "preview (row 4)", PIDS[0], PIDS[1], PIDS[2], "preview (row 8)", PIDS[3]]
+    assert result.report.notes[0] == (
+        "2 rows kept (--keep preview) name no one in PROLIFIC_PID, each named by what it is "
+        "and its row: 'preview (row 4)': a preview response, not a respondent's: Status is "
+        "'Survey Preview'; 'preview (row 8)': a preview response, not a respondent's: Status "
+        "is 'Survey Test'")
+    # each preview's grades are its own: no conflict between them
+    assert not result.report.of_kind(CONFLICT, DUPLICATE)
+
+
+def _named(path: Path, people: list[tuple[str, str]]) -> Path:
+    """A long sheet judged by ``people`` (e-mail, full name), each of them
+    grading the same 8 documents of two queries."""
+    rows: list[list[object]] = [["query", "doc_id", "Email", "Full name", "grade"]]
+    for n, (q, d) in enumerate((q, d) for q in ("solar panels", "kettle descale")
+                               for d in range(4)):
+        rows += [[q, f"{q[:3]}-{d}", email, name, (n + w) % 4]
+                 for w, (email, name) in enumerate(people)]
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(rows)
+    return path
+
+
+def test_a_full_name_beside_the_e_mails_names_the_same_people(tmp_path: Path):
+    """A column of full names, one to one with the e-mails across the
+    sheet, is who judged named another way (it was '3 distinct values, no
+    role read from them'); two people of one name are not."""
+    people = [("ana@acme.io", "Ana Lopez"), ("ben@acme.io", "Ben O'Neil"),
+              ("chen@acme.io", "Chen van der Berg")]
+    result = import_annotations(_named(tmp_path / "names.csv", people))
+    assert result.document.annotators == ["ana@acme.io", "ben@acme.io", "chen@acme.io"]
+    why = {c.header: c.reason for c in result.report.columns}
+    assert why["Full name"] == (
+        "Full name: one value per annotator (Email), the same on each of their rows: who "
+        "judged, named another way; not imported")
+    twins = [*people[:2], ("ana.l@acme.io", "Ana Lopez")]
+    why = {c.header: c.reason for c in import_annotations(
+        _named(tmp_path / "twins.csv", twins)).report.columns}
+    assert why["Full name"] == "Full name: 2 distinct values, no role read from them; not imported"

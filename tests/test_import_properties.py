@@ -23,17 +23,18 @@ from hypothesis import strategies as st
 
 from app.cli.main import main
 from core.errors import InputError
-from core.io.annotator import detect as detect_module
 from core.io.annotator import import_annotations
 from core.io.annotator import importer as importer_module
-from core.io.annotator.detect import preview
+from core.io.annotator import sheet_preview as preview_module
 from core.io.annotator.legend import LabelsRead, read_labels
 from core.io.annotator.names import ranking_field
+from core.io.annotator.sheet_preview import preview
 from core.io.safety import column_letters
 from core.model.numbers import number_text
 from tests.platformgen import (
     BOOKKEEPING,
     LABEL_STUDIO_COUNTS,
+    MTURK_COMMENTS,
     PLATFORMS,
     argilla_jsonl,
     doccano_jsonl,
@@ -48,6 +49,7 @@ from tests.sheetgen import (
     sheets,
     write_sheet,
 )
+from tests.sheetgen_blocks import Blocks, block_sheets
 
 #: The sheets tried per run (stated in docs/import.md).
 SHEETS_PER_RUN = 60
@@ -343,6 +345,7 @@ def _platform_holds(sheet: Drawn, suffix: str) -> None:
                                "imported"), reason
     _counts_hold(report)
     _own_reasons(sheet, report)
+    _leftovers_hold(sheet, report)
     # A study's arm (participant_group: control, treatment) names no one: it
     # once named the people by their arm, and past the rows looked at merged them.
     assert "participant_group" not in json.dumps(report["mapping"]), report["mapping"]
@@ -370,6 +373,26 @@ def test_appen_reports_skip_test_questions_and_tainted_work(sheet: Drawn, suffix
     assert said["relevance_gold_reason"] == (
         "relevance_gold_reason: text only on rows that are no judgments (control: skipped), "
         "no judgment's reason; not imported")
+
+
+def _leftovers_hold(sheet: Drawn, report: dict) -> None:
+    """What fooled the import once, now drawn: a survey's people counted
+    without its preview responses (they were counted: '6 people' for 4
+    respondents); a comments box no one filled said empty beside a
+    rejected assignment (it was 'text only on rows that are no judgments
+    (: skipped)'); a Label Studio task's id one per item where a chunk is
+    retrieved for two questions (it was 'varying between one item's
+    judgments')."""
+    said = {c["header"]: c["reason"] for c in report["columns"]}
+    if sheet.kinds[0] in ("qualtrics", "prolific"):
+        n = len(next(iter(sheet.truth.values())))
+        who = next(g for g in report["guesses"] if g.startswith("annotator: "))
+        assert who.endswith(f"; {n} people, each item judged by {n} of them"), who
+    if MTURK_COMMENTS in said:
+        assert said[MTURK_COMMENTS] == "empty: no row holds a value; not imported", said
+    if sheet.kinds[0] == "labelstudio":
+        assert re.fullmatch(r"id: numbers 10\d\d to 10\d\d, one per item; if this is the "
+                            r"ranking, pass --map score=id", said["id"]), said["id"]
 
 
 def _own_reasons(sheet: Drawn, report: dict) -> None:
@@ -496,8 +519,52 @@ def test_label_studio_json_exports_are_read_as_their_annotations(sheet: Drawn) -
     # the time of a task's last comment is no note ("1: 2024-03-10T09:..."),
     # whatever its header's word "comment" says (Label Studio's comments)
     assert report["mapping"].get("note") != "last_comment_updated_at", report["mapping"]
+    # who completed an annotation, said as an object (its id, e-mail,
+    # initials) or a number, and who updated it: who judged, named another
+    # way (they were 'numbers 1 to 3, varying between one item's judgments');
+    # told only where two people at least judged (the rows kept)
+    who = report["mapping"]["annotator"]
+    for c in report["columns"] if len(report["annotators"]) > 1 else []:
+        if c["header"] != who and c["header"].startswith((
+                "annotations.completed_by", "annotations.updated_by")) and c["reason"] != (
+                "empty: no row holds a value; not imported"):
+            assert c["reason"] == (
+                f"{c['header']}: one value per annotator ({who}), the same on each of their "
+                "rows: who judged, named another way; not imported"), c
     stamped = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d")
     assert not any(stamped.search(r.get("note", "")) for r in rows), [r.get("note") for r in rows]
+
+
+#: Sheets of blocks drawn: a pivot table's compact layout, titled blocks.
+BLOCK_SHEETS = 16
+
+
+@settings(PROFILE, max_examples=BLOCK_SHEETS, phases=[Phase.generate])
+@given(block_sheets(), st.sampled_from([".csv", ".xlsx"]))
+def test_sheets_of_blocks_are_refused_naming_their_rows(sheet: Blocks, suffix: str) -> None:
+    """A pivot table's compact layout (each query written once, on its
+    block's first row) and titled blocks (``Query: ...`` over a header of
+    their own): refused in one line naming the rows that show the layout
+    (the pivot's rows were rejected as 'the query is empty' saying nothing
+    of why; the titled blocks read as 'one row per respondent and one
+    column per item')."""
+    code, err, _, _ = _run(sheet, suffix)  # type: ignore[arg-type]
+    event(f"{sheet.kind} {suffix}")
+    word = "line" if suffix == ".csv" else "row"
+    assert code == 2, err
+    assert err.count("\n") == 1, err  # one line
+    if sheet.kind == "pivot":
+        assert f" {word} {sheet.empty_at}, column " in err, err
+        assert (f"the query is empty (written on {word} {sheet.query_at} only, at its block's "
+                "head, as a pivot table's compact layout writes it: repeat it on each row, in "
+                "Excel with Repeat All Item Labels)") in err, err
+    else:
+        again = f"{word}{'s' if len(sheet.again_at) > 1 else ''} " + ", ".join(
+            map(str, sheet.again_at))
+        assert (f": the header on {word} {sheet.header_at} is written again on {again}: the "
+                "sheet is blocks of rows, each under a title row "
+                f"({sheet.title[0]!r} on {word} {sheet.title[1]}), and no column says each "
+                "row's query") in err, err
 
 
 #: Argilla datasets' records drawn as JSON Lines.
@@ -1409,7 +1476,8 @@ def test_the_preview_reads_the_labels_as_the_import_does(sheet: Drawn) -> None:
 def test_the_label_rule_is_declared_once(monkeypatch: pytest.MonkeyPatch,
                                          tmp_path: Path) -> None:
     """The preview and the import each ask ``legend.read_labels`` how the
-    labels read (the rule was written twice, in ``detect.preview`` and in
+    labels read (the rule was written twice, in ``detect.preview``, now
+    ``sheet_preview.preview``, and in
     ``importer._read_labels``), once, for the same grade columns."""
     asked: list[tuple[str, list[list[str]]]] = []
 
@@ -1419,7 +1487,7 @@ def test_the_label_rule_is_declared_once(monkeypatch: pytest.MonkeyPatch,
             return read_labels(*args)
         return read
 
-    monkeypatch.setattr(detect_module, "read_labels", spy("preview"))
+    monkeypatch.setattr(preview_module, "read_labels", spy("preview"))
     monkeypatch.setattr(importer_module, "read_labels", spy("import"))
     sheet = tmp_path / "labels.csv"
     sheet.write_text("query,doc_id,relevance\nq1,d1,Relevant\nq1,d2,Not relevant\n"

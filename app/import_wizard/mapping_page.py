@@ -119,6 +119,7 @@ class MappingPage(QWizardPage):
         outer.addWidget(self.problem)
         self.layout_combo.currentIndexChanged.connect(self._layout_changed)
         self._watch_grade_choices()
+        self.combos["annotator"].currentIndexChanged.connect(self._annotator_chosen)
 
     def _roles_form(self, form: QFormLayout) -> None:
         """The layout, a column for each role, and the boxes beside them."""
@@ -428,6 +429,37 @@ class MappingPage(QWizardPage):
         if value.mapping.sources() == self.mapping().sources() \
                 and self.rubric.text().strip() == self.proposed_rubric:
             self._show_labels(value)
+
+    def _annotator_chosen(self, *_args: Any) -> None:
+        """Another annotator column chosen: the sheet read again around it
+        (:meth:`show_guess`), as ``--map annotator=`` reads it."""
+        value = self.wiz.preview_value
+        if self._filling or value is None or self.layout_combo.currentData() == WIDE:
+            return
+        base = value.mapping
+        self.wiz.guess_around({f: c.currentData() for f, c in self.combos.items()
+                               if f == "annotator" or f in base.declared
+                               or c.currentData() != getattr(base, f)})
+
+    def show_guess(self, value: SheetPreview) -> None:
+        """The page as ``value`` read the sheet again around the user's
+        choice: its columns, guesses and counts said anew; the rubric typed,
+        the boxes ticked and the marks typed kept."""
+        typed = self.rubric.text() if self.rubric.text().strip() != self.proposed_rubric \
+            else None
+        keep = tuple(k for k, box in self.keep_boxes.items() if box.isChecked())
+        marks = self.unknown_marks.text(), self.unrateable_marks.text()
+        self._shown = value
+        self._filling = True
+        try:
+            self._fill(value)
+            self._show_keep_boxes(value, keep)
+            self.unknown_marks.setText(marks[0])
+            self.unrateable_marks.setText(marks[1])
+            if typed is not None:
+                self.rubric.setText(typed)
+        finally:
+            self._filling = False
 
     def _scale_chosen(self, *_args: Any) -> None:
         """The scale the user chose: its rubric is declared."""

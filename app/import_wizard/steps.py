@@ -11,6 +11,8 @@ must be a ``QWizard`` too.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from PySide6.QtWidgets import QWizard
 
 from core.io.annotator import ColumnMapping, ImportResult, SheetPreview
@@ -37,6 +39,11 @@ class WizardSteps(QWizard):
     def propose_scale(self, mapping: ColumnMapping) -> None:
         """Read the labels and the rubric of ``mapping``'s grade columns
         again (off the UI thread); the mapping page shows them."""
+        raise NotImplementedError
+
+    def guess_around(self, chosen: Mapping[str, int | None]) -> None:
+        """Read the sheet again around the columns the user ``chosen`` on the
+        mapping page (off the UI thread); the page shows the new guess."""
         raise NotImplementedError
 
     def run_import(self) -> None:

@@ -4,6 +4,7 @@ reading and importing off the UI thread; and what opening a file decides
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -170,6 +171,25 @@ class ImportWizard(WizardSteps):
         self._run(self.tr("Reading {0}…").format(path.name),
                   lambda progress, cancelled: preview(path, sheet=sheet, mapping=mapping),
                   self.mapping_page.show_scale)
+
+    def guess_around(self, chosen: Mapping[str, int | None]) -> None:
+        """The sheet read again around the columns the user ``chosen`` on the
+        mapping page (the annotator's: the people counted by it, the
+        columns naming them said so, the rows each kind of mark counts):
+        the page's guesses follow the choice at once, as ``--map`` reads
+        the sheet around a column declared."""
+        path, value = self.path, self.preview_value
+        sheet = value.sheet if value is not None else None
+        header_row = value.header_row if value is not None else None
+        fields = dict(chosen)
+
+        def done(again: SheetPreview) -> None:
+            self.preview_value = again
+            self.mapping_page.show_guess(again)
+
+        self._run(self.tr("Reading {0}…").format(path.name),
+                  lambda progress, cancelled: preview(path, sheet=sheet, header_row=header_row,
+                                                      chosen=fields), done)
 
     def preview_width(self) -> int:
         return self.sheet_page.model.columnCount()

@@ -46,6 +46,7 @@ they are read on), :mod:`~core.io.annotator.names` (what a header names),
 :mod:`~core.io.annotator.platform` (rows that are not judgments),
 :mod:`~core.io.annotator.transposed` (one row per respondent),
 :mod:`~core.io.annotator.detect` (sheet, header row and mapping),
+:mod:`~core.io.annotator.sheet_preview` (the wizard's preview of them),
 :mod:`~core.io.annotator.sheet` (the data rows under a mapping), the import's
 steps :mod:`~core.io.annotator.rows`, :mod:`~core.io.annotator.grades`,
 :mod:`~core.io.annotator.judgments`, :mod:`~core.io.annotator.build`, and
@@ -56,7 +57,7 @@ steps :mod:`~core.io.annotator.rows`, :mod:`~core.io.annotator.grades`,
 :mod:`core.io.headers`.
 """
 
-from core.io.annotator.detect import choose_sheet, detect_mapping, preview, read_guessed
+from core.io.annotator.detect import choose_sheet, detect_mapping, read_guessed
 from core.io.annotator.importer import import_annotations, import_table
 from core.io.annotator.model import (
     SINGLE_FIELDS,
@@ -84,6 +85,7 @@ from core.io.annotator.report import (
     ungraded_rows,
 )
 from core.io.annotator.scales import KNOWN_SCALES, LabelGuess, guess_labels
+from core.io.annotator.sheet_preview import preview
 from core.io.headers import ALIASES
 
 __all__ = [

@@ -1,5 +1,6 @@
 """Guessing how a sheet reads: which sheet, which row is the header, which
-column holds what (long or wide), and the wizard's preview.
+column holds what (long or wide); the wizard's preview of it is
+:mod:`~core.io.annotator.sheet_preview`.
 
 The header is the row of the first 30 that names most fields
 (:func:`header_score`): a title row (one cell, merged or not) or a blank row
@@ -16,26 +17,20 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from core.errors import InputError
 from core.io.annotator.legend import left_out as legend_left_out
 from core.io.annotator.legend import (
     legend_columns,
     legend_only,
     legend_words,
-    read_labels,
 )
 from core.io.annotator.model import (
-    BLOCKS_HINT,
     COMBINED,
     GOLD,
     LABELS_OR_GRADES,
     PREDICTED,
     SINGLE_FIELDS,
     ColumnMapping,
-    SheetPreview,
     Table,
-    cell_text,
-    titled_blocks,
 )
 from core.io.annotator.names import (
     bookkeeping_header,
@@ -49,7 +44,6 @@ from core.io.annotator.onehot import one_answer_per_column
 from core.io.annotator.platform import (
     Flag,
     find_flags,
-    flagged_rows,
     marked_text,
     status_kind,
     status_like,
@@ -59,17 +53,14 @@ from core.io.annotator.read import read_table
 from core.io.annotator.records import expand_json_cells
 from core.io.annotator.roles import Roles, judgments_count, left_out, roles_from_values
 from core.io.annotator.rows import summary_row
-from core.io.annotator.scales import LabelGuess
 from core.io.annotator.transposed import metadata_cell, stacked_header_rows, untranspose
-from core.io.annotator.who import judged_by
+from core.io.annotator.who import judged_by, said_of_people
 from core.io.annotator.write import written_annotators, written_consensus
 from core.io.safety import column_letters
 
-__all__ = ["choose_sheet", "detect_mapping", "header_score",
-           "preview", "read_guessed"]
+__all__ = ["choose_sheet", "detect_mapping", "header_score", "read_guessed"]
 
 _HEADER_SCAN = 30
-_PREVIEW_ROWS = 20
 #: Data rows whose cells tell what an unnamed column holds.
 _SAMPLE = 500
 #: The order fields take their columns in (a column feeds one field).
@@ -351,8 +342,8 @@ def _left_out(profiles: list[Profile], header: list[str], found: dict[str, int],
                             f"--map grade={column_letters(c + 1)}"))
     for p in profiles:
         if p.filled and p.col not in left:
-            text, flag = _bookkeeping(p, who) or _in_words(p, grade) or left_out(
-                p, query, source)
+            text, flag = _bookkeeping(p, who) or _in_words(p, grade) or said_of_people(
+                p, who, query, source) or left_out(p, query, source)
             out.append((p.col, text, flag))
     return out
 
@@ -629,68 +620,3 @@ def read_guessed(path: str | Path, sheet: str | None = None) -> Table:
             f"below the header on row {header_row + 1} read as more header rows (texts no "
             "answer repeats, where the rows below hold grades and numbers), not as judgments")
     return one_answer_per_column(expand_json_cells(table, header_row), header_row)
-
-
-def preview(path: str | Path, *, sheet: str | None = None,
-            mapping: ColumnMapping | None = None, header_row: int | None = None,
-            ) -> SheetPreview:
-    """Sheets, the header row, the first rows, the mapping and the labels.
-
-    Unless given, the sheet, the header row (0-based) and the mapping are
-    guessed; a header row given without a mapping has its mapping guessed
-    for that row.
-    """
-    table = read_guessed(path, sheet)
-    mapping = mapping or detect_mapping(table, header_row)
-    start = mapping.header_row + 1
-    columns = [[r[c] if c < len(r) else None for r in table.rows[start:]]
-               for c, _ in mapping.sources()]
-    read = read_labels(table, mapping, columns, table.header(mapping))  # as the import reads
-    labels, words, guess = read.texts, read.words, read.guess or LabelGuess()
-    if read.guess is None:
-        guess.rubric, guess.scale = read.numbers
-    shown = table.rows[start:start + _PREVIEW_ROWS]
-    origin = table.origin
-    n_rows = max(0, len(table.rows) - start)
-    # a reshaped sheet's rows and columns are said as the file has them
-    file_rows = len(set(origin.rows[start:])) if origin is not None else n_rows
-    return SheetPreview(
-        file=table.file, sheets=table.sheets, sheet=table.sheet, header_row=mapping.header_row,
-        header=table.header(mapping),
-        rows=[[cell_text(c) for c in r] for r in shown],
-        row_numbers=[(origin.rows[i] if origin is not None else i) + 1
-                     for i in range(start, start + len(shown))],
-        mapping=mapping, encoding=table.encoding, delimiter=table.delimiter,
-        n_rows=file_rows, letters=origin.letters() if origin is not None else [],
-        judgments=n_rows if origin is not None else 0, labels=labels, label_grades=guess.grades,
-        unmapped=guess.unmapped, rubric=guess.rubric, scale=guess.scale,
-        alternatives=guess.alternatives, marked=_marked(table, mapping), vocabulary=words,
-        legend_note=read.legends.why, refusal=_refusal(table, mapping),
-    )
-
-
-def _refusal(table: Table, mapping: ColumnMapping) -> str:
-    """Why the import would refuse the sheet, where the preview shows it
-    already: a sheet of titled blocks (its header written again under each
-    title, ``Query: vpn drops``) has no query column to map."""
-    header = table.header(mapping)
-    blocks = titled_blocks(table, mapping.header_row, header) if mapping.query is None else None
-    return str(InputError(blocks, sheet=table.sheet, line=mapping.header_row + 1,
-                          hint=BLOCKS_HINT)) if blocks else ""
-
-
-def _marked(table: Table, mapping: ColumnMapping) -> dict[str, int]:
-    """Kind -> how many data rows the platform marks as such."""
-    if mapping.status is None and not mapping.flags:
-        return {}
-    data = table.rows[mapping.header_row + 1:]
-
-    def texts(c: int) -> list[str]:
-        return [cell_text(r[c]).strip() if c < len(r) else "" for r in data]
-
-    counts: dict[str, int] = {}
-    for kind, _why in flagged_rows(texts, len(data), mapping.status, mapping.flags,
-                                   str).values():
-        counts[kind] = counts.get(kind, 0) + 1
-    per_row = table.origin.per_row if table.origin is not None else 1  # the file's rows
-    return {kind: n // per_row for kind, n in counts.items()}

@@ -115,7 +115,7 @@ def import_table(
     rows = read_rows(sheet, report)
     check_rank(sheet, rows.query, rows.source, rows.alive.tolist())
     cands = find_candidates(sheet, rows, report)
-    who_all = annotator_names(sheet)
+    who_all = annotator_names(sheet, report)
     c_note = notes(sheet, cands, who_all)
     # Grade cells, one grade column at a time; one grade per candidate and
     # annotator (the first read; repeats reported).

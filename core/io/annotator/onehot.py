@@ -95,15 +95,24 @@ def _groups(header: list[str]) -> tuple[dict[str, _Group], dict[int, str]]:
     out: dict[str, _Group] = {}
     for g, cs in found.items():
         numbers: list[tuple[int, int | str]] = [(c, n) for c, n, _ in cs if type(n) is int]
-        words: list[tuple[int, int | str]] = [(c, w) for c, w, _ in cs if type(w) is str]
+        # where some words are marked as a choice taken (Answer.relevant.on),
+        # those are the choices; an unmarked one beside them (Answer.comments)
+        # is a column of its own
+        marked = any(m for _, w, m in cs if type(w) is str)
+        words: list[tuple[int, int | str]] = [(c, w) for c, w, m in cs if type(w) is str
+                                              and (m or not marked or numbers)]
         if len(numbers) >= 2 and len({n for _, n in numbers}) == len(numbers):
             out[g] = _Group(numbers, [c for c, _ in words])
         elif not numbers and len(words) >= 2 and len(
                 {str(w).casefold() for _, w in words}) == len(words) and (
-                all(m for _, _, m in cs) or names_grade_itself(g)
+                marked or names_grade_itself(g)
                 or all(label_key(str(w)) in LEVEL_NAMES for _, w in words)):
             out[g] = _Group(words)
-    alone = {cs[0][0]: g for g, cs in found.items() if len(cs) == 1}
+    # a column named as one choice, alone or beside others that make no
+    # group (Answer.unsure by Answer.comments): a checkbox, if its values say so
+    used = {c for grp in out.values() for c in (*(c for c, _ in grp.choices), *grp.boxes)}
+    alone = {c: g for g, cs in found.items() for c, _, _ in cs
+             if c not in used and (len(cs) == 1 or g not in out)}
     return out, alone
 
 
@@ -113,9 +122,12 @@ def _truth(v: Any) -> str:
 
 def _all_true_false(table: Table, first: int, cols: list[int], ticked: bool = True) -> bool:
     """Whether the columns' cells are true or false (or blank; ``on`` or
-    blank, as an HTML checkbox's), a true among them unless not ``ticked``."""
+    blank, as an HTML checkbox's), a true among them unless not ``ticked``,
+    and some cell filled (a column blank on every row is empty, no
+    checkbox: an MTurk comments box no one filled was 'a checkbox beside
+    the radio button ..., ticked on 0 rows')."""
     seen = {_truth(r[c]) if c < len(r) else "" for r in table.rows[first:] for c in cols}
-    return (not ticked or bool(seen & _TRUE)) and seen <= _TRUE | _FALSE
+    return (not ticked or bool(seen & _TRUE)) and seen <= _TRUE | _FALSE and seen != {""}
 
 
 def _trues(table: Table, first: int, cols: list[int]) -> list[set[int]]:

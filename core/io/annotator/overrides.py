@@ -53,13 +53,14 @@ def _field(name: str, *, file: str) -> str:
 
 
 def guess_mapping(table: Table, *, header_row: int | None = None,
-                  fields: Mapping[str, str] | None = None,
+                  fields: Mapping[str, str | int] | None = None,
                   annotators: Sequence[str] | None = None) -> ColumnMapping:
     """The guessed mapping of ``table`` with what the user said over it.
 
     ``header_row`` is 1-based (the sheet's own row number; 0: the sheet has
     no header, row 1 is data); the columns are then guessed for that row.
-    ``fields``: field -> column; ``annotators``: the columns of one
+    ``fields``: field -> column (a reference, or the 0-based column the
+    wizard's box holds); ``annotators``: the columns of one
     annotator's grades each (a wide layout, named by their headers). A
     column the user names feeds that field only; a field mapped to ``none``
     is left out (``rank=none``: the sheet holds no ranking; ``grade=none``:
@@ -69,14 +70,14 @@ def guess_mapping(table: Table, *, header_row: int | None = None,
     if header_row is not None and not 0 <= header_row <= max(len(table.rows), 1):
         raise InputError(f"there is no row {header_row} (the sheet has {len(table.rows)})",
                          file=table.file, sheet=table.sheet, hint="pass --header-row N")
-    out = any(_field(f, file=table.file) == "grade" and ref.strip().casefold() == "none"
+    out = any(_field(f, file=table.file) == "grade" and _none(ref)
               for f, ref in (fields or {}).items())  # the annotators' columns are the grades
     mapping = detect_mapping(table, None if header_row is None else header_row - 1,
                              grade_out=out)
     header = table.header(mapping)
     where: dict[str, Any] = {"file": table.file, "sheet": table.sheet}
     chosen: dict[str, int | None] = {
-        _field(f, file=table.file): None if ref.strip().casefold() == "none"
+        _field(f, file=table.file): None if _none(ref) else ref if isinstance(ref, int)
         else find_column(header, ref, **where) for f, ref in (fields or {}).items()}
     given = {f: c for f, c in chosen.items() if c is not None and (f in (
         "query", "source_id") or (f in SINGLE_FIELDS and any(
@@ -87,10 +88,13 @@ def guess_mapping(table: Table, *, header_row: int | None = None,
         # the grades: the grades are then looked for elsewhere, not lost), or
         # around another annotator column than the guess's (the guessed one
         # was said 'empty: no row holds a value'; now what it holds)
+        # (the declared column's reason kept, its people or values counted:
+        # the wizard's page says them for the column chosen at once)
         again = detect_mapping(table, mapping.header_row, given, grade_out=out)
         mapping = again.replace(reasons=(
             *((f, why) for f, why in mapping.reasons if f == "header"),
-            *((f, why) for f, why in again.reasons if f not in given)))
+            *((f, why.replace(", named so;", ", declared;", 1) if f in given else why)
+              for f, why in again.reasons)))
     grades: tuple[tuple[int, str], ...] | None = None
     if annotators:
         cols = [find_column(header, ref, **where) for ref in annotators]
@@ -109,6 +113,11 @@ def guess_mapping(table: Table, *, header_row: int | None = None,
     mapping = mapping.replace(**changes)
     return mapping.grade_left_out() if "grade" in chosen and chosen["grade"] is None \
         else mapping
+
+
+def _none(ref: str | int) -> bool:
+    """Whether a field's column is said to be none (``--map rank=none``)."""
+    return isinstance(ref, str) and ref.strip().casefold() == "none"
 
 
 def missing_field(mapping: ColumnMapping) -> str | None:

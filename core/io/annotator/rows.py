@@ -85,11 +85,13 @@ def _blank(raw: list[Any]) -> bool:
 
 def summary_row(raw: Sequence[Any], source: int | None, width: int = 0) -> str:
     """The first words of a row that sums up the rows above it (``Average``,
-    ``Total``) and so names no source: its ``source`` cell is blank, or,
-    while the source column is not known yet (``None``: reading the
-    columns), any of its ``width`` cells; "" for any other row."""
+    ``Total``; a pivot table's subtotal of a query, ``QUERY Total``) and so
+    names no source: its ``source`` cell is blank, or, while the source
+    column is not known yet (``None``: reading the columns), any of its
+    ``width`` cells; "" for any other row."""
     first = next((cell_text(c).strip() for c in raw if cell_text(c).strip()), "")
-    if label_key(first) not in TOTAL_WORDS:
+    key = label_key(first)
+    if key not in TOTAL_WORDS and key.rpartition(" ")[2] not in ("total", "subtotal"):
         return ""
     if source is None:
         blank = len(raw) < width or not all(cell_text(c).strip() for c in raw)
@@ -424,10 +426,35 @@ def _split_ranking(sheet: Sheet, col: int, item: tuple[str, str], first_row: int
 NO_NAME = "(no name)"
 
 
-def annotator_names(sheet: Sheet) -> list[str] | None:
-    """Each data row's annotator (long layout with an annotator column)."""
+def annotator_names(sheet: Sheet, report: ImportReport | None = None) -> list[str] | None:
+    """Each data row's annotator (long layout with an annotator column). A
+    row the platform marks as no judgment, kept all the same (``--keep
+    preview``), that names no one there (a Qualtrics preview has no
+    ``PROLIFIC_PID``) is named by what it is and its row (``preview (row
+    4)``: each its own, two previews never one person), the ``report``
+    saying so; it was ``(no name)``, all such rows one annotator."""
     column = sheet.mapping.annotator
-    return [w or NO_NAME for w in sheet.texts(column)] if column is not None else None
+    if column is None:
+        return None
+    names = [w or NO_NAME for w in sheet.texts(column)]
+    if NO_NAME not in names or not sheet.mapping.keep:
+        return names
+    marked = flagged_rows(sheet.texts, sheet.n_rows, sheet.mapping.status, sheet.mapping.flags,
+                          sheet.name)
+    origin = sheet.table.origin
+    said: dict[str, str] = {}
+    for i, (kind, why) in sorted(marked.items()):
+        if names[i] == NO_NAME and kind in sheet.mapping.keep:
+            row = origin.rows[i + sheet.start] + 1 if origin is not None else sheet.row_number(i)
+            names[i] = f"{kind} (row {row})"
+            said.setdefault(names[i], why)
+    if said and report is not None:
+        report.notes.append(
+            f"{len(said)} row{'s' if len(said) > 1 else ''} kept (--keep "
+            f"{','.join(sorted(sheet.mapping.keep))}) name{'' if len(said) > 1 else 's'} no "
+            f"one in {sheet.name(column)}, each named by what it is and its row: "
+            + "; ".join(f"{n!r}: {why}" for n, why in said.items()))
+    return names
 
 
 def notes(sheet: Sheet, cands: Candidates, who_all: list[str] | None) -> dict[int, str]:

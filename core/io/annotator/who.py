@@ -20,16 +20,17 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from collections import Counter
 from collections.abc import Container, Sequence
 from typing import Any
 
 from core.io.annotator.model import cell_text
 from core.io.annotator.platform import Flag, flagged_rows
-from core.io.annotator.profile import Profile, items
+from core.io.annotator.profile import Profile, determines, items, span
 from core.io.annotator.roles import keys, names_someone, people
 from core.io.headers import normalize
 
-__all__ = ["judged_by", "participant_named", "same_people"]
+__all__ = ["judged_by", "participant_named", "said_of_people", "same_people"]
 
 #: A header's last word that names a platform's participant (a person, not
 #: a response), alone or followed by ``id``.
@@ -61,14 +62,29 @@ def participant_named(name: str) -> bool:
 
 
 def _id_like(p: Profile) -> bool:
-    """Values that could name people: no dates, no true/false, no words;
+    """Values that could name people: no dates, no true/false, no words
+    but people's names (``Ana Lopez``: a full name beside the e-mails);
     numbers only whole and under a header naming someone (``completed_by.id``,
     ``updated_by``: a duration differs from one respondent to the next as an
     id does)."""
-    if p.dates >= 0.5 or p.boolean >= 0.5 or p.spaced >= 0.5 or _addresses(p):
+    if p.dates >= 0.5 or p.boolean >= 0.5 or _addresses(p) or (
+            p.spaced >= 0.5 and not _full_names(p)):
         return False
     return p.numeric < 0.5 or (p.whole > 0.9 and (names_someone(p.name) or normalize(
         p.name).endswith("_by")))
+
+
+def _full_names(p: Profile) -> bool:
+    """A column of people's names: each filled cell two to four words of
+    letters (an apostrophe, a hyphen or a dot within), the first and the
+    last capitalized (``Ana Lopez``, ``Ben O'Neil``, ``Ludwig van Beethoven``),
+    where a comment is a sentence (``nice study``, ``Great survey, thanks!``)."""
+    full = [t.split() for t in p.texts if t]
+    return bool(full) and all(
+        2 <= len(words) <= 4 and words[0][0].isupper() and words[-1][0].isupper()
+        and all(w[0].isalpha() and all(ch.isalpha() or ch in "'’.-" for ch in w)
+                for w in words)
+        for words in full)
 
 
 def _addresses(p: Profile) -> bool:
@@ -141,30 +157,39 @@ def _twins(profiles: list[Profile], found: dict[str, int], skipped: Container[in
     taken = set(found.values())
     twins = [p for p in profiles if p.col not in taken and _id_like(p)
              and same_people(who, p, skipped)]
-    named = next((p for p in twins if participant_named(p.name)), None)
-    if (read and named is not None and not participant_named(who.name)
-            and _apart(rows, who.col, named.col)):
+    # one to one in the rows looked at, but not further down: not the people
+    broken = {p.col: _broken(rows, who.col, p.col) for p in twins}
+    named = next((p for p in twins if participant_named(p.name) and not broken[p.col]), None)
+    if read and named is not None and not participant_named(who.name):
         found["annotator"] = named.col
         twins = [who if p is named else p for p in twins]
-        who = named
+        broken[who.col], who = None, named
     return {p.col: f"{p.shown()}: one value per annotator ({who.shown()}), the same on each "
-            "of their rows: who judged, named another way; not imported" for p in twins}
+            "of their rows: who judged, named another way; not imported" if not broken[p.col]
+            else f"{p.shown()}: one value per annotator ({who.shown()}) in the first rows, "
+            f"not further down ({broken[p.col]}): who judged stays named by {who.shown()}; "
+            "not imported" for p in twins}
 
 
-def _apart(rows: Sequence[Sequence[Any]], who: int, named: int) -> bool:
-    """Whether, on every row where both are filled, each value of column
-    ``named`` stands beside one value of column ``who`` and the reverse:
+def _broken(rows: Sequence[Sequence[Any]], who: int, named: int) -> str | None:
+    """Where, on the rows where both are filled, a value of column
+    ``named`` first stands beside a second value of column ``who`` or the
+    reverse (None: one to one in the whole sheet):
     a participant id names one response in the whole sheet, not only in
     the rows profiled (one who answered twice further down would have had
-    both responses' grades merged, conflicts, the first kept)."""
+    both responses' grades merged, conflicts, the first kept). Returns
+    the value and the two beside it, said (``'p1' beside 'R_1' and
+    'R_9'``)."""
     response: dict[str, str] = {}
     participant: dict[str, str] = {}
     for row in rows:
         w = cell_text(row[who]).strip() if who < len(row) else ""
         n = cell_text(row[named]).strip() if named < len(row) else ""
-        if w and n and (response.setdefault(n, w) != w or participant.setdefault(w, n) != n):
-            return False
-    return True
+        if w and n and response.setdefault(n, w) != w:
+            return f"{n!r} beside {response[n]!r} and {w!r}"
+        if w and n and participant.setdefault(w, n) != n:
+            return f"{w!r} beside {participant[w]!r} and {n!r}"
+    return None
 
 
 def source_items(profiles: list[Profile], found: dict[str, int]) -> Profile | None:
@@ -173,3 +198,25 @@ def source_items(profiles: list[Profile], found: dict[str, int]) -> Profile | No
     if source is not None and "query" in found:
         source = items(profiles[found["query"]], source)
     return source
+
+
+def said_of_people(p: Profile, who: Profile | None, query: Profile | None,
+                   source: Profile | None) -> tuple[str, str] | None:
+    """Numbers the same on each of an annotator's rows (two rows or more
+    each) and differing between annotators, not one per item: said of who
+    judged, not of a judgment nor a ranking (a survey respondent's
+    ``Progress`` or ``Duration``, once said 'varying between one item's
+    judgments (a measure of each judgment)', as though each judgment had
+    its own). Returns why it is left out, and no flag."""
+    if who is None or p.numeric <= 0.9 or p.distinct < 2 or p.col == who.col:
+        return None
+    filled = [(w, t) for w, t in zip(who.texts, p.texts, strict=True) if w and t]
+    pairs = set(filled)
+    rows = Counter(w for w, _ in filled)
+    if len(rows) < 2 or len(pairs) != len(rows) or min(rows.values()) < 2:
+        return None
+    if source is not None and determines(items(query, source), p) >= 0.95:
+        return None  # one per item too: a ranking's, for all it tells
+    return (f"{p.shown()}: {span(p)}, the same on all of each annotator's rows "
+            f"({who.shown()}): said of who judged, not of a judgment (no ranking); not "
+            "imported"), ""
