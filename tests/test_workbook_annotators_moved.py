@@ -203,3 +203,66 @@ def test_true_typed_over_a_grade_1_is_an_edit(tmp_path: Path,
     wb.save(edited)
     ((sheet, line, column, _),) = said(edited)
     assert (sheet, line, column) == (SHEET, 3, "D")
+
+
+def renamed_without_the_name(path: Path, out: Path, name: str, *, dangling: bool) -> None:
+    """The sheet renamed through openpyxl, which carries no defined name
+    along: left pointing at the sheet's old name (``dangling``, openpyxl's
+    rename), or gone (a workbook written before the name)."""
+    wb = openpyxl.load_workbook(path)
+    wb[SHEET].title = name
+    if not dangling:
+        del wb.defined_names["annotators_record"]
+    else:
+        assert wb.defined_names["annotators_record"].attr_text == f"{SHEET}!$A$1"
+    wb.save(out)
+
+
+@pytest.mark.parametrize("dangling", [True, False])
+def test_a_renamed_sheet_without_its_name_is_found_by_its_header(
+        tmp_path: Path, book: tuple[Document, Path], dangling: bool) -> None:
+    """No defined name marks it: the sheet holding the record's header is
+    the record, checked on reopening and written again under its name (was:
+    taken for a sheet of the reviewer's, kept, and a second Annotators
+    sheet written beside it)."""
+    from core.io.workbook.additions import additions_to_keep
+
+    _, out = book
+    moved = tmp_path / "moved.xlsx"
+    renamed_without_the_name(out, moved, "Who gave what", dangling=dangling)
+    wb = openpyxl.load_workbook(moved)
+    wb["Who gave what"]["D2"] = 2  # bob's 3 of d1
+    wb.save(moved)
+    ((sheet, line, column, _),) = said(moved)
+    assert (sheet, line, column) == ("Who gave what", 2, "D")
+    keep = additions_to_keep(moved)
+    assert keep is not None
+    assert (keep.annotators_name, keep.sheets) == ("Who gave what", [])
+    export_workbook(evaluate(read_workbook(moved)), moved, keep=keep)
+    names = openpyxl.load_workbook(moved).sheetnames
+    assert SHEET not in names
+    assert names.count("Who gave what") == 1
+    assert sheet_values(moved, "Who gave what") == [HEADER, *ROWS]
+    assert reopened(read_workbook(moved)).empty
+
+
+def test_two_sheets_that_could_be_the_record_are_refused(
+        tmp_path: Path, book: tuple[Document, Path]) -> None:
+    """A copy of the renamed record, no defined name: which is the record
+    cannot be told; reopening says so in one line naming both (neither
+    read), and a save over it refuses: never two records written."""
+    from core.errors import InputError
+    from core.io.workbook.additions import additions_to_keep
+
+    _, out = book
+    moved = tmp_path / "moved.xlsx"
+    renamed_without_the_name(out, moved, "Who gave what", dangling=False)
+    wb = openpyxl.load_workbook(moved)
+    wb.copy_worksheet(wb["Who gave what"]).title = "Copy"
+    wb.save(moved)
+    ((sheet, line, column, problem),) = said(moved)
+    assert (sheet, line, column) == (None, None, None)
+    assert problem == ("sheets 'Who gave what' and 'Copy' both hold the Annotators record's "
+                       "header, and no defined name annotators_record says which is the record")
+    with pytest.raises(InputError, match="sheets 'Who gave what' and 'Copy' both hold"):
+        additions_to_keep(moved)

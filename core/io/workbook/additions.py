@@ -51,6 +51,7 @@ from core.io.workbook.additions_types import (
     our_sheets,
 )
 from core.io.workbook.layout import COLUMN_INDEX, SHEETS
+from core.io.workbook.record import file_headers
 from core.io.workbook.sheet_conventions import defined_names
 from core.io.workbook.targets import is_ods
 
@@ -111,7 +112,8 @@ def cannot_carry(path: str | Path, check: WorkbookCheck | None = None) -> list[s
     check = check or check_xlsx(path)
     out: list[str] = []
     try:
-        ours, _ = our_sheets(check.sheets, defined_names(path, str(path)))
+        ours, _ = our_sheets(check.sheets, defined_names(path, str(path)),
+                             file_headers(str(path)), str(path))
         with zipfile.ZipFile(path) as z:
             names = set(z.namelist())
             for sheet in check.sheets:
@@ -423,7 +425,7 @@ def read_additions(path: str | Path) -> Additions:
     if is_ods(path):
         return read_ods_additions(path)
     check = check_xlsx(path)
-    ours, out_name = our_sheets(check.sheets, defined_names(path, name))
+    ours, out_name = our_sheets(check.sheets, defined_names(path, name), file_headers(name), name)
     out = Additions(name, not_carried=cannot_carry(path, check), annotators_name=out_name)
     if not _needs_reading(path, check, ours):
         return out

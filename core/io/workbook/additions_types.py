@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.io.workbook.layout import CANDIDATE_COLUMNS, COMPARISON_SHEETS, SHEETS, record_sheet
+from core.io.workbook.layout import CANDIDATE_COLUMNS, COMPARISON_SHEETS, SHEETS
+from core.io.workbook.record import FirstRow, record_sheet
 from core.model.numbers import counted
 
 __all__ = [
@@ -32,12 +33,15 @@ FIRST_ADDED_COLUMN = len(CANDIDATE_COLUMNS)
 Key = tuple[str, str]
 
 
-def our_sheets(sheets: list[str], names: dict[str, str]) -> tuple[frozenset[str], str]:
+def our_sheets(sheets: list[str], names: dict[str, str], first_row: FirstRow | None = None,
+               file: str = "") -> tuple[frozenset[str], str]:
     """The sheets of a workbook (``sheets``, its defined ``names``) the
     product wrote, and the name its Annotators sheet has when a person
     renamed it ("" when not): that sheet is ours, and a sheet of theirs
-    may then be called Annotators."""
-    record = record_sheet(sheets, names)
+    may then be called Annotators. Without the defined name, the record is
+    the sheet holding its header (``first_row``: a sheet's header row;
+    :func:`~core.io.workbook.record.record_sheet`, which refuses two)."""
+    record = record_sheet(sheets, names, first_row, file)
     if record is None or record == SHEETS["annotators"]:
         return OUR_SHEETS, ""
     return (OUR_SHEETS - {SHEETS["annotators"]}) | {record}, record
