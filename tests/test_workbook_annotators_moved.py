@@ -266,3 +266,85 @@ def test_two_sheets_that_could_be_the_record_are_refused(
                        "header, and no defined name annotators_record says which is the record")
     with pytest.raises(InputError, match="sheets 'Who gave what' and 'Copy' both hold"):
         additions_to_keep(moved)
+
+
+def test_a_column_inserted_is_not_the_records_and_no_edit(
+        tmp_path: Path, book: tuple[Document, Path]) -> None:
+    """A reviewer's column inserted before bob's: the record's columns are
+    read by their headers, so no cell after it reads as edited (was: every
+    value of bob's column and after, 15 cells, said edited at D1); the
+    column is said once, as not the record's; a grade typed after the insert
+    is named at the cell where it now is."""
+    _, out = book
+    inserted = tmp_path / "inserted.xlsx"
+    wb = openpyxl.load_workbook(out)
+    ws = wb[SHEET]
+    ws.insert_cols(4)
+    ws["D1"], ws["D2"], ws["D4"] = "my note", "check d1", "ask bob"
+    wb.save(inserted)
+    assert sheet_values(inserted)[1] == ["q1", "d1", 2.0, "check d1", 3.0, 2.5, 1.0]
+    ((sheet, line, column, problem),) = said(inserted)
+    assert (sheet, line, column) == (SHEET, None, "D")
+    assert problem.startswith("a column not the record's ('my note'): not read as grades")
+    wb = openpyxl.load_workbook(inserted)
+    wb[SHEET]["E3"] = 2  # bob's 1 of d2, now in column E
+    wb[SHEET]["H5"] = "typed beside"  # a cell beside the record, no header
+    wb.save(inserted)
+    extra, edited = said(inserted)
+    assert extra[:3] == (SHEET, None, "D")
+    assert extra[3].startswith("a column not the record's ('my note') (and 1 more column)")
+    assert edited[:3] == (SHEET, 3, "E")
+    assert edited[3].startswith("edited, not read as a grade")
+
+
+@pytest.mark.libreoffice
+def test_libreoffice_inserted_column(tmp_path: Path, book: tuple[Document, Path]) -> None:
+    """A column inserted in LibreOffice (UNO) before bob's, a note typed in
+    it, saved as .xlsx and .ods: one line for the column, no edit."""
+    from tests.libreoffice import edit
+
+    doc, xlsx = book
+    ods = tmp_path / "book.ods"
+    export_workbook(evaluate(doc), ods)
+    edits = [{"op": "insert_column", "sheet": SHEET, "column": 3},
+             {"op": "set", "sheet": SHEET, "cell": "D1", "value": "my note"},
+             {"op": "set", "sheet": SHEET, "cell": "D2", "value": "check d1"}]
+    out = tmp_path / "lo"
+    out.mkdir()
+    results = edit([(src, out / f"inserted{src.suffix}", edits) for src in (xlsx, ods)])
+    for path in results:
+        assert sheet_values(path)[:2] == [
+            [*HEADER[:3], "my note", *HEADER[3:]], ["q1", "d1", 2.0, "check d1", 3.0, 2.5, 1.0]]
+        ((sheet, line, column, problem),) = said(path)
+        assert (sheet, line, column) == (SHEET, None, "D"), path
+        assert problem.startswith("a column not the record's ('my note')"), path
+        np.testing.assert_array_equal(read_workbook(path).ratings, doc.ratings)
+
+
+def test_a_column_deleted_is_said_once(tmp_path: Path, book: tuple[Document, Path]) -> None:
+    """bob's column deleted: one line naming it (was: every cell from D on
+    said edited), the columns after it read where they now are."""
+    doc, out = book
+    deleted = tmp_path / "deleted.xlsx"
+    wb = openpyxl.load_workbook(out)
+    wb[SHEET].delete_cols(4)
+    wb.save(deleted)
+    ((sheet, line, column, problem),) = said(deleted)
+    assert (sheet, line, column) == (SHEET, 1, None)
+    assert problem == ("the header of column 'bob' is not there: the next save writes the "
+                       "column again, as imported")
+    np.testing.assert_array_equal(read_workbook(deleted).ratings, doc.ratings)
+
+
+def test_a_cell_typed_beside_the_record_is_no_edit(
+        tmp_path: Path, book: tuple[Document, Path]) -> None:
+    """A note typed in G3, right of the spread, no header: said once as not
+    the record's (was: an edit of G3)."""
+    _, out = book
+    beside = tmp_path / "beside.xlsx"
+    wb = openpyxl.load_workbook(out)
+    wb[SHEET]["G3"] = "looks fine"
+    wb.save(beside)
+    ((sheet, line, column, problem),) = said(beside)
+    assert (sheet, line, column) == (SHEET, None, "G")
+    assert problem.startswith("a column not the record's: not read as grades")
