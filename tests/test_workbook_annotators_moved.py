@@ -285,7 +285,7 @@ def test_a_column_inserted_is_not_the_records_and_no_edit(
     assert sheet_values(inserted)[1] == ["q1", "d1", 2.0, "check d1", 3.0, 2.5, 1.0]
     ((sheet, line, column, problem),) = said(inserted)
     assert (sheet, line, column) == (SHEET, None, "D")
-    assert problem.startswith("a column not the record's ('my note'): not read as grades")
+    assert problem.startswith("a column not the record's ('my note'): kept, not read as grades")
     wb = openpyxl.load_workbook(inserted)
     wb[SHEET]["E3"] = 2  # bob's 1 of d2, now in column E
     wb[SHEET]["H5"] = "typed beside"  # a cell beside the record, no header
@@ -297,10 +297,52 @@ def test_a_column_inserted_is_not_the_records_and_no_edit(
     assert edited[3].startswith("edited, not read as a grade")
 
 
+@pytest.mark.parametrize("suffix", [".xlsx", ".ods"])
+def test_a_column_inserted_is_kept_after_the_records(
+        tmp_path: Path, book: tuple[Document, Path], suffix: str) -> None:
+    """Saved again, the reviewer's column (and a note typed beside the
+    record) is written after the record's columns, each value on its
+    candidate's row, the rows sorted the other way round first (was: lost,
+    the record written as imported without it)."""
+    from core.io.workbook.additions import additions_to_keep
+
+    doc, out = book
+    inserted = tmp_path / "inserted.xlsx"
+    wb = openpyxl.load_workbook(out)
+    ws = wb[SHEET]
+    ws.insert_cols(4)
+    ws["D1"], ws["D2"], ws["D4"] = "my note", "check d1", "ask bob"
+    ws["H3"] = 7  # beside the record, no header: d2's
+    data = [[c.value for c in row] for row in ws.iter_rows(min_row=2, max_row=5)]
+    for r, row in enumerate(data[::-1], start=2):  # sorted the other way round
+        for c, v in enumerate(row, start=1):
+            ws.cell(r, c).value = v
+    wb.save(inserted)
+    assert sheet_values(inserted)[1][:2] == ["q2", "d4"]
+    saved = inserted
+    if suffix == ".ods":  # the same workbook as an .ods of ours, the column inserted
+        saved = tmp_path / "book.ods"
+        export_workbook(evaluate(doc), saved, keep=additions_to_keep(inserted))
+    else:
+        export_workbook(evaluate(read_workbook(inserted)), saved,
+                        keep=additions_to_keep(inserted))
+    assert sheet_values(saved) == [
+        [*HEADER, "my note", ""], [*ROWS[0], "check d1", ""], [*ROWS[1], "", 7.0],
+        [*ROWS[2], "ask bob", ""], [*ROWS[3], "", ""]]
+    ((sheet, line, column, problem),) = said(saved)
+    assert (sheet, line, column) == (SHEET, None, "G")
+    assert problem.startswith("a column not the record's ('my note') (and 1 more column): kept")
+    again = tmp_path / f"again{suffix}"
+    export_workbook(evaluate(read_workbook(saved)), again, keep=additions_to_keep(saved))
+    assert sheet_values(again) == sheet_values(saved)
+
+
 @pytest.mark.libreoffice
 def test_libreoffice_inserted_column(tmp_path: Path, book: tuple[Document, Path]) -> None:
     """A column inserted in LibreOffice (UNO) before bob's, a note typed in
-    it, saved as .xlsx and .ods: one line for the column, no edit."""
+    it, saved as .xlsx and .ods: one line for the column, no edit; saved
+    again, the column is kept after the record's."""
+    from core.io.workbook.additions import additions_to_keep
     from tests.libreoffice import edit
 
     doc, xlsx = book
@@ -319,6 +361,10 @@ def test_libreoffice_inserted_column(tmp_path: Path, book: tuple[Document, Path]
         assert (sheet, line, column) == (SHEET, None, "D"), path
         assert problem.startswith("a column not the record's ('my note')"), path
         np.testing.assert_array_equal(read_workbook(path).ratings, doc.ratings)
+        again = tmp_path / f"again{path.suffix}"
+        export_workbook(evaluate(read_workbook(path)), again, keep=additions_to_keep(path))
+        assert sheet_values(again)[:3] == [[*HEADER, "my note"], [*ROWS[0], "check d1"],
+                                           [*ROWS[1], ""]], again
 
 
 def test_a_column_deleted_is_said_once(tmp_path: Path, book: tuple[Document, Path]) -> None:
@@ -347,4 +393,4 @@ def test_a_cell_typed_beside_the_record_is_no_edit(
     wb.save(beside)
     ((sheet, line, column, problem),) = said(beside)
     assert (sheet, line, column) == (SHEET, None, "G")
-    assert problem.startswith("a column not the record's: not read as grades")
+    assert problem.startswith("a column not the record's: kept, not read as grades")

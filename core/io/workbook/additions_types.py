@@ -21,6 +21,7 @@ __all__ = [
     "Cell",
     "Comment",
     "Key",
+    "RecordColumns",
     "key_text",
     "our_sheets",
 ]
@@ -63,6 +64,34 @@ class Cell:
     #: The rest of its look, as xlsxwriter format properties (font, alignment,
     #: borders), in a fixed order.
     look: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class RecordColumns:
+    """The Annotators record's cells as read (``rows``, from A1), where its
+    identity columns are (``query``, ``source``) and its other columns
+    (``columns``: index and header), their values by candidate made only
+    when asked (:meth:`values`: the annotators' columns never are)."""
+
+    rows: list[list[Any]]
+    query: int
+    source: int
+    columns: list[tuple[int, str]]
+
+    def __bool__(self) -> bool:
+        return bool(self.columns)
+
+    def values(self, c: int) -> dict[Key, Any]:
+        """Column ``c``'s filled cells by their rows' candidates."""
+        q, s = self.query, self.source
+        return {(key_text(_id(row, q)), key_text(_id(row, s))): row[c]
+                for row in self.rows[1:] if c < len(row) and row[c] is not None
+                and row[c] != ""}
+
+
+def _id(row: list[Any], c: int) -> Any:
+    v = row[c] if c < len(row) else ""
+    return "" if v is None else v
 
 
 @dataclass(frozen=True)
@@ -117,6 +146,10 @@ class Additions:
     #: The name a person gave the Annotators sheet ("" when not renamed):
     #: the next save writes the sheet under it.
     annotators_name: str = ""
+    #: The Annotators record's columns besides its identity and consensus
+    #: ones (:mod:`~core.io.workbook.record_columns`): the export writes
+    #: again those that are no annotator's of the document saved.
+    annotator_columns: RecordColumns | None = None
 
     def __bool__(self) -> bool:
         return bool(self.sheets or self.candidates)

@@ -119,11 +119,10 @@ class _Columns(NamedTuple):
             c, name = self.extra[0]
             named = f" ({name!r})" if name else ""
             yield InputError(
-                f"a column not the record's{named}{_more(self.extra, 'column')}: not read "
-                "as grades, and the next save writes the sheet as imported, without it",
-                file=file, sheet=sheet, column=column_letters(c + 1),
-                hint="keep your own columns in a sheet of your own, or in the Candidates "
-                     "sheet to the right of its columns")
+                f"a column not the record's{named}{_more(self.extra, 'column')}: kept, not "
+                "read as grades; the next save writes the record as imported and this column "
+                "after its columns", file=file, sheet=sheet, column=column_letters(c + 1),
+                hint="nothing to do: its cells stay on their candidates' rows")
         gone = [c for c, a in enumerate(self.at) if a is None]
         if gone:
             yield InputError(
