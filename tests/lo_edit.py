@@ -21,6 +21,8 @@ edit is one of:
   the value hidden)
 - ``{"op": "comment", "sheet": S, "cell": "F3", "text": T}``
 - ``{"op": "fill", "sheet": S, "cell": "B3", "rgb": "FF0000"}`` (a background colour)
+- ``{"op": "insert_column", "sheet": S, "column": 3}`` (an empty column inserted
+  before the 0-based column, as Insert Columns Before does: those after it move)
 - ``{"op": "sort", "sheet": S, "range": "A1:AB24", "column": 1, "descending": true}``
   (the range's first row a header; the sheet's protection lifted first, as a
   person must)
@@ -131,6 +133,10 @@ def _apply(doc: Any, edit: dict[str, Any]) -> None:
         return
     if op == "sort":
         _sort(sheet, edit)
+        return
+    if op == "insert_column":
+        sheet.unprotect("")
+        sheet.Columns.insertByIndex(int(edit["column"]), 1)
         return
     if sheet.isProtected():
         sheet.unprotect("")

@@ -94,20 +94,21 @@ def test_the_marks_stay_when_libreoffice_saves(tmp_path: Path) -> None:
     check_marks(saved_x, saved_o)
 
 
-#: alice could not grade d3 (her "n/a"), nor could bob grade d1 beside
-#: alice's 2; d2 graded by both.
+#: alice could not grade d3 (her "skip"), nor could bob grade d1 beside
+#: alice's 2 (his "N/A"); d2 graded by both.
 MARKS_CSV = ("query,doc,annotator,grade\n"
              "q1,d1,alice,2\n"
-             "q1,d1,bob,n/a\n"
+             "q1,d1,bob,N/A\n"
              "q1,d2,alice,1\n"
              "q1,d2,bob,3\n"
-             "q1,d3,alice,n/a\n")
-#: By hand: an unrateable mark is the word, never blank nor 0; the mean of
-#: the grades given; d3 graded by no one, but looked at: unrateable.
+             "q1,d3,alice,skip\n")
+#: By hand: an unrateable mark is the word and the mark as written, never
+#: blank nor 0; the mean of the grades given; d3 graded by no one, but
+#: looked at: unrateable.
 MARKS_ROWS = [
-    ["q1", "d1", 2.0, "unrateable", 2.0, ""],
+    ["q1", "d1", 2.0, "unrateable: N/A", 2.0, ""],
     ["q1", "d2", 1.0, 3.0, 2.0, 2.0],
-    ["q1", "d3", "unrateable", "", "unrateable", ""],
+    ["q1", "d3", "unrateable: skip", "", "unrateable", ""],
 ]
 
 
@@ -131,20 +132,26 @@ def test_an_annotators_unrateable_mark_shows_as_the_word(tmp_path: Path, suffix:
     assert reopened(found).empty, reopened(found).lines()
     assert found.unrateable_ratings is not None
     assert np.argwhere(found.unrateable_ratings).tolist() == [[0, 1], [2, 0]]
+    assert found.unrateable_words is not None  # (the raw marks, kept by the metadata)
+    assert found.unrateable_words.tolist() == [["", "N/A"], ["", ""], ["skip", ""]]
     again = tmp_path / f"again{suffix}"
     export_workbook(evaluate(found), again)
     assert sheet_values(again) == [HEADER, *MARKS_ROWS]
     if suffix == ".xlsx":
         ws = openpyxl.load_workbook(out)[SHEET]
-        coloured = {str(cf.sqref) for cf in ws.conditional_formatting for rule in cf.rules
-                    if rule.formula == ['"unrateable"']}
-        assert coloured == {"C2:C4", "D2:D4", "E2:E4"}  # each annotator's and the consensus
+        colour = {(str(cf.sqref), rule.formula[0]) for cf in ws.conditional_formatting
+                  for rule in cf.rules if rule.formula and "unrateable" in rule.formula[0]}
+        assert colour == {("C2:C4", '"unrateable"'), ("D2:D4", '"unrateable"'),
+                          ("E2:E4", '"unrateable"'),  # each annotator's and the consensus
+                          ("C2:C4", '"unrateable: skip"'), ("D2:D4", '"unrateable: N/A"')}
 
 
 def test_the_worksheet_csv_writes_the_marks_and_reads_them_back(tmp_path: Path) -> None:
-    """``import SHEET -o OUT.csv``: an annotator's unrateable mark is the
-    word in their grade_ column (was blank: read again, the mark was lost);
-    imported again, the same marks."""
+    """``import SHEET -o OUT.csv``: an annotator's unrateable mark is their
+    mark as written in their grade_ column (was the word unrateable: N/A
+    and skip were lost); imported again, the same marks, as written. A mark
+    declared only at the import (``?``, unknown by default) is written as
+    the word, which reads again as unrateable."""
     import csv
 
     import numpy as np
@@ -155,12 +162,90 @@ def test_the_worksheet_csv_writes_the_marks_and_reads_them_back(tmp_path: Path) 
     path = tmp_path / "marks.csv"
     path.write_text(MARKS_CSV, encoding="utf-8")
     doc = import_annotations(path, consensus="mean", rounding="none").document
+    assert doc.unrateable_words is not None  # (the document keeps them as written)
+    assert doc.unrateable_words.tolist() == [["", "N/A"], ["", ""], ["skip", ""]]
     out = tmp_path / "worksheet.csv"
     write_worksheet_csv(doc, out)
     rows = list(csv.DictReader(out.open(encoding="utf-8")))
     assert [(r["source_id"], r["grade_alice"], r["grade_bob"]) for r in rows] == [
-        ("d1", "2", "unrateable"), ("d2", "1", "3"), ("d3", "unrateable", "")]
+        ("d1", "2", "N/A"), ("d2", "1", "3"), ("d3", "skip", "")]
     again = import_annotations(out, consensus="mean", rounding="none").document
     assert again.unrateable_ratings is not None
     np.testing.assert_array_equal(again.unrateable_ratings, doc.unrateable_ratings)
     np.testing.assert_array_equal(again.ratings, doc.ratings)
+    assert again.unrateable_words is not None
+    assert again.unrateable_words.tolist() == [["", "N/A"], ["", ""], ["skip", ""]]
+    doc.unrateable_words[0, 1] = "?"  # as a mapping declaring "?" unrateable reads it
+    write_worksheet_csv(doc, out)
+    rows = list(csv.DictReader(out.open(encoding="utf-8")))
+    assert rows[0]["grade_bob"] == "unrateable"
+    again = import_annotations(out, consensus="mean", rounding="none").document
+    np.testing.assert_array_equal(again.unrateable_ratings, doc.unrateable_ratings)
+
+
+@pytest.mark.libreoffice
+def test_the_marks_as_written_stay_when_libreoffice_saves(tmp_path: Path) -> None:
+    """Opened and saved by LibreOffice (UNO), in both formats: the marks
+    read as written, the record reads as no edit, and the metadata still
+    holds each mark's word."""
+    from core.io.annotator import import_annotations
+    from core.io.workbook import read_workbook, reopened
+    from tests.libreoffice import edit
+    from tests.test_workbook_annotators import HEADER, sheet_values
+
+    path = tmp_path / "marks.csv"
+    path.write_text(MARKS_CSV, encoding="utf-8")
+    doc = import_annotations(path, consensus="mean", rounding="none").document
+    xlsx, ods = tmp_path / "book.xlsx", tmp_path / "book.ods"
+    export_workbook(evaluate(doc), xlsx)
+    export_workbook(evaluate(doc), ods)
+    out = tmp_path / "lo"
+    out.mkdir()
+    for saved in edit([(xlsx, out / "saved.xlsx", []), (ods, out / "saved.ods", [])]):
+        assert sheet_values(saved) == [HEADER, *MARKS_ROWS], saved
+        found = read_workbook(saved)
+        assert reopened(found).empty, reopened(found).lines()
+        assert found.unrateable_words is not None
+        assert found.unrateable_words.tolist() == [["", "N/A"], ["", ""], ["skip", ""]]
+
+
+def ods_conditions(path: Path) -> list[set[str]]:
+    """The conditions of each column's default cell style in the .ods's
+    Annotators sheet (the colours its words take), column by column."""
+    from html import unescape
+
+    with zipfile.ZipFile(path) as z:
+        content = z.read("content.xml").decode()
+    maps = {name: {unescape(c) for c in re.findall(r'style:condition="([^"]+)"', body)}
+            for name, body in re.findall(
+                r'<style:style style:name="([^"]+)"[^>]*>(.*?)</style:style>', content, re.S)}
+    table = content[content.index(f'table:name="{SHEET}"'):]
+    table = table[:table.index("<table:table-row")]
+    out: list[set[str]] = []
+    for tag in re.findall(r"<table:table-column\b[^>]*/>", table):
+        n = re.search(r'number-columns-repeated="(\d+)"', tag)
+        style = re.search(r'default-cell-style-name="([^"]+)"', tag)
+        out += [maps.get(style.group(1), set()) if style else set()] * int(n.group(1) if n else 1)
+    return out
+
+
+def test_each_annotators_column_colours_its_marks_in_ods(tmp_path: Path) -> None:
+    """In .ods each grade column's cells take its own colours (was: the two
+    annotators' columns, one width, were one column group no coloured range
+    covered, and their unrateable printed black; seen in the PDF)."""
+    from core.io.annotator import import_annotations
+
+    path = tmp_path / "marks.csv"
+    path.write_text(MARKS_CSV, encoding="utf-8")
+    doc = import_annotations(path, consensus="mean", rounding="none").document
+    doc.unrateable_words = None  # (a workbook from before the words: the same widths)
+    ods = tmp_path / "book.ods"
+    export_workbook(evaluate(doc), ods)
+    conditions = ods_conditions(ods)
+    for c in (2, 3, 4):  # alice, bob, the consensus
+        assert 'cell-content()="unrateable"' in conditions[c], (c, conditions[c])
+    doc = import_annotations(path, consensus="mean", rounding="none").document
+    export_workbook(evaluate(doc), ods)
+    conditions = ods_conditions(ods)
+    assert 'cell-content()="unrateable: skip"' in conditions[2]
+    assert 'cell-content()="unrateable: N/A"' in conditions[3]

@@ -203,3 +203,194 @@ def test_true_typed_over_a_grade_1_is_an_edit(tmp_path: Path,
     wb.save(edited)
     ((sheet, line, column, _),) = said(edited)
     assert (sheet, line, column) == (SHEET, 3, "D")
+
+
+def renamed_without_the_name(path: Path, out: Path, name: str, *, dangling: bool) -> None:
+    """The sheet renamed through openpyxl, which carries no defined name
+    along: left pointing at the sheet's old name (``dangling``, openpyxl's
+    rename), or gone (a workbook written before the name)."""
+    wb = openpyxl.load_workbook(path)
+    wb[SHEET].title = name
+    if not dangling:
+        del wb.defined_names["annotators_record"]
+    else:
+        assert wb.defined_names["annotators_record"].attr_text == f"{SHEET}!$A$1"
+    wb.save(out)
+
+
+@pytest.mark.parametrize("dangling", [True, False])
+def test_a_renamed_sheet_without_its_name_is_found_by_its_header(
+        tmp_path: Path, book: tuple[Document, Path], dangling: bool) -> None:
+    """No defined name marks it: the sheet holding the record's header is
+    the record, checked on reopening and written again under its name (was:
+    taken for a sheet of the reviewer's, kept, and a second Annotators
+    sheet written beside it)."""
+    from core.io.workbook.additions import additions_to_keep
+
+    _, out = book
+    moved = tmp_path / "moved.xlsx"
+    renamed_without_the_name(out, moved, "Who gave what", dangling=dangling)
+    wb = openpyxl.load_workbook(moved)
+    wb["Who gave what"]["D2"] = 2  # bob's 3 of d1
+    wb.save(moved)
+    ((sheet, line, column, _),) = said(moved)
+    assert (sheet, line, column) == ("Who gave what", 2, "D")
+    keep = additions_to_keep(moved)
+    assert keep is not None
+    assert (keep.annotators_name, keep.sheets) == ("Who gave what", [])
+    export_workbook(evaluate(read_workbook(moved)), moved, keep=keep)
+    names = openpyxl.load_workbook(moved).sheetnames
+    assert SHEET not in names
+    assert names.count("Who gave what") == 1
+    assert sheet_values(moved, "Who gave what") == [HEADER, *ROWS]
+    assert reopened(read_workbook(moved)).empty
+
+
+def test_two_sheets_that_could_be_the_record_are_refused(
+        tmp_path: Path, book: tuple[Document, Path]) -> None:
+    """A copy of the renamed record, no defined name: which is the record
+    cannot be told; reopening says so in one line naming both (neither
+    read), and a save over it refuses: never two records written."""
+    from core.errors import InputError
+    from core.io.workbook.additions import additions_to_keep
+
+    _, out = book
+    moved = tmp_path / "moved.xlsx"
+    renamed_without_the_name(out, moved, "Who gave what", dangling=False)
+    wb = openpyxl.load_workbook(moved)
+    wb.copy_worksheet(wb["Who gave what"]).title = "Copy"
+    wb.save(moved)
+    ((sheet, line, column, problem),) = said(moved)
+    assert (sheet, line, column) == (None, None, None)
+    assert problem == ("sheets 'Who gave what' and 'Copy' both hold the Annotators record's "
+                       "header, and no defined name annotators_record says which is the record")
+    with pytest.raises(InputError, match="sheets 'Who gave what' and 'Copy' both hold"):
+        additions_to_keep(moved)
+
+
+def test_a_column_inserted_is_not_the_records_and_no_edit(
+        tmp_path: Path, book: tuple[Document, Path]) -> None:
+    """A reviewer's column inserted before bob's: the record's columns are
+    read by their headers, so no cell after it reads as edited (was: every
+    value of bob's column and after, 15 cells, said edited at D1); the
+    column is said once, as not the record's; a grade typed after the insert
+    is named at the cell where it now is."""
+    _, out = book
+    inserted = tmp_path / "inserted.xlsx"
+    wb = openpyxl.load_workbook(out)
+    ws = wb[SHEET]
+    ws.insert_cols(4)
+    ws["D1"], ws["D2"], ws["D4"] = "my note", "check d1", "ask bob"
+    wb.save(inserted)
+    assert sheet_values(inserted)[1] == ["q1", "d1", 2.0, "check d1", 3.0, 2.5, 1.0]
+    ((sheet, line, column, problem),) = said(inserted)
+    assert (sheet, line, column) == (SHEET, None, "D")
+    assert problem.startswith("a column not the record's ('my note'): kept, not read as grades")
+    wb = openpyxl.load_workbook(inserted)
+    wb[SHEET]["E3"] = 2  # bob's 1 of d2, now in column E
+    wb[SHEET]["H5"] = "typed beside"  # a cell beside the record, no header
+    wb.save(inserted)
+    extra, edited = said(inserted)
+    assert extra[:3] == (SHEET, None, "D")
+    assert extra[3].startswith("a column not the record's ('my note') (and 1 more column)")
+    assert edited[:3] == (SHEET, 3, "E")
+    assert edited[3].startswith("edited, not read as a grade")
+
+
+@pytest.mark.parametrize("suffix", [".xlsx", ".ods"])
+def test_a_column_inserted_is_kept_after_the_records(
+        tmp_path: Path, book: tuple[Document, Path], suffix: str) -> None:
+    """Saved again, the reviewer's column (and a note typed beside the
+    record) is written after the record's columns, each value on its
+    candidate's row, the rows sorted the other way round first (was: lost,
+    the record written as imported without it)."""
+    from core.io.workbook.additions import additions_to_keep
+
+    doc, out = book
+    inserted = tmp_path / "inserted.xlsx"
+    wb = openpyxl.load_workbook(out)
+    ws = wb[SHEET]
+    ws.insert_cols(4)
+    ws["D1"], ws["D2"], ws["D4"] = "my note", "check d1", "ask bob"
+    ws["H3"] = 7  # beside the record, no header: d2's
+    data = [[c.value for c in row] for row in ws.iter_rows(min_row=2, max_row=5)]
+    for r, row in enumerate(data[::-1], start=2):  # sorted the other way round
+        for c, v in enumerate(row, start=1):
+            ws.cell(r, c).value = v
+    wb.save(inserted)
+    assert sheet_values(inserted)[1][:2] == ["q2", "d4"]
+    saved = inserted
+    if suffix == ".ods":  # the same workbook as an .ods of ours, the column inserted
+        saved = tmp_path / "book.ods"
+        export_workbook(evaluate(doc), saved, keep=additions_to_keep(inserted))
+    else:
+        export_workbook(evaluate(read_workbook(inserted)), saved,
+                        keep=additions_to_keep(inserted))
+    assert sheet_values(saved) == [
+        [*HEADER, "my note", ""], [*ROWS[0], "check d1", ""], [*ROWS[1], "", 7.0],
+        [*ROWS[2], "ask bob", ""], [*ROWS[3], "", ""]]
+    ((sheet, line, column, problem),) = said(saved)
+    assert (sheet, line, column) == (SHEET, None, "G")
+    assert problem.startswith("a column not the record's ('my note') (and 1 more column): kept")
+    again = tmp_path / f"again{suffix}"
+    export_workbook(evaluate(read_workbook(saved)), again, keep=additions_to_keep(saved))
+    assert sheet_values(again) == sheet_values(saved)
+
+
+@pytest.mark.libreoffice
+def test_libreoffice_inserted_column(tmp_path: Path, book: tuple[Document, Path]) -> None:
+    """A column inserted in LibreOffice (UNO) before bob's, a note typed in
+    it, saved as .xlsx and .ods: one line for the column, no edit; saved
+    again, the column is kept after the record's."""
+    from core.io.workbook.additions import additions_to_keep
+    from tests.libreoffice import edit
+
+    doc, xlsx = book
+    ods = tmp_path / "book.ods"
+    export_workbook(evaluate(doc), ods)
+    edits = [{"op": "insert_column", "sheet": SHEET, "column": 3},
+             {"op": "set", "sheet": SHEET, "cell": "D1", "value": "my note"},
+             {"op": "set", "sheet": SHEET, "cell": "D2", "value": "check d1"}]
+    out = tmp_path / "lo"
+    out.mkdir()
+    results = edit([(src, out / f"inserted{src.suffix}", edits) for src in (xlsx, ods)])
+    for path in results:
+        assert sheet_values(path)[:2] == [
+            [*HEADER[:3], "my note", *HEADER[3:]], ["q1", "d1", 2.0, "check d1", 3.0, 2.5, 1.0]]
+        ((sheet, line, column, problem),) = said(path)
+        assert (sheet, line, column) == (SHEET, None, "D"), path
+        assert problem.startswith("a column not the record's ('my note')"), path
+        np.testing.assert_array_equal(read_workbook(path).ratings, doc.ratings)
+        again = tmp_path / f"again{path.suffix}"
+        export_workbook(evaluate(read_workbook(path)), again, keep=additions_to_keep(path))
+        assert sheet_values(again)[:3] == [[*HEADER, "my note"], [*ROWS[0], "check d1"],
+                                           [*ROWS[1], ""]], again
+
+
+def test_a_column_deleted_is_said_once(tmp_path: Path, book: tuple[Document, Path]) -> None:
+    """bob's column deleted: one line naming it (was: every cell from D on
+    said edited), the columns after it read where they now are."""
+    doc, out = book
+    deleted = tmp_path / "deleted.xlsx"
+    wb = openpyxl.load_workbook(out)
+    wb[SHEET].delete_cols(4)
+    wb.save(deleted)
+    ((sheet, line, column, problem),) = said(deleted)
+    assert (sheet, line, column) == (SHEET, 1, None)
+    assert problem == ("the header of column 'bob' is not there: the next save writes the "
+                       "column again, as imported")
+    np.testing.assert_array_equal(read_workbook(deleted).ratings, doc.ratings)
+
+
+def test_a_cell_typed_beside_the_record_is_no_edit(
+        tmp_path: Path, book: tuple[Document, Path]) -> None:
+    """A note typed in G3, right of the spread, no header: said once as not
+    the record's (was: an edit of G3)."""
+    _, out = book
+    beside = tmp_path / "beside.xlsx"
+    wb = openpyxl.load_workbook(out)
+    wb[SHEET]["G3"] = "looks fine"
+    wb.save(beside)
+    ((sheet, line, column, problem),) = said(beside)
+    assert (sheet, line, column) == (SHEET, None, "G")
+    assert problem.startswith("a column not the record's: kept, not read as grades")

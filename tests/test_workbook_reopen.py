@@ -293,6 +293,16 @@ TAMPERED = [
         m.__setitem__("annotators", ["ann"]), m.__setitem__("ratings_shape", [23, 1]),
         m.__setitem__("ratings", [[None]] * 23), m.__setitem__("unrateable_ratings", [[0, 1]])),
      "unrateable_ratings", "holds [0, 1], not a [candidate, annotator] pair"),
+    ("a mark's word not a text", lambda m: (
+        m.__setitem__("annotators", ["ann"]), m.__setitem__("ratings_shape", [23, 1]),
+        m.__setitem__("ratings", [[None]] * 23), m.__setitem__("unrateable_ratings", [[0, 0]]),
+        m.__setitem__("unrateable_words", [0])),
+     "unrateable_words", "holds 0, not a mark's text"),
+    ("a mark's word missing", lambda m: (
+        m.__setitem__("annotators", ["ann"]), m.__setitem__("ratings_shape", [23, 1]),
+        m.__setitem__("ratings", [[None]] * 23), m.__setitem__("unrateable_ratings", [[0, 0]]),
+        m.__setitem__("unrateable_words", [])),
+     "unrateable_words", "holds 0 values, not 1"),
     ("a query+source pair twice", _item("source_id", 1, "B"), "source_id",
      "lists source 'B' of query 'case-A' twice"),
     ("k given as a string", lambda m: m["workbook_conventions"].__setitem__("cutoffs", "12"),

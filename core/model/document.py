@@ -107,6 +107,11 @@ class Document:
     #: Which of ``ratings``' NaN are an annotator's unrateable mark (looked
     #: at, could not grade), the shape of ``ratings``; None when none is.
     unrateable_ratings: npt.NDArray[np.bool_] | None = None
+    #: Each such mark as the annotator wrote it (``n/a``, ``skip``, ``?``
+    #: declared unrateable), the shape of ``ratings`` ("" where no mark, or
+    #: where a workbook written before the words kept only the mark); None
+    #: when no word is kept. Never overwritten: the mark's raw value.
+    unrateable_words: npt.NDArray[np.object_] | None = None
     #: The review round this document belongs to (a reviewer's or a merged
     #: workbook; see core.model.assignment), None otherwise.
     assignment: Assignment | None = None
@@ -395,6 +400,8 @@ class Document:
             ratings=None if self.ratings is None else self.ratings[rows].copy(),
             unrateable_ratings=(None if self.unrateable_ratings is None
                                 else self.unrateable_ratings[rows].copy()),
+            unrateable_words=(None if self.unrateable_words is None
+                              else self.unrateable_words[rows].copy()),
             _source_codes=None if self._source_codes is None else (
                 self._source_codes[0][rows], self._source_codes[1]),
         )

@@ -32,6 +32,7 @@ __all__ = [
     "PastedGrade",
     "grade_hint",
     "grade_text",
+    "mark_text",
     "parse_grade",
     "parse_grades",
     "read_grade",
@@ -63,6 +64,19 @@ def grade_text(grade: float, state: int) -> str:
     if state == GradeState.NUMBER:
         return number_text(grade)
     return GradeState(state).label
+
+
+def mark_text(word: str) -> str:
+    """How an annotator's unrateable mark reads for people: the state's
+    word and the mark as they wrote it (the grammar's ``unrateable:
+    reason``, as the grid shows an unrateable grade's reason), the word
+    alone where the mark was that word or is not known.
+
+    >>> mark_text("n/a"), mark_text("Unrateable"), mark_text("")
+    ('unrateable: n/a', 'unrateable', 'unrateable')
+    """
+    label = GradeState.UNRATEABLE.label
+    return label if word.strip().casefold() in ("", label) else f"{label}: {word}"
 
 
 

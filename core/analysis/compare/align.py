@@ -91,6 +91,8 @@ def subset_document(doc: Document, queries: IntArray) -> Document:
         ratings=ratings,
         unrateable_ratings=(None if doc.unrateable_ratings is None
                             else doc.unrateable_ratings[rows]),
+        unrateable_words=(None if doc.unrateable_words is None
+                          else doc.unrateable_words[rows]),
     )
 
 

@@ -384,6 +384,9 @@ def _annotator_columns(doc: Document, labels: list[str]) -> dict[str, int]:
     if doc.unrateable_ratings is not None:
         doc.unrateable_ratings = np.hstack([doc.unrateable_ratings,
                                             np.zeros((len(doc), len(labels)), dtype=bool)])
+    if doc.unrateable_words is not None:
+        doc.unrateable_words = np.hstack([doc.unrateable_words,
+                                          np.full((len(doc), len(labels)), "", dtype=object)])
     doc.annotators = names
     return columns
 

@@ -31,6 +31,7 @@ def build_document(sheet: Sheet, report: ImportReport, conventions: Conventions,
     on the consensus and the scores go into ``report``). Raises when no
     candidate is left."""
     ratings, unrateable, u_ev = _ratings(g, kept_ev, again, cands.n)
+    words = _marks(g, u_ev, ratings.shape)
     names = g.names
     if NO_NAME in names and sheet.mapping.layout == "long":
         # rows naming no one and grading nothing (Label Studio's rows of a
@@ -38,6 +39,7 @@ def build_document(sheet: Sheet, report: ImportReport, conventions: Conventions,
         a = names.index(NO_NAME)
         if np.isnan(ratings[:, a]).all() and not unrateable[:, a].any():
             ratings, unrateable = np.delete(ratings, a, axis=1), np.delete(unrateable, a, axis=1)
+            words = np.delete(words, a, axis=1)
             names = names[:a] + names[a + 1:]
     n, m = cands.n, len(names)
     reasons = _reasons(g, u_ev)
@@ -84,6 +86,7 @@ def build_document(sheet: Sheet, report: ImportReport, conventions: Conventions,
     doc.ratings = kept
     if kept is not None and unrateable.any():
         doc.unrateable_ratings = unrateable
+        doc.unrateable_words = words
     doc.ranking = report.ranking if report.ranking in ("rank", "rows") else ""
     return doc
 
@@ -107,6 +110,16 @@ def _ratings(g: Grades, kept_ev: IntArray, again: list[int],
     u_ev = kept_ev[unrated] if again else unrated
     u_ev = u_ev[np.lexsort((g.column[u_ev], g.rows[u_ev]))]  # in reading order
     return ratings, unrateable, u_ev
+
+
+def _marks(g: Grades, u_ev: IntArray, shape: tuple[int, ...]) -> npt.NDArray[np.object_]:
+    """Candidates x annotators: each unrateable mark kept as its cell
+    wrote it ("" where none)."""
+    words = np.full(shape, "", dtype=object)
+    for ci, a, p, i in zip(g.candidate[u_ev].tolist(), g.annotator[u_ev].tolist(),
+                           g.column[u_ev].tolist(), g.rows[u_ev].tolist(), strict=True):
+        words[ci, a] = g.mark.get((p, i), "")
+    return words
 
 
 def _reasons(g: Grades, u_ev: IntArray) -> dict[int, str]:

@@ -35,7 +35,8 @@ class Grades(NamedTuple):
     ``sources``: the grade columns with their annotator's name (empty in a
     long layout); ``names``: the annotators in the order their first grade
     was read; ``reason``: (grade column, data row) -> the reason an
-    unrateable grade gives.
+    unrateable grade gives; ``mark``: the same -> its mark as written
+    (``n/a``, ``skip``).
     """
 
     rows: IntArray
@@ -48,6 +49,7 @@ class Grades(NamedTuple):
     sources: list[tuple[int, str]]
     names: list[str]
     reason: dict[tuple[int, int], str]
+    mark: dict[tuple[int, int], str]
 
 
 def _joined(parts: list[npt.NDArray[_S]], empty: npt.NDArray[_S]) -> npt.NDArray[_S]:
@@ -62,6 +64,7 @@ def read_grades(sheet: Sheet, reader: GradeReader, bad_cells: dict[int, set[int]
     sources = mapping.sources()
     reason_text = sheet.texts(mapping.reason) if mapping.reason is not None else None
     ev_reason: dict[tuple[int, int], str] = {}
+    ev_mark: dict[tuple[int, int], str] = {}
     read: list[tuple[IntArray, IntArray, FloatArray, StateArray, BoolArray]] = []
     for p, (col, _ann) in enumerate(sources):
         rows_p, ci_p = cands.rows, cands.of_row
@@ -69,7 +72,8 @@ def read_grades(sheet: Sheet, reader: GradeReader, bad_cells: dict[int, set[int]
         if bad:
             keep = ~np.isin(rows_p, bad)
             rows_p, ci_p = rows_p[keep], ci_p[keep]
-        read.append(_read_column(sheet, reader, p, col, rows_p, ci_p, reason_text, ev_reason))
+        read.append(_read_column(sheet, reader, p, col, rows_p, ci_p, reason_text,
+                                 (ev_reason, ev_mark)))
     ev_rows = [r[0] for r in read]
     names, ev_a = _annotators(mapping, sources, ev_rows, who_all)
     return Grades(
@@ -81,13 +85,13 @@ def read_grades(sheet: Sheet, reader: GradeReader, bad_cells: dict[int, set[int]
         value=_joined([r[2] for r in read], np.zeros(0)),
         state=_joined([r[3] for r in read], np.zeros(0, dtype=np.int8)),
         blank=_joined([r[4] for r in read], np.zeros(0, dtype=bool)),
-        sources=sources, names=names, reason=ev_reason,
+        sources=sources, names=names, reason=ev_reason, mark=ev_mark,
     )
 
 
 def _read_column(sheet: Sheet, reader: GradeReader, p: int, col: int, rows_p: IntArray,
                  ci_p: IntArray, reason_text: list[str] | None,
-                 ev_reason: dict[tuple[int, int], str],
+                 ev_words: tuple[dict[tuple[int, int], str], dict[tuple[int, int], str]],
                  ) -> tuple[IntArray, IntArray, FloatArray, StateArray, BoolArray]:
     """One grade column over the data rows ``rows_p`` (candidates ``ci_p``):
     the rows, candidates, values and states of the grades it gives, and
@@ -119,16 +123,18 @@ def _read_column(sheet: Sheet, reader: GradeReader, p: int, col: int, rows_p: In
         blank[other] = k_blank
         wordy_rows = rows_p[other[wordy]]
     if len(wordy):
-        _report_words(sheet, p, col, kinds, code[wordy], wordy_rows, reason_text, ev_reason)
+        _report_words(sheet, p, col, kinds, code[wordy], wordy_rows, reason_text, ev_words)
     return rows_p[valid], ci_p[valid], value[valid], state[valid], blank[valid]
 
 
 def _report_words(sheet: Sheet, p: int, col: int, kinds: list[Cell], w_code: IntArray,
                   wordy_rows: IntArray, reason_text: list[str] | None,
-                  ev_reason: dict[tuple[int, int], str]) -> None:
-    """The findings and reasons of the cells that need words: one distinct
-    value at a time (a handful), its rows in bulk; the findings are put in
-    reading order when the report is written."""
+                  ev_words: tuple[dict[tuple[int, int], str], dict[tuple[int, int], str]],
+                  ) -> None:
+    """The findings, reasons and marks (``ev_words``) of the cells that
+    need words: one distinct value at a time (a handful), its rows in bulk;
+    the findings are put in reading order when the report is written."""
+    ev_reason, ev_mark = ev_words
     cname = sheet.name(col)
     row_base = sheet.start + 1
     for k in np.unique(w_code).tolist():
@@ -143,6 +149,7 @@ def _report_words(sheet: Sheet, p: int, col: int, kinds: list[Cell], w_code: Int
             for i in rows_k:
                 given = reason_text[i] if reason_text is not None else ""
                 ev_reason[(p, i)] = given or kind.grade.reason
+                ev_mark[(p, i)] = kind.grade.reason  # (the mark as written: _text)
 
 
 def _annotators(mapping: ColumnMapping, sources: list[tuple[int, str]], ev_rows: list[IntArray],

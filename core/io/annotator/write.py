@@ -10,6 +10,7 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
+from core.io.annotator.model import UNRATEABLE_MARKS
 from core.io.atomic import atomic_write_text
 from core.model.document import Document, GradeState
 from core.model.numbers import number_text
@@ -57,13 +58,28 @@ def _text(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r", "\0") else text
 
 
+def _marks(doc: Document) -> list[list[str]]:
+    """Each annotator's unrateable mark as the worksheet writes it: as
+    written when the default marks read it again so, else the state's word
+    (the workbook keeps every mark as written)."""
+    word = GradeState.UNRATEABLE.label
+    words = doc.unrateable_words
+    if words is None or doc.ratings is None:
+        return [[word] * len(doc.annotators)] * len(doc)
+    again = {m.strip().casefold() for m in UNRATEABLE_MARKS}
+    return [[w if w.strip().casefold() in again and _text(w) == w else word for w in map(str, row)]
+            for row in words.tolist()]
+
+
 def write_worksheet_csv(doc: Document, path: str | Path) -> int:
     """Write ``doc`` as a worksheet CSV (atomically); returns the rows written.
 
     Extra columns follow the worksheet's own: ``state`` (number, unknown,
     unrateable), ``reason``, ``note`` and ``grade_<annotator>`` for each
-    annotator kept (empty where that annotator gave no grade, the word
-    unrateable where they marked it so: read again as that mark).
+    annotator kept (empty where that annotator gave no grade; where they
+    marked it unrateable, their mark as they wrote it, ``N/A``, ``skip``,
+    when it reads again as that mark, else the word unrateable: a mark
+    declared only at the import, ``?``, would read again as unknown).
     """
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
@@ -71,7 +87,7 @@ def write_worksheet_csv(doc: Document, path: str | Path) -> int:
     w.writerow([*WORKSHEET_COLUMNS, *EXTRA_COLUMNS, *(ANNOTATOR_PREFIX + n for n in names)])
     ratings = doc.ratings
     marks = doc.unrateable_ratings
-    word = GradeState.UNRATEABLE.label
+    words = _marks(doc)
     for i in range(len(doc)):
         state = GradeState(int(doc.state[i]))
         grade = number_text(doc.grade[i]) if state is GradeState.NUMBER else ""
@@ -81,8 +97,8 @@ def write_worksheet_csv(doc: Document, path: str | Path) -> int:
         if ratings is not None and names:
             row.extend(_number(float(x)) for x in ratings[i])
             if marks is not None and marks[i].any():
-                row[-len(names):] = [word if m else x for x, m in zip(
-                    row[-len(names):], marks[i].tolist(), strict=True)]
+                row[-len(names):] = [_text(words[i][a]) if m else x for a, (x, m) in enumerate(
+                    zip(row[-len(names):], marks[i].tolist(), strict=True))]
         w.writerow(row)
     atomic_write_text(Path(path), buf.getvalue())
     return len(doc)

@@ -47,10 +47,13 @@ from core.io.workbook.additions_types import (
     Cell,
     Comment,
     Key,
+    RecordColumns,
     key_text,
     our_sheets,
 )
 from core.io.workbook.layout import COLUMN_INDEX, SHEETS
+from core.io.workbook.record import file_headers
+from core.io.workbook.record_columns import read_record_columns
 from core.io.workbook.sheet_conventions import defined_names
 from core.io.workbook.targets import is_ods
 
@@ -111,7 +114,8 @@ def cannot_carry(path: str | Path, check: WorkbookCheck | None = None) -> list[s
     check = check or check_xlsx(path)
     out: list[str] = []
     try:
-        ours, _ = our_sheets(check.sheets, defined_names(path, str(path)))
+        ours, _ = our_sheets(check.sheets, defined_names(path, str(path)),
+                             file_headers(str(path)), str(path))
         with zipfile.ZipFile(path) as z:
             names = set(z.namelist())
             for sheet in check.sheets:
@@ -423,14 +427,33 @@ def read_additions(path: str | Path) -> Additions:
     if is_ods(path):
         return read_ods_additions(path)
     check = check_xlsx(path)
-    ours, out_name = our_sheets(check.sheets, defined_names(path, name))
+    ours, out_name = our_sheets(check.sheets, defined_names(path, name), file_headers(name), name)
     out = Additions(name, not_carried=cannot_carry(path, check), annotators_name=out_name)
+    out.annotator_columns = _record_columns(path, check.sheets, out_name)
     if not _needs_reading(path, check, ours):
         return out
     with tempfile.TemporaryDirectory(prefix="ndcg-additions-") as folder:
         copy = Path(folder) / "book.xlsx"  # without the cells additions never read
         _read_into(out, copy if reduced_copy(path, check, copy) else path, name, ours)
     return out
+
+
+def _record_columns(path: Path, sheets: list[str], renamed: str) -> RecordColumns | None:
+    """The Annotators record's columns of ``path`` (calamine: values only;
+    :func:`~core.io.workbook.record_columns.read_record_columns`)."""
+    sheet = renamed or SHEETS["annotators"]
+    if sheet not in sheets:
+        return None
+    import python_calamine
+
+    try:
+        book = python_calamine.CalamineWorkbook.from_path(str(path))
+        rows = book.get_sheet_by_name(sheet).to_python(skip_empty_area=False)
+    except Exception as exc:  # calamine's errors vary by version
+        raise InputError(f"the workbook cannot be read: {type(exc).__name__}: {exc}",
+                         file=str(path), sheet=sheet,
+                         hint="open it in Excel or LibreOffice and save it again") from exc
+    return read_record_columns(rows)
 
 
 def _read_into(out: Additions, path: Path, name: str, ours: frozenset[str]) -> None:
@@ -468,6 +491,8 @@ def merge_additions(found: list[Additions]) -> Additions:
     from each, the first workbook's cell winning where two fill the same."""
     out = Additions(", ".join(a.source for a in found if a))
     out.annotators_name = next((a.annotators_name for a in found if a.annotators_name), "")
+    out.annotator_columns = next((a.annotator_columns for a in found if a.annotator_columns),
+                                 None)
     names: set[str] = set(OUR_SHEETS) | {out.annotators_name}
     c = out.candidates
     for add in found:

@@ -36,6 +36,8 @@ from core.io.workbook.additions_types import (
     our_sheets,
 )
 from core.io.workbook.layout import SHEETS
+from core.io.workbook.record import file_headers
+from core.io.workbook.record_columns import read_record_columns
 
 __all__ = ["read_ods_additions"]
 
@@ -53,7 +55,7 @@ def _book(path: Path) -> tuple[Any, frozenset[str], str]:
         raise InputError("this .ods is damaged (not a zip archive)", file=str(path),
                          hint="open it in LibreOffice and save it again")
     check = check_ods(path)  # size, zip and content.xml bombs, repeated cells: before calamine
-    ours, renamed = our_sheets(check.sheets, check.names)
+    ours, renamed = our_sheets(check.sheets, check.names, file_headers(str(path)), str(path))
     # (its parse of the whole content, one call that cannot look at the stop,
     # beside a thread that does: a quit during an export over it waited)
     return waited(python_calamine.CalamineWorkbook.from_path, str(path)), ours, renamed
@@ -135,6 +137,8 @@ def read_ods_additions(path: str | Path) -> Additions:
             if name == SHEETS["candidates"]:
                 out.candidates, lost = _candidates(_rows(book, name))
                 out.not_carried.extend(lost)
+            elif name == (out.annotators_name or SHEETS["annotators"]):
+                out.annotator_columns = read_record_columns(_rows(book, name))
             elif name not in ours:
                 sheet = CarriedSheet(name, hidden="visible" not in str(meta.visible).lower())
                 for r, row in enumerate(_rows(book, name)):

@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.io.workbook.layout import CANDIDATE_COLUMNS, COMPARISON_SHEETS, SHEETS, record_sheet
+from core.io.workbook.layout import CANDIDATE_COLUMNS, COMPARISON_SHEETS, SHEETS
+from core.io.workbook.record import FirstRow, record_sheet
 from core.model.numbers import counted
 
 __all__ = [
@@ -20,6 +21,7 @@ __all__ = [
     "Cell",
     "Comment",
     "Key",
+    "RecordColumns",
     "key_text",
     "our_sheets",
 ]
@@ -32,12 +34,15 @@ FIRST_ADDED_COLUMN = len(CANDIDATE_COLUMNS)
 Key = tuple[str, str]
 
 
-def our_sheets(sheets: list[str], names: dict[str, str]) -> tuple[frozenset[str], str]:
+def our_sheets(sheets: list[str], names: dict[str, str], first_row: FirstRow | None = None,
+               file: str = "") -> tuple[frozenset[str], str]:
     """The sheets of a workbook (``sheets``, its defined ``names``) the
     product wrote, and the name its Annotators sheet has when a person
     renamed it ("" when not): that sheet is ours, and a sheet of theirs
-    may then be called Annotators."""
-    record = record_sheet(sheets, names)
+    may then be called Annotators. Without the defined name, the record is
+    the sheet holding its header (``first_row``: a sheet's header row;
+    :func:`~core.io.workbook.record.record_sheet`, which refuses two)."""
+    record = record_sheet(sheets, names, first_row, file)
     if record is None or record == SHEETS["annotators"]:
         return OUR_SHEETS, ""
     return (OUR_SHEETS - {SHEETS["annotators"]}) | {record}, record
@@ -59,6 +64,34 @@ class Cell:
     #: The rest of its look, as xlsxwriter format properties (font, alignment,
     #: borders), in a fixed order.
     look: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class RecordColumns:
+    """The Annotators record's cells as read (``rows``, from A1), where its
+    identity columns are (``query``, ``source``) and its other columns
+    (``columns``: index and header), their values by candidate made only
+    when asked (:meth:`values`: the annotators' columns never are)."""
+
+    rows: list[list[Any]]
+    query: int
+    source: int
+    columns: list[tuple[int, str]]
+
+    def __bool__(self) -> bool:
+        return bool(self.columns)
+
+    def values(self, c: int) -> dict[Key, Any]:
+        """Column ``c``'s filled cells by their rows' candidates."""
+        q, s = self.query, self.source
+        return {(key_text(_id(row, q)), key_text(_id(row, s))): row[c]
+                for row in self.rows[1:] if c < len(row) and row[c] is not None
+                and row[c] != ""}
+
+
+def _id(row: list[Any], c: int) -> Any:
+    v = row[c] if c < len(row) else ""
+    return "" if v is None else v
 
 
 @dataclass(frozen=True)
@@ -113,6 +146,10 @@ class Additions:
     #: The name a person gave the Annotators sheet ("" when not renamed):
     #: the next save writes the sheet under it.
     annotators_name: str = ""
+    #: The Annotators record's columns besides its identity and consensus
+    #: ones (:mod:`~core.io.workbook.record_columns`): the export writes
+    #: again those that are no annotator's of the document saved.
+    annotator_columns: RecordColumns | None = None
 
     def __bool__(self) -> bool:
         return bool(self.sheets or self.candidates)

@@ -14,7 +14,8 @@ added, a candidate whose row is gone was deleted. Each is said in one line
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -23,6 +24,7 @@ from core.io.safety import column_letters
 from core.io.workbook.additions_types import key_text
 from core.io.workbook.annotators_sheet import SHEET, Value, sheet_rows
 from core.io.workbook.layout import written_back
+from core.io.workbook.record import header_text
 from core.model.document import Document
 from core.model.numbers import counted
 
@@ -45,7 +47,13 @@ def not_read(found: list[list[Any]], doc: Document, perm: np.ndarray, file: str,
     expected = sheet_rows(doc, perm)
     if not found or not expected:
         return ()
-    edited = [(0, c) for c in _differing(found[0], expected[0], 0)]
+    columns = _by_header(found, expected[0])
+    if columns.moved or columns.extra:  # the record's columns where their headers now are
+        at = columns.at
+        found = [[row[a] if a is not None and a < len(row) else None for a in at]
+                 for row in found]
+    edited: list[tuple[int, int]] = []
+    gone = {c for c, a in enumerate(columns.at) if a is None}  # (said once, below)
     place = {(str(row[0]), str(row[1])): k for k, row in enumerate(expected) if k}
     taken: set[int] = set()
     added: list[int] = []
@@ -61,13 +69,13 @@ def not_read(found: list[list[Any]], doc: Document, perm: np.ndarray, file: str,
             added.append(r)
             continue
         taken.add(k)
-        edited += [(r, c) for c in _differing(row, expected[k], 2)]
+        edited += [(r, c) for c in _differing(row, expected[k], 2) if c not in gone]
     deleted = [k for k in range(1, len(expected)) if k not in taken]
-    out = []
+    out = list(columns.said(file, sheet))
     if edited:
         r, c = edited[0]
         out.append(InputError(f"edited{_more(edited, 'cell')}, {_NOT_READ}", file=file,
-                              sheet=sheet, line=r + 1, column=column_letters(c + 1),
+                              sheet=sheet, line=r + 1, column=columns.letter(c),
                               hint=_HINT))
     if added:
         q, s = _key(found[added[0]])
@@ -82,6 +90,63 @@ def not_read(found: list[list[Any]], doc: Document, perm: np.ndarray, file: str,
             "save writes it again, as imported", file=file, sheet=sheet,
             hint="nothing to do: the workbook keeps every annotator's grade"))
     return tuple(out)
+
+
+class _Columns(NamedTuple):
+    """Where the record's columns are in the sheet read: ``at`` the read
+    column of each written one (None: its header is not there), ``extra``
+    the read columns that are none of them (a column a reviewer inserted,
+    or cells typed beside the record), each with its header; ``header``
+    the written header."""
+
+    at: list[int | None]
+    extra: list[tuple[int, str]]
+    header: list[str]
+
+    @property
+    def moved(self) -> bool:
+        return self.at != list(range(len(self.at)))
+
+    def letter(self, c: int) -> str:
+        """The letter of the read column holding the written column ``c``."""
+        a = self.at[c]
+        return column_letters((c if a is None else a) + 1)
+
+    def said(self, file: str, sheet: str) -> Iterator[InputError]:
+        """A line for the columns that are not the record's, one for the
+        record's columns whose header is gone."""
+        if self.extra:
+            c, name = self.extra[0]
+            named = f" ({name!r})" if name else ""
+            yield InputError(
+                f"a column not the record's{named}{_more(self.extra, 'column')}: kept, not "
+                "read as grades; the next save writes the record as imported and this column "
+                "after its columns", file=file, sheet=sheet, column=column_letters(c + 1),
+                hint="nothing to do: its cells stay on their candidates' rows")
+        gone = [c for c, a in enumerate(self.at) if a is None]
+        if gone:
+            yield InputError(
+                f"the header of column {self.header[gone[0]]!r} is not there"
+                f"{_more(gone, 'column')}: the next save writes the column again, as imported",
+                file=file, sheet=sheet, line=1,
+                hint="nothing to do: the workbook keeps every annotator's grade")
+
+
+def _by_header(found: list[list[Any]], header: list[Value]) -> _Columns:
+    """The record's columns matched to the read ones by their headers
+    (a column inserted in Excel or LibreOffice moves those after it; a
+    column moved keeps its header), the rest of the read columns said as
+    not the record's when they hold anything."""
+    names = [header_text(v) for v in found[0]]
+    free: dict[str, list[int]] = {}
+    for c, name in enumerate(names):
+        free.setdefault(name, []).append(c)
+    at: list[int | None] = [free[str(h)].pop(0) if free.get(str(h)) else None for h in header]
+    matched = {a for a in at if a is not None}
+    width = max(map(len, found), default=0)
+    extra = [(c, names[c] if c < len(names) else "") for c in range(width)
+             if c not in matched and any(c < len(row) and not _empty(row[c]) for row in found)]
+    return _Columns(at, extra, [str(h) for h in header])
 
 
 def _more(items: list[Any], what: str, *, inside: bool = False) -> str:

@@ -39,6 +39,7 @@ from core.io.workbook.page import (
 )
 from core.io.workbook.typed_cells import (
     LABELS,
+    escape_xml,
     odf_grades,
     odf_numbers,
     odf_texts,
@@ -47,6 +48,7 @@ from core.io.workbook.typed_cells import (
     xlsx_texts,
 )
 from core.model.document import Document, GradeState
+from core.model.grades import mark_text
 
 __all__ = ["SHEET", "sheet_rows", "write_annotators"]
 
@@ -57,16 +59,22 @@ _ROWS_PER_PIECE = 10_000
 Value = float | str
 #: What an annotator's grade cell says besides a number: nothing where they
 #: gave none (never 0, never "unknown": the candidate may be graded by
-#: others), the word where they marked it unrateable.
+#: others), the word where they marked it unrateable (with their mark as
+#: they wrote it, when kept: a code of its own, :func:`_marked`).
 _ANNOTATOR_WORDS = {**dict.fromkeys(LABELS, ""), int(GradeState.UNRATEABLE):
                     LABELS[int(GradeState.UNRATEABLE)]}
+#: The most marks of an annotator's column told apart (each a code of the
+#: state array, after the states'); more read ``unrateable`` alone.
+_MOST_MARKS = 100
 
 
 class _Columns(NamedTuple):
     """The sheet's data, column by column, in the Candidates sheet's order:
     the ids, each annotator's grade and its state (a number, unknown: none
-    given, or unrateable: marked so), the original grade and its state,
-    and the spread (NaN where fewer than two annotators graded)."""
+    given, or unrateable: marked so; a mark kept as written has a code of
+    its own, and ``words`` gives each annotator's codes their text), the
+    original grade and its state, and the spread (NaN where fewer than two
+    annotators graded)."""
 
     query: list[str]
     source: list[str]
@@ -75,11 +83,12 @@ class _Columns(NamedTuple):
     original: npt.NDArray[np.float64]
     original_state: npt.NDArray[np.int8]
     spread: npt.NDArray[np.float64]
+    words: list[dict[int, str]]
 
     def rows(self, lo: int, hi: int) -> _Columns:
         return _Columns(self.query[lo:hi], self.source[lo:hi], self.grades[lo:hi],
                         self.states[lo:hi], self.original[lo:hi], self.original_state[lo:hi],
-                        self.spread[lo:hi])
+                        self.spread[lo:hi], self.words)
 
 
 def _columns(doc: Document, perm: np.ndarray) -> _Columns | None:
@@ -93,10 +102,30 @@ def _columns(doc: Document, perm: np.ndarray) -> _Columns | None:
     states = np.where(given, GradeState.NUMBER, GradeState.UNKNOWN).astype(np.int8)
     if doc.unrateable_ratings is not None:
         states[doc.unrateable_ratings[perm]] = GradeState.UNRATEABLE
+    words = [dict(_ANNOTATOR_WORDS) for _ in doc.annotators]
+    if doc.unrateable_words is not None:
+        _marked(states, doc.unrateable_words[perm], words)
     return _Columns([doc.query_ids[q] for q in doc.query[perm].tolist()],
                     [str(s) for s in doc.source_id[perm].tolist()], ratings, states,
                     doc.original_grade[perm], doc.original_state[perm],
-                    np.where(given.sum(axis=1) >= 2, spread, np.nan))
+                    np.where(given.sum(axis=1) >= 2, spread, np.nan), words)
+
+
+def _marked(states: npt.NDArray[np.int8], marks: npt.NDArray[np.object_],
+            words: list[dict[int, str]]) -> None:
+    """Each annotator's unrateable marks kept as written, a code each in
+    ``states`` (after the states'), its text (:func:`mark_text`) in their
+    ``words`` (the marks are few: looked at one by one)."""
+    plain = _ANNOTATOR_WORDS[int(GradeState.UNRATEABLE)]
+    for a, said in enumerate(words):
+        at = np.flatnonzero(states[:, a] == GradeState.UNRATEABLE)
+        texts = [mark_text(str(w)) for w in marks[at, a].tolist()]
+        codes = {t: code for code, t in enumerate(sorted(set(texts) - {plain})[:_MOST_MARKS],
+                                                  start=len(GradeState))}
+        for i, text in zip(at.tolist(), texts, strict=True):
+            if text in codes:
+                states[i, a] = codes[text]
+        said.update({code: t for t, code in codes.items()})
 
 
 def sheet_rows(doc: Document, perm: np.ndarray) -> list[list[Value]]:
@@ -116,7 +145,7 @@ def sheet_rows(doc: Document, perm: np.ndarray) -> list[list[Value]]:
                 for g, s in zip(grades.tolist(), states.tolist(), strict=True)]
 
     m = cols.grades.shape[1]
-    each = [shown(cols.grades[:, a], cols.states[:, a], _ANNOTATOR_WORDS) for a in range(m)]
+    each = [shown(cols.grades[:, a], cols.states[:, a], cols.words[a]) for a in range(m)]
     original = shown(cols.original, cols.original_state, dict(LABELS))
     spread = ["" if v != v else v for v in cols.spread.tolist()]
     rows: list[list[Value]] = [[*ANNOTATOR_LEAD, *doc.annotators, *ANNOTATOR_TAIL]]
@@ -139,7 +168,8 @@ def write_annotators(wb: Any, fmt: Formats, doc: Document, perm: np.ndarray,
     m, n = len(doc.annotators), len(cols.query)
     widths = header_widths(header, [
         text_width(doc.query_ids, 8, 40), text_width(doc.source_id.tolist(), 9, 40),
-        *[8.0] * m, 16.0, 12.0])
+        *[min(max(8.0, *(len(said[s]) + 1.0 for s in np.unique(cols.states[:, a]).tolist())),
+              30.0) for a, said in enumerate(cols.words)], 16.0, 12.0])
     # (the grade columns' default format: an .ods export's cells take it)
     set_widths(ws, widths, formats=dict.fromkeys(range(2, len(header)), fmt.grade))
     header_row(ws, fmt, 0, header, widths)
@@ -155,6 +185,12 @@ def write_annotators(wb: Any, fmt: Formats, doc: Document, perm: np.ndarray,
             "format": fmt.disagree})
     for c in range(2, 3 + m):  # (an annotator's unrateable mark too)
         colour_words(ws, fmt, 1, n, c, tuple(STATE_COLOURS))
+    unrateable = GradeState.UNRATEABLE
+    for a, said in enumerate(cols.words):  # (their marks as written: the same colour)
+        for text in (w for code, w in said.items() if code > unrateable):
+            ws.conditional_format(1, 2 + a, n, 2 + a, {
+                "type": "cell", "criteria": "==", "value": '"{}"'.format(text.replace('"', '""')),
+                "format": fmt.colour[unrateable.label]})
     print_setup(ws, doc.judgment_version, header_rows=(0, 0), query_column=True)
 
 
@@ -202,7 +238,7 @@ def _xlsx_columns(part: _Columns, text: int, text_q: int, grade: int, letters: l
     return [xlsx_texts(part.query, text, text_q, letters[0], rows),
             xlsx_texts(part.source, text, text_q, letters[1], rows),
             *[xlsx_grades(part.grades[:, a], part.states[:, a], letters[2 + a], rows, style,
-                          _ANNOTATOR_WORDS) for a in range(m)],
+                          _escaped(part.words[a])) for a in range(m)],
             xlsx_grades(part.original, part.original_state, letters[2 + m], rows, style),
             xlsx_numbers(part.spread, letters[3 + m], rows, style=style)]
 
@@ -216,7 +252,12 @@ def _odf_columns(part: _Columns, text: int, text_q: int, grade: int,
     m = part.grades.shape[1]
     return [odf_texts(part.query, text, text_q, marks, marked),
             odf_texts(part.source, text, text_q, marks, marked),
-            *[odf_grades(part.grades[:, a], part.states[:, a], style, _ANNOTATOR_WORDS, "")
+            *[odf_grades(part.grades[:, a], part.states[:, a], style, _escaped(part.words[a]), "")
               for a in range(m)],
             odf_grades(part.original, part.original_state, style, word_style=""),
             odf_numbers(part.spread, None, style)]
+
+
+def _escaped(words: dict[int, str]) -> dict[int, str]:
+    """An annotator's cell texts as XML text (a mark as written may hold ``&`` or ``<``)."""
+    return {code: escape_xml(w) for code, w in words.items()}

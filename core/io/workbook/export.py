@@ -26,11 +26,20 @@ from core.io.workbook.candidates import write_candidates
 from core.io.workbook.carry import CandidateExtras, write_carried_sheets
 from core.io.workbook.comparison import write_comparison
 from core.io.workbook.conventions_sheet import write_conventions
-from core.io.workbook.layout import COMPARISON_SHEETS, SHEETS, Formats, number_form, sheet_ref
+from core.io.workbook.layout import (
+    ANNOTATOR_LEAD,
+    ANNOTATOR_TAIL,
+    COMPARISON_SHEETS,
+    SHEETS,
+    Formats,
+    number_form,
+    sheet_ref,
+)
 from core.io.workbook.metadata import write_metadata
 from core.io.workbook.ods_candidates import ods_candidate_rows
 from core.io.workbook.ods_writer import RenderedRows, carried_rows, xlsx_to_ods
 from core.io.workbook.queries import write_queries, write_summary
+from core.io.workbook.record_columns import record_extras
 from core.io.workbook.report import write_report
 from core.io.workbook.report_sheet import Run
 from core.io.workbook.runs import RUNS_SHEET, run_sheets, write_runs_report, write_runs_sheet
@@ -154,7 +163,8 @@ def _write_book(
     """The sheets of :func:`_write`, into ``wb``."""
     try:
         extras = CandidateExtras(wb, keep.candidates, doc, perm) if keep else None
-        wb.worksheet_class = _worksheet_class(extras, wb.rendered_rows)
+        record = _record_extras(wb, keep, doc, perm)
+        wb.worksheet_class = _worksheet_class(extras, wb.rendered_rows, record)
         fmt = Formats(wb)
         report = wb.add_worksheet(SHEETS["report"])
         report.activate()
@@ -300,8 +310,24 @@ def check_fits(doc: Document, conventions: Conventions, path: str | Path) -> Non
             )
 
 
+def _record_extras(wb: Any, keep: Additions | None, doc: Document, perm: np.ndarray,
+                   ) -> tuple[str, CandidateExtras, int] | None:
+    """The Annotators record's sheet name, the reviewer's columns of it
+    to write again after its own (:mod:`~core.io.workbook.record_columns`)
+    and the first of them; None when there is none."""
+    if keep is None or not keep.annotator_columns or doc.ratings is None:
+        return None
+    first = len(ANNOTATOR_LEAD) + len(doc.annotators) + len(ANNOTATOR_TAIL)
+    add = record_extras(keep.annotator_columns, doc.annotators, first)
+    if not add:
+        return None
+    return (keep.annotators_name or SHEETS["annotators"], CandidateExtras(wb, add, doc, perm),
+            first)
+
+
 def _worksheet_class(extras: CandidateExtras | None = None,
-                     rendered_rows: RenderedRows | None = None) -> Any:
+                     rendered_rows: RenderedRows | None = None,
+                     record: tuple[str, CandidateExtras, int] | None = None) -> Any:
     """xlsxwriter's worksheet, writing numbers with every digit.
 
     xlsxwriter formats numbers with 16 significant digits, which loses the last
@@ -326,8 +352,15 @@ def _worksheet_class(extras: CandidateExtras | None = None,
             :func:`~core.io.workbook.ods_candidates.ods_candidate_rows` of ``ods``,
             or the rows ``as_odf`` renders: another sheet's)."""
             carry = extras if extras and self.name == SHEETS["candidates"] else None
+            if record is not None and self.name == record[0]:  # the record's own columns
+                carry = record[1]
             if rendered_rows is not None and as_odf is not None and carry is None:
                 rendered_rows.keep(self.name, as_odf())
+                return
+            if rendered_rows is not None and as_odf is not None and carry is not None:
+                carry.before_rows(self)  # (a reviewer's columns of the record, after it)
+                rendered_rows.keep(self.name, carried_rows(as_odf(), carry.cells_by_row(),
+                                                           record[2] if record else 0))
                 return
             if rendered_rows is not None and ods is not None and (
                     carry is None or not carry.add.fills):

@@ -4,7 +4,6 @@ user text and cached results are written into cells."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -144,27 +143,8 @@ ANNOTATOR_TAIL = (f"{CANDIDATE_COLUMNS[COLUMN_INDEX['original grade']][1]} "
                   "(the consensus imported)", "spread (highest - lowest grade)")
 #: The defined name of the Annotators sheet's first cell: it marks the
 #: sheet whatever it is called (a rename in Excel or LibreOffice carries the
-#: name along; :func:`record_sheet`).
+#: name along; :func:`core.io.workbook.record.record_sheet`).
 RECORD_NAME = "annotators_record"
-
-
-def record_sheet(sheets: Sequence[str], names: Mapping[str, str]) -> str | None:
-    """The workbook's Annotators sheet among ``sheets``: the one the defined
-    name :data:`RECORD_NAME` points at (``names``: name -> ``Sheet!$A$1``),
-    else the one named Annotators (a workbook written before the name);
-    None when there is neither.
-
-    >>> record_sheet(["Audit", "Who gave what"], {RECORD_NAME: "'Who gave what'!$A$1"})
-    'Who gave what'
-    >>> record_sheet(["Audit", "Annotators"], {}), record_sheet(["Audit"], {})
-    ('Annotators', None)
-    """
-    target, _, _ = names.get(RECORD_NAME, "").lstrip("=").rpartition("!")
-    if target.startswith("'") and target.endswith("'") and len(target) > 1:
-        target = target[1:-1].replace("''", "'")
-    if target in sheets:
-        return target
-    return SHEETS["annotators"] if SHEETS["annotators"] in sheets else None
 
 
 AUDIT_COLUMNS = ("who", "when", "query", "source id", "from", "to", "note", "origin",

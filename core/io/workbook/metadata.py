@@ -66,7 +66,11 @@ def _metadata(doc: Document, conv: Conventions, perm: np.ndarray) -> dict[str, A
         meta["run_tag"] = doc.run_tag
     marks = doc.unrateable_ratings
     if marks is not None and marks.any():  # optional: (candidate, annotator) of each mark
-        meta["unrateable_ratings"] = np.argwhere(marks).tolist()
+        at = np.argwhere(marks)
+        meta["unrateable_ratings"] = at.tolist()
+        words = doc.unrateable_words
+        if words is not None:  # each mark as written, in the same order
+            meta["unrateable_words"] = [str(w) for w in words[at[:, 0], at[:, 1]].tolist()]
     return meta
 
 
@@ -178,6 +182,9 @@ def document_from_metadata(meta: dict[str, Any], name: str) -> Document:
             doc.unrateable_ratings = np.zeros(ratings.shape, dtype=bool)
             at = np.array(meta["unrateable_ratings"], dtype=np.int64).reshape(-1, 2)
             doc.unrateable_ratings[at[:, 0], at[:, 1]] = True
+            if meta.get("unrateable_words") is not None:
+                doc.unrateable_words = np.full(ratings.shape, "", dtype=object)
+                doc.unrateable_words[at[:, 0], at[:, 1]] = meta["unrateable_words"]
         duplicate = doc.find_duplicate()
         if duplicate is not None:
             first, second = duplicate

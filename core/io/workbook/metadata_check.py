@@ -226,10 +226,17 @@ def _annotators(meta: dict[str, Any], n: int) -> None:
     _numbers([v for row in rows for v in row], "ratings")
     if meta.get("unrateable_ratings") is None:
         return
-    for pair in _list(meta, "unrateable_ratings"):
+    pairs = _list(meta, "unrateable_ratings")
+    for pair in pairs:
         if not (isinstance(pair, list) and len(pair) == 2
                 and all(isinstance(v, int) and not isinstance(v, bool) for v in pair)
                 and 0 <= pair[0] < n and 0 <= pair[1] < len(names)
                 and rows[pair[0]][pair[1]] is None):
             raise MetadataError("unrateable_ratings", f"holds {_shown(pair)}, not a "
                                 "[candidate, annotator] pair of a grade not given")
+    if meta.get("unrateable_words") is None:  # (absent in workbooks written before it)
+        return
+    words = _list(meta, "unrateable_words", len(pairs))
+    bad = next((w for w in words if not isinstance(w, str)), None)
+    if bad is not None:
+        raise MetadataError("unrateable_words", f"holds {_shown(bad)}, not a mark's text")

@@ -28,11 +28,13 @@ import re
 import zipfile
 from collections.abc import Iterable, Iterator
 from html import escape, unescape
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 from core.io.workbook.ods_ranges import (
     Colours,
+    Range,
     cell_range,
     column,
     quoted,
@@ -107,6 +109,21 @@ class RenderedRows:
         self.rows[sheet] = rows
 
 
+def _split(columns: list[tuple[int, int, float, str | None, bool]],
+           coloured: list[tuple[Range, int | str]],
+           ) -> list[tuple[int, int, float, str | None, bool]]:
+    """The xlsx's column groups (adjacent columns of one width and style
+    are one ``<col>``) cut where a coloured range starts or ends inside
+    one: each part then takes its own colours as its cells' default (the
+    Annotators sheet's annotators' columns, each with its marks' rules)."""
+    out: list[tuple[int, int, float, str | None, bool]] = []
+    for lo, hi, width, style, hidden in columns:
+        cuts = sorted({lo, hi + 1} | {c for (_, c0, _, c1), k in coloured if isinstance(k, int)
+                                      for c in (c0, c1 + 1) if lo < c <= hi})
+        out += [(a, b - 1, width, style, hidden) for a, b in pairwise(cuts)]
+    return out
+
+
 class _Sheet:
     """One worksheet's conversion: its head (columns, frozen pane) and tail
     (merges, protection, print area) and its rows as ODF."""
@@ -143,6 +160,7 @@ class _Sheet:
         # Conditional colours: a column wholly in a coloured range takes its
         # conditions as its cells' default (rows rendered without a style).
         self.coloured = colours.ranges(tail, name) if colours is not None else []
+        self.columns = _split(self.columns, self.coloured)
         self.column_colour = {lo: k for lo, hi, *_ in self.columns
                               for (_, c0, _, c1), k in self.coloured
                               if c0 <= lo and hi <= c1 and isinstance(k, int)}

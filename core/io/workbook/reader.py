@@ -23,11 +23,12 @@ from core.io.stop import Stopped, waited
 from core.io.stop import check as check_stopped
 from core.io.workbook.annotators_check import not_read
 from core.io.workbook.edits import CandidateCells, CellsNeeded, apply_edits, same_id
-from core.io.workbook.layout import GRADE_COLUMN, SHEETS, record_sheet
+from core.io.workbook.layout import GRADE_COLUMN, SHEETS
 from core.io.workbook.metadata import document_from_metadata, read_metadata, stored_conventions
 from core.io.workbook.metadata_check import MetadataError, metadata_error
 from core.io.workbook.ods_rows import OdsSheets, read_ods
 from core.io.workbook.plain_rows import read_plain_candidates
+from core.io.workbook.record import record_sheet
 from core.io.workbook.reopened import Reopened, remember
 from core.io.workbook.saved_rows import read_saved_candidates
 from core.io.workbook.sheet_conventions import (
@@ -96,9 +97,7 @@ def read_workbook(path: str | Path) -> Document:
             cells, formulas = book.saved_cells()
             notes = apply_edits(cells, formulas, doc, meta, name)
         grades = tuple(doc.audit[start:])
-        sheet = record_sheet(check.sheets, names) or SHEETS["annotators"]
-        perm = np.asarray(meta["sheet_rows"], dtype=np.int64)
-        edited = not_read(book.rows(sheet), doc, perm, name, sheet)
+        edited = _record_not_read(book, names, doc, meta, name)
     found = check_grades(found, doc, names, stored, name)
     doc.conventions = found.conventions
     doc.audit[start:start] = found.entries  # the conventions first, then the grades
@@ -106,6 +105,23 @@ def read_workbook(path: str | Path) -> Document:
     remember(doc, Reopened(name, tuple(found.entries), grades, notes, tuple(found.refused),
                            edited))
     return doc
+
+
+def _record_not_read(book: _Book, names: dict[str, str], doc: Document, meta: dict[str, Any],
+                     name: str) -> tuple[InputError, ...]:
+    """Where the Annotators record was edited (:func:`not_read`); the
+    record found by its header when no defined name marks it, and two
+    sheets that could each be it said as such (neither is read)."""
+    sheet = SHEETS["annotators"]
+    if doc.ratings is None:
+        return ()  # (no record written: nothing to compare)
+    try:
+        sheet = record_sheet(book.check.sheets, names,
+                             lambda s: next(iter(book.rows(s)), []), name) or sheet
+    except InputError as two:
+        return (two,)
+    perm = np.asarray(meta["sheet_rows"], dtype=np.int64)
+    return not_read(book.rows(sheet), doc, perm, name, sheet)
 
 
 def candidate_row(path: str | Path, query: str, source: str) -> int | None:
