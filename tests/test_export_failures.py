@@ -93,3 +93,16 @@ def test_export_to_another_csv_round_trips_formula_like_ids(tmp_path: Path, shee
     text = io.StringIO()
     assert main(["evaluate", str(second), "--format", "csv"], out=text) == 0
     assert "'=1+1,all," in text.getvalue()  # the report's CSV follows the same rule
+
+
+def test_an_output_open_in_libreoffice_is_one_line_and_survives(
+        tmp_path: Path, sheet: Path, capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "out.xlsx"
+    out.write_bytes(b"the old file\n")
+    (tmp_path / ".~lock.out.xlsx#").write_bytes(b",ana,vm,07.12.2026 10:10,file:///p;")
+    assert main(["export", str(sheet), "-o", str(out)], out=io.StringIO()) == 2
+    err = _errors(capsys.readouterr().err)
+    assert err == (f"ndcg-worksheet: error: {out}: the file is open in LibreOffice by ana; it was "
+                   "not changed (close it in LibreOffice and save again, or save under another "
+                   "name; if LibreOffice is not running, delete its lock file .~lock.out.xlsx#)\n")
+    assert out.read_bytes() == b"the old file\n"
