@@ -240,6 +240,29 @@ def test_a_line_of_too_few_or_many_fields_says_what_to_do(tmp_path, run_line, qr
     assert str(err) == str(error_of(run, qrels, slow=True))
 
 
+@pytest.mark.parametrize(("run_end", "qrels_end", "line"), [
+    ("q1 Q0 f 4 1.5", None, 8),  # cut in its tag
+    ("q1 Q0 f", None, 8),
+    (None, "q1 0 f", 7),  # cut before its grade
+    (None, "q1 0", 7),
+])
+def test_a_file_cut_in_its_last_line_is_said_to_be_cut(tmp_path, run_end, qrels_end, line):
+    """A run or qrels copied or downloaded only in part ends in the middle of
+    a line, with no line break after it: said so, with what to do (was the
+    line's usual hint, 'each line holds query Q0 source rank score tag')."""
+    run = write(tmp_path / "r.txt", RUN + (run_end or ""))
+    qrels = write(tmp_path / "q.txt", QRELS + (qrels_end or ""))
+    err = error_of(run, qrels)
+    assert err.line == line
+    assert err.hint == ("the file ends in the middle of this line, with no line break after it: "
+                        "it was cut short, as a copy or download stopped early leaves it; copy it "
+                        "again whole, or delete this last line")
+    assert str(err) == str(error_of(run, qrels, slow=True))
+    # The same line ended by a line break is no cut file: the usual hint.
+    write(run if run_end else qrels, (RUN + run_end if run_end else QRELS + qrels_end) + "\n")
+    assert error_of(run, qrels).hint.startswith("each line holds query")
+
+
 @pytest.mark.parametrize(("text", "hint"), [
     # A run saved from a table (pandas' to_csv): a header, then query, source, score.
     ("qid\tdocid\tscore\nq1\ta\t3.5\nq1\tb\t2.25\n",
