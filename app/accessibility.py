@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QTranslator
 from PySide6.QtGui import QAccessible, QColor
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -30,9 +30,9 @@ from PySide6.QtWidgets import (
 )
 
 __all__ = ["AA_TEXT", "announce", "announce_status_messages", "buddy_label", "contrast_ratio",
-           "label_control", "mnemonic", "relative_luminance", "spoken_name", "tab_order",
-           "tab_passes", "underline_letters", "unnamed_controls", "with_mnemonics",
-           "without_mnemonic"]
+           "label_control", "letter_standard_buttons", "mnemonic", "relative_luminance",
+           "spoken_name", "tab_order", "tab_passes", "underline_letters", "unnamed_controls",
+           "with_mnemonics", "without_mnemonic"]
 
 #: WCAG 2.x level AA: the least contrast for normal text.
 AA_TEXT = 4.5
@@ -163,6 +163,35 @@ def underline_letters(root: QWidget, taken: Iterable[str] = ()) -> None:
                            taken=[*taken, *filter(None, map(mnemonic, shown))])
     for widget, text in zip(texts, given, strict=True):
         widget.setText(text)
+
+
+#: The standard buttons of the editor's message boxes, each with a letter:
+#: Qt's own texts (context "QPlatformTheme") underline only Yes and No, so
+#: the unsaved changes' Discard, the question on the only button with no
+#: key of its own, took Tab, Tab and Space. Close gives C to Cancel.
+STANDARD_BUTTON_LETTERS = {"OK": "&OK", "Save": "&Save", "Cancel": "&Cancel",
+                           "Close": "C&lose", "Discard": "&Discard"}
+
+
+class _StandardButtonLetters(QTranslator):
+    """Qt's standard buttons' texts with a letter (:data:`STANDARD_BUTTON_LETTERS`);
+    every other text untranslated (None: the next translator is asked)."""
+
+    def translate(self, context: str, source_text: str, /,
+                  disambiguation: str | None = None, n: int = -1) -> str | None:
+        if context == "QPlatformTheme":
+            return STANDARD_BUTTON_LETTERS.get(source_text)
+        return None
+
+
+def letter_standard_buttons(app: QCoreApplication) -> QTranslator:
+    """Give the standard buttons of every message box and button box a
+    letter (Alt+D, or D alone in a message box, discards the unsaved
+    changes). Installed first, a translation of the application's installed
+    later is asked before it."""
+    translator = _StandardButtonLetters(app)
+    app.installTranslator(translator)
+    return translator
 
 
 def label_control(control: QWidget, label: QWidget | str | None, description: str = "") -> None:

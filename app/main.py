@@ -461,6 +461,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     _warn_broken_qt()
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else APPLICATION])
+    from app.accessibility import letter_standard_buttons  # (imported by the window anyway)
+
+    letter_standard_buttons(app)  # (Discard, Save, Cancel of the message boxes)
     collect_in_main_thread(app)  # before the read's thread, if not yet started, is
     QApplication.setOrganizationName(ORGANIZATION)
     QApplication.setApplicationName(APPLICATION)

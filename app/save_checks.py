@@ -1,7 +1,8 @@
 """What the editor asks before it writes a file, and when.
 
-Saving respects the file: a file whose write permission is off is not
-replaced (Save As is offered instead); a file changed on disk since it was
+Saving respects the file: a file whose write permission is off, or that
+LibreOffice or Excel holds open (its lock file beside it), is not replaced
+(Save As is offered instead); a file changed on disk since it was
 read (a colleague appended a row) is not overwritten without asking; and a
 format that keeps less than the worksheet (CSV, TSV: no conventions, no audit
 log, no original grades) says exactly what it will not keep, once per file
@@ -103,7 +104,7 @@ class SaveChecks(QObject):
             check_writable(path)
         except InputError as exc:
             answer = QMessageBox.warning(
-                self.window, self.tr("Read-only file"),
+                self.window, self.tr("File not replaced"),
                 boxed(self.tr("{0}\n\nSave a copy under another name?").format(exc)),
                 Button.Save | Button.Cancel, Button.Save)
             if answer == Button.Save:

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QLabel,
+    QMessageBox,
     QPushButton,
     QWidget,
     QWizard,
@@ -561,3 +562,37 @@ def test_a_text_left_without_a_letter_takes_one_an_earlier_text_can_give_up():
     assert with_mnemonics(["Rank", "Score", "Rubric"], taken=["s", "n", "u", "b", "i"]) == [
         "R&ank", "S&core", "&Rubric"]
     assert with_mnemonics(["ab", "ba", "a"]) == ["&ab", "&ba", "a"]  # (none left: stays)
+
+
+def test_d_discards_the_unsaved_changes_in_the_question_on_closing(qtbot: Any, qapp: Any):
+    """The question on closing a window with unsaved changes underlines a
+    letter on each button, and D (Alt+D) discards: Qt's Save, Discard and
+    Cancel underlined none (Discard took Tab, Tab, Space)."""
+    from PySide6.QtCore import QTimer
+
+    from app.accessibility import letter_standard_buttons
+    from tests.test_app_files import _grade, _window
+
+    translator = letter_standard_buttons(qapp)
+    try:
+        window, _ops = _window(qtbot)
+        _grade(window, 0, 2.5)
+        seen: list[list[str]] = []
+
+        def answer(key: Qt.Key) -> None:
+            box = QApplication.activeModalWidget()
+            if isinstance(box, QMessageBox):
+                seen.append([b.text() for b in box.buttons()])
+                QTest.keyClick(box, key)
+
+        QTimer.singleShot(50, lambda: answer(Qt.Key.Key_D))
+        # (were D to do nothing, Escape ends the question: Cancel, not closed)
+        QTimer.singleShot(3000, lambda: answer(Qt.Key.Key_Escape))
+        assert window._may_close()
+        assert sorted(seen[0]) == ["&Cancel", "&Discard", "&Save"]
+        assert [mnemonic(t) for t in seen[0]].count("d") == 1
+    finally:
+        qapp.removeTranslator(translator)
+    box = QMessageBox(QMessageBox.Icon.Question, "t", "x",
+                      QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel)
+    assert sorted(b.text() for b in box.buttons()) == ["Cancel", "Discard"]  # removed: Qt's own

@@ -174,3 +174,22 @@ def test_the_journal_is_found_by_the_file_s_real_path(qtbot: Any, tmp_path: Path
     _finish(qtbot, ops2.open_path(sheet))  # ... reopened by the file (Open Recent)
     assert "has 1 unsaved edit from a session" in boxes.questions[0]
     assert window2.document.grade[0] == 2.5
+
+
+def test_a_file_open_in_libreoffice_is_not_replaced_and_save_as_is_offered(
+        qtbot: Any, book: Path, boxes: Boxes, monkeypatch: pytest.MonkeyPatch):
+    window, ops = _window(qtbot)
+    _finish(qtbot, ops.open_path(book))
+    _grade(window, 0, 2.5)
+    # LibreOffice opened it meanwhile: a save of ours would be overwritten by its own
+    (book.parent / ".~lock.sheet.xlsx#").write_bytes(b",ana,vm,07.12.2026 10:10,file:///p;")
+    before = book.read_bytes()
+    offered: list[str] = []
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(
+        lambda *a, **k: (offered.append(a[2]), ("", ""))[1]))
+    boxes.answers = [Button.Save]  # "Save a copy under another name?"
+    assert not ops.save(blocking=True)
+    assert "the file is open in LibreOffice by ana; it was not changed" in boxes.warnings[0]  # type: ignore[attr-defined]
+    assert offered == [str(book)]
+    assert book.read_bytes() == before
+    assert window.session.modified

@@ -87,3 +87,40 @@ def test_an_error_of_ours_passes_through(tmp_path: Path):
     with pytest.raises(InputError, match="2,000,000 rows"):
         atomic_write(tmp_path / "a.xlsx", write)
     assert list(tmp_path.iterdir()) == []
+
+
+#: A lock file as LibreOffice 7.4 wrote it beside a workbook it opened
+#: (``,user,host,date,profile;``, the first field the user's full name).
+LIBREOFFICE_LOCK = b",ana,vm,07.12.2026 10:10,file:///home/ana/.config/libreoffice/4;"
+
+
+@pytest.mark.parametrize(("lock", "content", "said"), [
+    (".~lock.a.xlsx#", LIBREOFFICE_LOCK, "the file is open in LibreOffice by ana"),
+    (".~lock.a.xlsx#", b"Ana Lima,ana,vm,07.12.2026 10:10,file:///x;",
+     "the file is open in LibreOffice by Ana Lima"),
+    (".~lock.a.xlsx#", b"", "the file is open in LibreOffice;"),
+    ("~$a.xlsx", b"\x03ana" + b" " * 50, "the file is open in Excel by ana"),
+])
+def test_a_file_an_office_program_holds_open_is_refused_and_unchanged(
+        tmp_path: Path, lock: str, content: bytes, said: str):
+    target = tmp_path / "a.xlsx"
+    target.write_bytes(b"old")
+    (tmp_path / lock).write_bytes(content)
+    with pytest.raises(InputError) as info:
+        atomic_write(target, lambda tmp: tmp.write_bytes(b"new"))
+    message = str(info.value)
+    assert message.startswith(f"{target}: {said}")
+    assert "it was not changed" in message
+    assert f"delete its lock file {lock}" in message
+    assert "\n" not in message
+    assert target.read_bytes() == b"old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["a.xlsx", lock])
+
+
+def test_a_lock_file_of_another_file_or_a_new_file_is_no_hold(tmp_path: Path):
+    (tmp_path / ".~lock.b.xlsx#").write_bytes(LIBREOFFICE_LOCK)
+    (tmp_path / ".~lock.new.xlsx#").write_bytes(LIBREOFFICE_LOCK)  # left by a crash
+    atomic_write_text(tmp_path / "a.xlsx", "new")
+    atomic_write_text(tmp_path / "new.xlsx", "new")
+    assert (tmp_path / "a.xlsx").read_text() == "new"
+    assert (tmp_path / "new.xlsx").read_text() == "new"

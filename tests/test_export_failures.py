@@ -93,3 +93,42 @@ def test_export_to_another_csv_round_trips_formula_like_ids(tmp_path: Path, shee
     text = io.StringIO()
     assert main(["evaluate", str(second), "--format", "csv"], out=text) == 0
     assert "'=1+1,all," in text.getvalue()  # the report's CSV follows the same rule
+
+
+def test_an_output_open_in_libreoffice_is_one_line_and_survives(
+        tmp_path: Path, sheet: Path, capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "out.xlsx"
+    out.write_bytes(b"the old file\n")
+    (tmp_path / ".~lock.out.xlsx#").write_bytes(b",ana,vm,07.12.2026 10:10,file:///p;")
+    assert main(["export", str(sheet), "-o", str(out)], out=io.StringIO()) == 2
+    err = _errors(capsys.readouterr().err)
+    assert err == (f"ndcg-worksheet: error: {out}: the file is open in LibreOffice by ana; it was "
+                   "not changed (close it in LibreOffice and save again, or save under another "
+                   "name; if LibreOffice is not running, delete its lock file .~lock.out.xlsx#)\n")
+    assert out.read_bytes() == b"the old file\n"
+
+
+@pytest.mark.parametrize("command", [
+    ["export", "{sheet}", "-o", "{out}"],
+    ["import", "{sheet}", "-o", "{out}"],
+    ["compare", "{sheet}", "{sheet}", "--export", "{xlsx}"],
+])
+def test_a_held_output_is_refused_before_the_input_is_read(
+        tmp_path: Path, sheet: Path, capsys: pytest.CaptureFixture, command: list[str]) -> None:
+    """Refused before the input is read: the one line names the output,
+    though the input would be refused too (an export to qrels had named what
+    qrels cannot keep, six warning lines, then refused the file LibreOffice
+    held open; a large run was read and evaluated first)."""
+    out, xlsx = tmp_path / "out.qrels", tmp_path / "out.xlsx"
+    for held in (out, xlsx):
+        held.write_bytes(b"the old file\n")
+        (tmp_path / f".~lock.{held.name}#").write_bytes(b",ana,vm,x,y;")
+    sheet.write_text("query,source_id,score,grade\nq1,a,two,1\n")  # refused if read
+    args = [a.format(sheet=sheet, out=out, xlsx=xlsx) for a in command]
+    assert main(args, out=io.StringIO()) == 2
+    err = capsys.readouterr().err
+    target = xlsx if "--export" in args else out
+    said = f"ndcg-worksheet: error: {target}: the file is open in LibreOffice by ana"
+    assert err.startswith(said), err
+    assert err.count("\n") == 1, err
+    assert out.read_bytes() == xlsx.read_bytes() == b"the old file\n"

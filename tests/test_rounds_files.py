@@ -240,6 +240,30 @@ def test_bad_input_ends_with_one_line(base_file: Path, tmp_path: Path,
     assert not (tmp_path / "m.xlsx").exists()
 
 
+@pytest.mark.parametrize("hold", ["read-only", "open in LibreOffice"])
+def test_a_hand_out_one_workbook_of_which_cannot_be_replaced_writes_none(
+        base_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], hold: str) -> None:
+    """Split again over a round (ben's workbook read-only, or open in
+    LibreOffice): refused in one line before any is written; ana's was
+    rewritten before ben's was refused."""
+    books = split(base_file, tmp_path / "round")
+    ana, ben = books["ana"].read_bytes(), books["ben"].read_bytes()
+    books["ana"].write_bytes(b"ana's graded copy")
+    if hold == "read-only":
+        books["ben"].chmod(0o444)
+    else:
+        (books["ben"].parent / f".~lock.{books['ben'].name}#").write_bytes(b",ben,vm,x,y;")
+    capsys.readouterr()
+    code, _ = run("split", base_file, "--reviewers", "ana,ben", "-o", tmp_path / "round")
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.startswith(f"ndcg-worksheet: error: {books['ben']}: the file is ")
+    assert ("read-only" if hold == "read-only" else "open in LibreOffice by ben") in err
+    assert len(err.strip().splitlines()) == 1
+    assert books["ana"].read_bytes() == b"ana's graded copy"
+    assert books["ben"].read_bytes() == ben != ana
+
+
 def test_a_damaged_assignment_is_refused_naming_the_field(tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     from core.errors import InputError, NotOwnWorkbook

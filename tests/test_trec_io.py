@@ -240,6 +240,78 @@ def test_a_line_of_too_few_or_many_fields_says_what_to_do(tmp_path, run_line, qr
     assert str(err) == str(error_of(run, qrels, slow=True))
 
 
+@pytest.mark.parametrize(("run_end", "qrels_end", "line"), [
+    ("q1 Q0 f 4 1.5", None, 8),  # cut in its tag
+    ("q1 Q0 f", None, 8),
+    (None, "q1 0 f", 7),  # cut before its grade
+    (None, "q1 0", 7),
+])
+def test_a_file_cut_in_its_last_line_is_said_to_be_cut(tmp_path, run_end, qrels_end, line):
+    """A run or qrels copied or downloaded only in part ends in the middle of
+    a line, with no line break after it: said so, with what to do (was the
+    line's usual hint, 'each line holds query Q0 source rank score tag')."""
+    run = write(tmp_path / "r.txt", RUN + (run_end or ""))
+    qrels = write(tmp_path / "q.txt", QRELS + (qrels_end or ""))
+    err = error_of(run, qrels)
+    assert err.line == line
+    assert err.hint == ("the file ends in the middle of this line, with no line break after it: "
+                        "it was cut short, as a copy or download stopped early leaves it; copy it "
+                        "again whole, or delete this last line")
+    assert str(err) == str(error_of(run, qrels, slow=True))
+    # The same line ended by a line break is no cut file: the usual hint.
+    write(run if run_end else qrels, (RUN + run_end if run_end else QRELS + qrels_end) + "\n")
+    assert error_of(run, qrels).hint.startswith("each line holds query")
+
+
+def _zipped(path: Path, members: dict[str, str]) -> Path:
+    import zipfile
+
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, text in members.items():
+            archive.writestr(name, text)
+    return path
+
+
+@pytest.mark.parametrize(("name", "members", "problem", "hint"), [
+    # A run sent zipped: was "this is a workbook", and nothing to do.
+    ("run.zip", {"run.txt": RUN}, "this is a zip archive",
+     "unzip it, unzip run.zip, and give the file it holds, run.txt"),
+    ("r.txt", {"run.txt": RUN, "notes.md": "x"}, "this is a zip archive",
+     "unzip it, unzip r.txt, and give the file it holds"),
+    ("r.txt", {"[Content_Types].xml": "<Types/>"}, "this is an .xlsx workbook under a .txt name",
+     "rename it to .xlsx: a workbook is evaluated alone"),
+    ("r.txt", {"mimetype": "application/vnd.oasis.opendocument.spreadsheet"},
+     "this is an .ods workbook under a .txt name", "rename it to .ods: "),
+    ("book.xlsx", {"[Content_Types].xml": "<Types/>"}, "this is a workbook",
+     "a workbook is evaluated alone, evaluate BOOK.xlsx without --qrels, or gives the "
+     "judgments after --qrels"),
+    ("sheet.xls", None, "this is an old .xls workbook (or a password-protected one)",
+     "save it as .xlsx, without a password, in Excel or LibreOffice"),
+    ("cut.xlsx", "cut", "this is a damaged zip archive or workbook", "copy it again whole"),
+])
+@pytest.mark.parametrize("role", ["run", "qrels"])
+def test_a_zip_or_a_workbook_given_as_trec_text_says_what_it_is_and_what_to_do(
+        tmp_path, name, members, problem, hint, role):
+    """A run or qrels sent zipped, an .xls sheet, a workbook given as the run
+    or under a .txt name: each said as what it is, with what to do (was "this
+    is a workbook, not a TREC text file" for all, a zip of runs included)."""
+    path = tmp_path / name
+    if members is None:
+        write(path, b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(504))
+    elif members == "cut":
+        write(path, _zipped(tmp_path / "whole.zip", {"[Content_Types].xml": "x" * 500})
+              .read_bytes()[:200])
+    else:
+        _zipped(path, members)
+    run = path if role == "run" else write(tmp_path / "run.txt", RUN)
+    qrels = path if role == "qrels" else write(tmp_path / "q.txt", QRELS)
+    for slow in (False, True):
+        err = error_of(run, qrels, slow=slow)
+        assert (err.file, err.problem) == (str(path), f"{problem}, not a TREC text file")
+        assert err.hint is not None
+        assert err.hint.startswith(hint), err.hint
+
+
 @pytest.mark.parametrize(("text", "hint"), [
     # A run saved from a table (pandas' to_csv): a header, then query, source, score.
     ("qid\tdocid\tscore\nq1\ta\t3.5\nq1\tb\t2.25\n",

@@ -16,7 +16,7 @@ from typing import TextIO
 
 from app.cli.ending import nothing_left
 from app.cli.evaluate import evaluate_named
-from app.cli.export import refuse_writing_over_inputs
+from app.cli.export import check_output
 from app.cli.notices import say_not_carried, say_reopened, say_unjudged
 from app.cli.options import conventions_from_args
 from core.analysis.compare import compare, compare_side
@@ -48,7 +48,7 @@ def cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
         from core.io.workbook import check_workbook_target
 
         check_workbook_target(export)  # OUT.xlsx or OUT.ods
-        refuse_writing_over_inputs(export, *runs, args.qrels)
+        check_output(export, *runs, args.qrels)
     fmt = getattr(args, "format", "table")
     if len(runs) == 2 and fmt in ("table", "json") and getattr(
             args, "test", "randomization") == "randomization":

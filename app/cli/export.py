@@ -18,8 +18,8 @@ from core.errors import InputError, NdcgError
 if TYPE_CHECKING:
     from core.model.document import Document
 
-__all__ = ["BINARY_FORMATS", "EXPORT_FORMATS", "add_export_arguments", "cmd_export", "output_kind",
-           "refuse_writing_over_inputs"]
+__all__ = ["BINARY_FORMATS", "EXPORT_FORMATS", "add_export_arguments", "check_output", "cmd_export",
+           "output_kind", "refuse_writing_over_inputs"]
 
 EXPORT_FORMATS = {".xlsx": "xlsx", ".ods": "ods", ".csv": "csv", ".tsv": "tsv",
                   ".qrels": "qrels", ".run": "run"}
@@ -42,6 +42,19 @@ def refuse_writing_over_inputs(output: str | Path, *inputs: str | Path | None) -
         if given is not None and _same_file(output, given):
             raise InputError("the output is the input file; nothing was written",
                              file=str(output), hint="name another output file")
+
+
+def check_output(output: str | Path, *inputs: str | Path | None) -> None:
+    """Refuse ``output`` before any input is read: one of ``inputs``
+    (:func:`refuse_writing_over_inputs`), read-only or open in LibreOffice or
+    Excel (:func:`core.io.atomic.check_writable`; standard output is no file).
+    A 2M-row run was read and evaluated, and its warnings said, before the
+    write refused a workbook open in LibreOffice."""
+    refuse_writing_over_inputs(output, *inputs)
+    if str(output) != STDIN:
+        from core.io.atomic import check_writable
+
+        check_writable(output)
 
 
 def add_export_arguments(x: argparse.ArgumentParser) -> None:
@@ -88,7 +101,7 @@ def _text_formats(formats: dict[str, str]) -> list[str]:
 def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
     # Each writer is imported when used: the workbook writer's packages load slowly.
     kind = output_kind(args.output, args.to, EXPORT_FORMATS)
-    refuse_writing_over_inputs(args.output, args.input, args.qrels)
+    check_output(args.output, args.input, args.qrels)
     doc, conv = load_input(args)
     say_reopened([doc], args)
     doc.conventions = conv

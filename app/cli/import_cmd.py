@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from app.cli.export import output_kind, refuse_writing_over_inputs
+from app.cli.export import check_output, output_kind
 from app.cli.stdio import STDIN, text_output
 from core.io.suffixes import ANNOTATOR_SHEET_FORMATS
 
@@ -125,7 +125,7 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
     # The sheet read is never replaced (`-o annot.csv` wrote the worksheet over it).
     for written in (args.output, args.report):
         if written is not None and written != STDIN:
-            refuse_writing_over_inputs(written, args.input)
+            check_output(written, args.input)
     annotators = [c for c in (args.annotators or "").split(",") if c.strip()]
     result = import_sheet(
         args.input, sheet=args.sheet, header_row=args.header_row, fields=_pairs(args.map),

@@ -3,8 +3,9 @@
 The new content goes to a temporary file beside the target, is forced to
 disk, then replaces the target in one step. The target is the file itself:
 a symbolic link is followed (the link stays a link to the updated file), the
-file's permissions are kept, and a file whose write permission is off is
-refused rather than silently replaced.
+file's permissions are kept, and a file whose write permission is off, or
+that an office program holds open (its lock file beside it), is refused
+rather than silently replaced.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from core.io.identity import real_path
 from core.io.stop import Stopped
 from core.io.stop import check as check_stopped
 
-__all__ = ["FirstErrorOnly", "atomic_write", "atomic_write_text", "check_writable", "write_reason"]
+__all__ = ["FirstErrorOnly", "atomic_write", "atomic_write_text", "check_writable", "held_by",
+           "write_reason"]
 
 _REASONS = {
     errno.ENOSPC: "the disk is full",
@@ -52,10 +54,39 @@ def write_reason(exc: OSError) -> str:
     return _REASONS.get(exc.errno or 0, exc.strerror or str(exc))
 
 
+#: The lock files an office program keeps beside a file it holds open, by
+#: program: LibreOffice's ``.~lock.NAME#`` (on every system), Excel's owner
+#: file ``~$NAME`` (seen on a shared folder a colleague's Excel has it open in).
+_LOCK_FILES = (("LibreOffice", ".~lock.{}#"), ("Excel", "~${}"))
+
+
+def held_by(path: str | Path) -> tuple[str, str, Path] | None:
+    """The office program holding ``path`` open, who (a name, or ""), and its
+    lock file; None when no lock file lies beside it. LibreOffice writes
+    ``,user,host,date,profile;`` (the first field the user's full name, when
+    set); Excel a length byte and the user's name."""
+    target = real_path(path)
+    for program, pattern in _LOCK_FILES:
+        lock = target.with_name(pattern.format(target.name))
+        try:
+            head = lock.read_bytes()[:512]
+        except OSError:
+            continue
+        if program == "LibreOffice":
+            fields = head.decode("utf-8", "replace").split(",")
+            who = next((f.strip() for f in fields[:2] if f.strip()), "")
+        else:
+            who = head[1:1 + head[0]].decode("latin-1").strip() if head else ""
+        return program, who if who.isprintable() else "", lock
+    return None
+
+
 def check_writable(path: str | Path) -> None:
     """Raise :class:`InputError` when ``path`` exists as a file whose write
-    permission is off (a file marked read-only is never replaced), or is not
-    a regular file."""
+    permission is off (a file marked read-only is never replaced), that an
+    office program holds open (:func:`held_by`: a spreadsheet open in
+    LibreOffice would later save its own copy over ours), or is not a regular
+    file."""
     target = real_path(path)
     try:
         st = target.stat()
@@ -67,6 +98,14 @@ def check_writable(path: str | Path) -> None:
     if not st.st_mode & stat.S_IWUSR:
         raise InputError("the file is read-only; it was not changed", file=str(path),
                          hint="save under another name, or make the file writable first")
+    held = held_by(path)
+    if held is not None:
+        program, who, lock = held
+        by = f" by {who}" if who else ""
+        raise InputError(
+            f"the file is open in {program}{by}; it was not changed", file=str(path),
+            hint=f"close it in {program} and save again, or save under another name; "
+                 f"if {program} is not running, delete its lock file {lock.name}")
 
 
 def atomic_write(path: Path, write: Callable[[Path], None]) -> None:

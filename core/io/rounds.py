@@ -15,7 +15,7 @@ from typing import Any
 
 from core.engine.evaluation import Evaluation
 from core.errors import InputError, NotOwnWorkbook
-from core.io.atomic import atomic_write_text
+from core.io.atomic import atomic_write_text, check_writable
 from core.io.identity import real_path
 from core.io.load import WORKBOOK_SUFFIXES, load_document
 from core.model.document import Document
@@ -74,7 +74,10 @@ def reviewer_path(folder: str | Path, base: str | Path, reviewer: str,
 
 def check_outputs(outputs: Sequence[str | Path], inputs: Sequence[str | Path]) -> None:
     """InputError when an output would replace an input (inputs are never
-    changed) or two outputs are the same file."""
+    changed), two outputs are the same file, or one cannot be replaced (read
+    only, or open in LibreOffice or Excel: :func:`core.io.atomic.check_writable`),
+    before any is written: a hand-out refused at its second reviewer had
+    written the first one's workbook."""
     seen: dict[Path, str] = {}
     for p in inputs:
         seen[real_path(Path(p))] = "input"
@@ -85,6 +88,8 @@ def check_outputs(outputs: Sequence[str | Path], inputs: Sequence[str | Path]) -
             raise InputError(f"writing here would replace {what}", file=str(p),
                              hint="name another file; a round never changes its inputs")
         seen[key] = "output"
+    for p in outputs:
+        check_writable(p)
 
 
 def write_workbooks(evaluations: Sequence[tuple[Path, Evaluation]]) -> list[Path]:

@@ -44,6 +44,10 @@ QRELS_FIELDS_HINT = "each line holds query iteration source grade (the iteration
 SPACED_TAG_HINT = ("a run tag holding spaces is read when every line ends in the same tag; "
                    "an id holding a space splits its line: join its words (with _)")
 COMMENT_HINT = "a comment line: remove it; trec_eval reads no comments either"
+#: A last line too short, with no line break after it: the file was cut.
+CUT_HINT = ("the file ends in the middle of this line, with no line break after it: it was cut "
+            "short, as a copy or download stopped early leaves it; copy it again whole, or "
+            "delete this last line")
 
 
 def number_hint(parts: Sequence[bytes], hint: str, path: Path | None = None,
@@ -79,10 +83,13 @@ def rewritten(path: Path | None, program: str) -> str:
 
 
 def fields_hint(parts: Sequence[bytes], expected: int, line: int = 0,
-                path: Path | None = None) -> str:
+                path: Path | None = None, *, cut: bool = False) -> str:
     """What to do about a TREC line of ``parts`` (line ``line`` of ``path``)
     that is not ``expected`` fields long: the ways runs and qrels come so, as
-    the README lists them."""
+    the README lists them. ``cut``: the line is the file's last and no line
+    break ends it (a file cut short)."""
+    if cut and len(parts) < expected:
+        return CUT_HINT
     if parts[0].startswith(b"#"):
         return COMMENT_HINT
     if expected == 6 and len(parts) == 3 and parts[1].upper() != b"Q0":
@@ -136,7 +143,10 @@ def read_qrels(path: str | Path) -> tuple[Qrels, dict[tuple[str, str], int]]:
     name = str(path)
     qrels: Qrels = {}
     where: dict[tuple[str, str], int] = {}
-    for line_no, line in enumerate(read_bytes(path).splitlines(), start=1):
+    raw = read_bytes(path)
+    lines = raw.splitlines()
+    cut = _cut_line(raw, lines)
+    for line_no, line in enumerate(lines, start=1):
         if not line_no % LINES:
             check_stopped()  # a read stopped from another thread ends here (core.io.stop)
         parts = line.split()
@@ -145,7 +155,7 @@ def read_qrels(path: str | Path) -> tuple[Qrels, dict[tuple[str, str], int]]:
         if len(parts) != 4:
             raise InputError(
                 f"expected 4 fields (query iteration source grade), found {len(parts)}",
-                file=name, line=line_no, hint=fields_hint(parts, 4),
+                file=name, line=line_no, hint=fields_hint(parts, 4, cut=line_no == cut),
             )
         q, doc = decode(parts[0]), decode(parts[2])
         grade = finite(parts[3], file=name, line=line_no, column="grade (field 4)",
@@ -160,6 +170,12 @@ def read_qrels(path: str | Path) -> tuple[Qrels, dict[tuple[str, str], int]]:
         judged[doc] = grade
         where[(q, doc)] = line_no
     return qrels, where
+
+
+def _cut_line(raw: bytes, lines: Sequence[bytes]) -> int:
+    """The number of the last of ``lines`` (``raw`` split) when no line break
+    ends ``raw`` (the file may have been cut in it), else 0."""
+    return len(lines) if raw[-1:] not in (b"", b"\n", b"\r") else 0
 
 
 #: A run's fields for the fast reader: how many, then the query's, the
@@ -296,14 +312,16 @@ class Run:
         spaced: tuple[list[bytes], int] | None = None  # a tag holding spaces, its first line
         plain = 0  # a line of six fields (0: none yet)
         q_app, s_app, sc_app, l_app = query.append, source.append, score.append, line.append
-        for line_no, text in enumerate(raw.splitlines(), start=1):
+        lines = raw.splitlines()
+        cut = _cut_line(raw, lines)
+        for line_no, text in enumerate(lines, start=1):
             if not line_no % LINES:
                 check_stopped()  # (core.io.stop)
             parts = text.split()
             if not parts:
                 continue
             if len(parts) != 6 or spaced is not None:
-                spaced = self._spaced_tag(parts, line_no, spaced, plain)
+                spaced = self._spaced_tag(parts, line_no, spaced, plain, cut=line_no == cut)
             else:
                 plain = line_no
             value = finite(parts[4], file=name, line=line_no, column="score (field 5)",
@@ -319,19 +337,21 @@ class Run:
 
     def _spaced_tag(self, parts: list[bytes], line_no: int,
                     spaced: tuple[list[bytes], int] | None,
-                    plain: int) -> tuple[list[bytes], int] | None:
+                    plain: int, *, cut: bool = False) -> tuple[list[bytes], int] | None:
         """The run's tag holding spaces (its words, its first line), a line
         of ``parts`` past six fields ending in it: trec_eval reads fields 1-5
         and the tag's first word of any line longer; read here only when
         unambiguous, every line ending in the same words after field 5 (a
         run ranx saves with a name holding spaces). An id holding a space
         moves the score into that end, which then differs from line to line;
-        a run whose lines are of six fields and more is refused too."""
+        a run whose lines are of six fields and more is refused too. ``cut``:
+        the line is the file's last, no line break after it."""
         name = str(self.path)
         if len(parts) < 6 or (spaced is None and plain):
             raise InputError(
                 f"expected 6 fields (query Q0 source rank score tag), found {len(parts)}",
-                file=name, line=line_no, hint=fields_hint(parts, 6, line_no, self.path),
+                file=name, line=line_no,
+                hint=fields_hint(parts, 6, line_no, self.path, cut=cut),
             )
         if spaced is None:
             return parts[5:], line_no

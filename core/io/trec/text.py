@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import codecs
+import zipfile
 from pathlib import Path
 
 from core.errors import InputError
 from core.io.files import compressed, open_input, read_input, unpacked_name
+from core.io.suffixes import WORKBOOK_SUFFIXES
 from core.model.numbers import NumberError, read_number
 
 __all__ = ["BOM", "check_head", "decode", "decompressing", "finite", "read_bytes",
@@ -18,9 +20,10 @@ BOM = codecs.BOM_UTF8
 
 
 def check_head(head: bytes, path: Path) -> None:
-    """Refuse a workbook or a binary file from its first bytes."""
+    """Refuse a workbook, a zip archive or a binary file from its first bytes."""
     if head.startswith(b"PK\x03\x04") or head.startswith(b"\xd0\xcf\x11\xe0"):
-        raise InputError("this is a workbook, not a TREC text file", file=str(path))
+        problem, hint = _not_text(head, path)
+        raise InputError(f"{problem}, not a TREC text file", file=str(path), hint=hint)
     wide = _wide_text(head[:4096])
     if wide is not None:
         said, iconv, bom = wide
@@ -35,6 +38,38 @@ def check_head(head: bytes, path: Path) -> None:
             "writes UTF-16: write with | Out-File -Encoding utf8)")
     if b"\x00" in head[:4096]:
         raise InputError("the file is binary, not a TREC text file", file=str(path))
+
+
+#: Where a workbook goes, said to one given as a run (or under a text name).
+_WORKBOOK_PLACES = ("a workbook is evaluated alone, evaluate BOOK.xlsx without --qrels, or gives "
+                    "the judgments after --qrels; a run is TREC text: query Q0 source rank score "
+                    "tag")
+
+
+def _not_text(head: bytes, path: Path) -> tuple[str, str]:
+    """What a file whose bytes begin as a zip's or an old workbook's is, and
+    what to do: a run sent as ``run.zip`` was called "a workbook" and told
+    nothing to do, as were an .xls sheet and a workbook given as the run."""
+    if head.startswith(b"\xd0\xcf\x11\xe0"):
+        return ("this is an old .xls workbook (or a password-protected one)",
+                "save it as .xlsx, without a password, in Excel or LibreOffice; " +
+                _WORKBOOK_PLACES)
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = set(archive.namelist())
+    except (OSError, zipfile.BadZipFile, ValueError):
+        return ("this is a damaged zip archive or workbook",
+                "copy it again whole; " + _WORKBOOK_PLACES)
+    kind = ".xlsx" if "[Content_Types].xml" in names else (
+        ".ods" if "mimetype" in names else None)
+    if kind is None:
+        inside = sorted(names)[:1]
+        return ("this is a zip archive", f"unzip it, unzip {path.name}, and give the file it "
+                f"holds{f', {inside[0]}' if len(names) == 1 else ''}")
+    if path.suffix.lower() in WORKBOOK_SUFFIXES:
+        return "this is a workbook", _WORKBOOK_PLACES
+    return (f"this is an {kind} workbook under a {path.suffix or 'suffix-less'} name",
+            f"rename it to {kind}: " + _WORKBOOK_PLACES)
 
 
 def decompressing(path: Path) -> str | None:
