@@ -922,6 +922,22 @@ def test_a_bad_line_in_one_run_stops_the_others_join_and_evaluation(  # type: ig
     assert evaluated == []
 
 
+def test_a_pair_read_under_a_stop_is_still_stopped_by_it(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # The lanes' own stop (an error in one run stops the other) does not hide
+    # the reading thread's (a task's Cancel): both runs' reads end at it.
+    import core.io.pairs as pairs
+    from core.io.stop import Stop, Stopped, stoppable
+
+    rows = [("q1", "x", 2.0, 0), ("q1", "y", 1.0, 0), ("q2", "u", 1.0, 0)]
+    a, b, q = write_trec(tmp_path, rows, rows, QRELS)
+    outer = Stop()
+    outer.set()
+    evaluated: list[int] = []
+    with stoppable(outer), pytest.raises(Stopped):
+        pairs.read_judged_pair(a, b, q, lambda doc: evaluated.append(len(doc)))
+    assert evaluated == []
+
+
 def test_a_run_spent_by_its_join_becomes_the_document(tmp_path) -> None:  # type: ignore[no-untyped-def]
     # compare's read hands each Run it made to its join and lets go of it:
     # the run's scores, ids and keys become the document's (not copied beside
