@@ -866,6 +866,78 @@ def test_a_comparisons_qrels_are_let_go_before_the_second_runs_evaluation(  # ty
     assert (len(doc_a), len(doc_b)) == (3, 3)  # (q1's x judged, not retrieved by b)
 
 
+def _one_run_refused(tmp_path, monkeypatch, bad: str):  # type: ignore[no-untyped-def]
+    """read_judged_pair of two runs, ``bad`` ("a" or "b") with a bad line,
+    the other's read started only once the bad one's error has stopped it
+    (its stop set; without one, at once): the error raised, the message
+    the bad run alone gives, and the runs joined and evaluated."""
+    import time
+
+    import core.io.pairs as pairs
+    from core.errors import InputError
+    from core.io.stop import current
+
+    rows = [("q1", "x", 2.0, 0), ("q1", "y", 1.0, 0), ("q2", "u", 1.0, 0)]
+    paths = dict(zip("ab", write_trec(tmp_path, rows, rows, QRELS)[:2], strict=True))
+    q = str(tmp_path / "qrels.txt")
+    Path(paths[bad]).write_text("q1 Q0 x 1 not-a-score run\n")
+    with pytest.raises(InputError) as alone:
+        pairs.Run(paths[bad], threads=1)
+    failed = threading.Event()
+    real_run, real_join = pairs.Run, pairs._judged_run
+
+    class Run(real_run):  # type: ignore[misc, valid-type]
+        def __init__(self, path, **k) -> None:  # type: ignore[no-untyped-def]
+            if str(path) != paths[bad]:
+                assert failed.wait(10)
+                stop, until = current(), time.monotonic() + 10
+                while stop is not None and not stop.is_set() and time.monotonic() < until:
+                    time.sleep(0.001)
+            try:
+                super().__init__(path, **k)
+            except InputError:
+                failed.set()
+                raise
+
+    joined: list[str] = []
+    evaluated: list[int] = []
+    monkeypatch.setattr(pairs, "Run", Run)
+    monkeypatch.setattr(pairs, "_judged_run",
+                        lambda r, j: joined.append(str(r.path)) or real_join(r, j))
+    with pytest.raises(InputError) as raised:
+        pairs.read_judged_pair(paths["a"], paths["b"], q, lambda doc: evaluated.append(len(doc)))
+    return str(raised.value), str(alone.value), joined, evaluated
+
+
+@pytest.mark.parametrize("bad", ["a", "b"])
+def test_a_bad_line_in_one_run_stops_the_others_join_and_evaluation(  # type: ignore[no-untyped-def]
+        tmp_path, monkeypatch, bad) -> None:
+    # compare's error in one run was raised only once the other run had been
+    # read, joined and evaluated (the pool waited for it on exit: ~1 s at 2M
+    # rows); the other's read is stopped now (core.io.stop), the same message.
+    message, alone, joined, evaluated = _one_run_refused(tmp_path, monkeypatch, bad)
+    assert message == alone
+    assert "not-a-score" in message
+    assert joined == []
+    assert evaluated == []
+
+
+def test_a_pair_read_under_a_stop_is_still_stopped_by_it(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # The lanes' own stop (an error in one run stops the other) does not hide
+    # the reading thread's (a task's Cancel): both runs' reads end at it.
+    import core.io.pairs as pairs
+    from core.io.stop import Stop, Stopped, stoppable
+
+    rows = [("q1", "x", 2.0, 0), ("q1", "y", 1.0, 0), ("q2", "u", 1.0, 0)]
+    a, b, q = write_trec(tmp_path, rows, rows, QRELS)
+    outer = Stop()
+    outer.set()
+    evaluated: list[int] = []
+    with stoppable(outer), pytest.raises(Stopped):
+        pairs.read_judged_pair(a, b, q, lambda doc: evaluated.append(len(doc)))
+    assert evaluated == []
+
+
 def test_a_run_spent_by_its_join_becomes_the_document(tmp_path) -> None:  # type: ignore[no-untyped-def]
     # compare's read hands each Run it made to its join and lets go of it:
     # the run's scores, ids and keys become the document's (not copied beside

@@ -25,6 +25,9 @@ from core.io.files import Head, holds_no_line, sniff, stem
 from core.io.load import WORKBOOK_SUFFIXES, load_document, looks_like_trec_run
 from core.io.qrels_kind import is_score_dict
 from core.io.score_dict import json_run, text_joins, trec_copies
+from core.io.stop import Stop, Stopped, stoppable
+from core.io.stop import check as check_stopped
+from core.io.stop import current as current_stop
 from core.io.trec import QrelsColumns, Run, alloc, document_from_trec
 from core.model.document import Document, GradeState
 
@@ -173,10 +176,13 @@ def _read_judged_pair(
         doc_a, doc_b = _judged_tables([run_a, run_b], qrels)
         left_out = _left_out(doc_a.queries_left_out, doc_b.queries_left_out)
         return doc_a, doc_b, then(doc_a), then(doc_b), left_out
+    # A lane's error stops the other's read and join at their next piece
+    # (core.io.stop) rather than waiting for them and its evaluation.
+    stop, errors = _Within(current_stop()), list[BaseException]()
     with ThreadPoolExecutor(max_workers=2) as pool:
         # The qrels, let go once both runs are joined (11 MiB at 400,000
         # judgments, under the second run's evaluation).
-        judgments = [pool.submit(QrelsColumns, qrels, threads=1)]
+        judgments = [pool.submit(_stopping, stop, errors, QrelsColumns, qrels, threads=1)]
         last = iter((False, True))
         # Two joins side by side held both runs' sort outputs and
         # temporaries (~25-30 MiB each at 2M rows) where the defaults peaked.
@@ -185,6 +191,7 @@ def _read_judged_pair(
         def one(path: str | Path) -> tuple[Document, T]:
             run = Run(path, threads=1)
             with turn:
+                check_stopped()
                 doc = _judged_run(run, judgments[0].result())
                 del run
                 if next(last):
@@ -193,16 +200,50 @@ def _read_judged_pair(
                 # pieces the evaluation's 16 MB arrays do not fit: their
                 # pages handed back rather than kept resident beside them.
                 alloc.hand_back()
+                check_stopped()
                 return doc, then(doc)
 
-        lane = pool.submit(one, run_b)
-        doc_a, ev_a = one(run_a)
+        lane = pool.submit(_stopping, stop, errors, one, run_b)
+        try:
+            doc_a, ev_a = _stopping(stop, errors, one, run_a)
+        except Stopped:  # stopped by the qrels' or B's error (that one told), or the caller's
+            if errors:
+                raise errors[0] from None
+            raise
         doc_b, ev_b = lane.result()
     # Reading two runs at once leaves ~140 MB free in the heap that the
     # comparison's lanes do not reuse (its peak sat that much above the
     # documents): handed back here.
     alloc.hand_back()
     return doc_a, doc_b, ev_a, ev_b, _left_out(doc_a.queries_left_out, doc_b.queries_left_out)
+
+
+class _Within(Stop):
+    """The stop of a pair's lanes: set by an error of theirs, or by the
+    reading thread's own (``outer``, e.g. a task's Cancel), which it does not set."""
+
+    def __init__(self, outer: Stop | None) -> None:
+        super().__init__()
+        self._outer = outer
+
+    def is_set(self) -> bool:
+        return super().is_set() or (self._outer is not None and self._outer.is_set())
+
+
+def _stopping(stop: Stop, errors: list[BaseException], fn: Callable[..., T], *args: object,
+              **kwargs: object) -> T:
+    """``fn(*args, **kwargs)``, its reads stopped when ``stop`` is set
+    (:func:`core.io.stop.stoppable`); an error of its own is added to
+    ``errors`` and sets ``stop``."""
+    with stoppable(stop):
+        try:
+            return fn(*args, **kwargs)
+        except Stopped:
+            raise
+        except BaseException as exc:
+            errors.append(exc)
+            stop.set()
+            raise
 
 
 def _left_out(*each: tuple[tuple[str, ...], tuple[str, ...]]) -> LeftOut:
