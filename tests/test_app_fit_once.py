@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QEvent, QObject
-from PySide6.QtWidgets import QApplication, QTableView
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtWidgets import QApplication, QDockWidget, QTableView
 
+from app.models.queries import QueryColumn
 from app.window import MainWindow
 from core.io.example import load_example
 
@@ -57,3 +58,28 @@ def test_fitted_columns_are_painted_once(qtbot: Any) -> None:
     assert sorted(set(first)) == ["candidateGrid", "queryList"]
     assert paints.seen == []
     assert window.grid.horizontalHeader().sectionSize(1) > 30  # fitted
+
+
+def test_a_navigator_narrowed_past_its_status_has_its_scroll_bars_at_once(qtbot: Any) -> None:
+    """The navigator's side column narrowed (the dock areas sized for the
+    document at the launch's arrival): the status column it hides as it is
+    resized takes the list's sideways scroll range with it at once, not on
+    a 0 ms timer after the next paint (at the arrival on the 2M run the
+    list was painted with a sideways scroll bar, then again without it)."""
+    window = MainWindow(load_example())
+    qtbot.addWidget(window)
+    window.resize(1100, 760)
+    window.show()
+    qtbot.waitExposed(window)
+    view, dock = window.navigator.view, window.findChild(QDockWidget, "queryNavigatorDock")
+    window.resizeDocks([dock], [520], Qt.Orientation.Horizontal)
+    qtbot.wait(50)
+    assert not view.isColumnHidden(QueryColumn.STATUS)  # the room for it
+    assert view.horizontalScrollBar().maximum() == 0
+    window.resizeDocks([dock], [200], Qt.Orientation.Horizontal)
+    layout = window.layout()
+    assert layout is not None
+    layout.activate()  # the docks' new widths, no event delivered yet
+    assert view.width() < 200
+    assert view.isColumnHidden(QueryColumn.STATUS)
+    assert view.horizontalScrollBar().maximum() == 0  # (was the hidden column's width)

@@ -246,7 +246,12 @@ class QueryNavigator(QWidget):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)  # (the layout has sized the list already)
-        self._fit_status()
+        # Laid out and painted with this resize: the status column hidden or
+        # shown here left the list its old scroll bars until a 0 ms timer
+        # after the next paint (at the launch's arrival the list was painted
+        # with a sideways scroll bar, then again without it: hopen7).
+        with resized_at_once(self.view):
+            self._fit_status()
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
