@@ -175,3 +175,33 @@ def test_one_read_waits_while_another_runs_and_the_latest_choice_wins(
     assert [c.get("source_id") for c in chosen] == [2, 4]
     assert page.combos["source_id"].currentText() == "E: Full name"
     assert "source id: Full name, declared" in page.reasons.text()
+
+
+def test_a_read_ending_leaves_an_open_list_of_columns_open(
+        qtbot: Any, boxes: Boxes, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The source chosen, then the grade's list of columns opened while
+    that read runs, an arrow key moving in it: the read's end keeps the
+    list open where the user was (the wizard's buttons told the pages
+    closed it; the boxes were emptied and filled again at every read)."""
+    wizard = _wizard(qtbot, _named(tmp_path / "named.csv"))
+    page = wizard.mapping_page
+    read = wizard_module.preview
+    release = threading.Event()
+
+    def held(*args: Any, **kwargs: Any) -> Any:
+        release.wait(10)
+        return read(*args, **kwargs)
+
+    monkeypatch.setattr(wizard_module, "preview", held)
+    _down(qtbot, page.combos["source_id"])
+    grade = page.combos["grade"]
+    grade.showPopup()
+    qtbot.waitUntil(grade.view().isVisible)
+    qtbot.keyClick(grade.view(), Qt.Key.Key_Down)  # (on G: label, not yet chosen)
+    release.set()
+    _idle(qtbot, wizard)
+    assert "source id: doc_url, declared" in page.reasons.text()
+    assert grade.view().isVisible()
+    assert grade.currentText() == "F: grade"
+    assert grade.view().currentIndex().data() == "G: label"
+    grade.hidePopup()

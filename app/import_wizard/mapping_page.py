@@ -321,11 +321,15 @@ class MappingPage(QWizardPage):
         # Rows wider than the header offer their extra columns too (by letter).
         width = self.wiz.preview_width()
         header = [*value.header, *([""] * (width - len(value.header)))]
+        names = [self.tr("(none)"), *(column_name(c, header, value.letters)
+                                      for c in range(len(header)))]
         for field, combo in self.combos.items():
-            combo.clear()
-            combo.addItem(self.tr("(none)"), None)
-            for col in range(len(header)):
-                combo.addItem(column_name(col, header, value.letters), col)
+            # (filled again only where the columns differ: emptied, a list
+            # the user had open lost their place in it when a read ended)
+            if [combo.itemText(i) for i in range(combo.count())] != names:
+                combo.clear()
+                for col, name in enumerate(names, start=-1):
+                    combo.addItem(name, None if col < 0 else col)
             combo.setCurrentIndex(max(0, combo.findData(getattr(mapping, field))))
         self.grades_model.set_columns(header, mapping.grades, value.letters)
         written = written_consensus(value.header) if mapping.grades else None

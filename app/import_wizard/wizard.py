@@ -169,7 +169,12 @@ class ImportWizard(WizardSteps):
         return True
 
     def _pages_changed(self) -> None:
-        for page in (self.sheet_page, self.mapping_page, self.report_page):
+        """The current page's buttons follow the work's start and end (a page
+        shown later is asked then). Not the mapping page's, complete
+        whatever runs: the signal closes an open list of columns (a read
+        ending closed the one the user had opened meanwhile)."""
+        page = self.currentPage()
+        if page is not None and page is not self.mapping_page:
             page.completeChanged.emit()
 
     def load_preview(self, *, sheet: str | None = None, mapping: ColumnMapping | None = None,
