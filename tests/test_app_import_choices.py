@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QWizard
 
 from app.import_wizard import wizard as wizard_module
 from app.import_wizard.wizard import ImportWizard
@@ -108,6 +109,13 @@ def test_another_source_or_query_column_reads_the_sheet_again(
     assert "source id: doc_url, declared; 8 values, each on 3 rows" in reasons
     assert "doc_id: 8 distinct values, no role read from them; not imported" in reasons
     assert "doc_id, named so" not in reasons
+    # Back: the first page's rows are under the roles chosen, not the first guess's
+    qtbot.mouseClick(wizard.button(QWizard.WizardButton.BackButton), Qt.MouseButton.LeftButton)
+    _idle(qtbot, wizard)
+    model = wizard.sheet_page.model
+    assert model.headerData(2, Qt.Orientation.Horizontal) == "C: doc_url\n→ source_id"
+    assert model.headerData(1, Qt.Orientation.Horizontal) == "B: doc_id"
+    _next(qtbot, wizard)
     page.combos["query"].setFocus()
     qtbot.keyClick(page.combos["query"], Qt.Key.Key_Up)  # (none): the query left out
     _idle(qtbot, wizard)

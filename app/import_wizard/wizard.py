@@ -196,9 +196,13 @@ class ImportWizard(WizardSteps):
         ``mapping`` (chosen on the mapping page), read again from the sheet."""
         path = self.path
         sheet = self.preview_value.sheet if self.preview_value is not None else None
+        def done(value: SheetPreview) -> None:
+            self.sheet_page.show_roles(value)
+            self.mapping_page.show_scale(value)
+
         self._run(self.tr("Reading {0}…").format(path.name),
                   lambda progress, cancelled: preview(path, sheet=sheet, mapping=mapping),
-                  self.mapping_page.show_scale, again=True)
+                  done, again=True)
 
     def guess_around(self, chosen: Mapping[str, int | None], keep: tuple[str, ...] = ()) -> None:
         """The sheet read again around the columns the user ``chosen`` on the
@@ -216,6 +220,7 @@ class ImportWizard(WizardSteps):
 
         def done(again: SheetPreview) -> None:
             self.preview_value = again
+            self.sheet_page.show_roles(again)
             self.mapping_page.show_guess(again)
 
         self._run(self.tr("Reading {0}…").format(path.name),
