@@ -350,9 +350,11 @@ class Workplace(QObject):
             return
         before, self._pressed = self._pressed, None
         moved = {a for a, n in widths.items() if before is not None and before.get(a) != n}
-        if moved - self.dragged:
+        if moved:
             self.dragged |= moved
-            self.settings.dragged_sides = sorted(_SIDE_NAMES[a] for a in self.dragged)
+            # (with the layout holding the widths: saved alone, after a crash
+            # they named the widths of the layout saved before as the user's)
+            self.save()
 
     def _follow_width(self) -> None:
         """One side column in a narrow window, two in a wide one: the docks
@@ -657,9 +659,11 @@ class Workplace(QObject):
         w.setWindowState(state)
 
     def save(self) -> None:
-        """Keep the window's geometry and dock layout in the settings."""
+        """Keep the window's geometry and dock layout in the settings, with
+        the side columns whose widths in it the user set (:attr:`dragged`)."""
         self.settings.geometry = self.window.saveGeometry()
         self.settings.window_state = self.window.saveState(LAYOUT_VERSION)
+        self.settings.dragged_sides = sorted(_SIDE_NAMES[a] for a in self.dragged)
         self.settings.sync()
 
     def restore(self, available: QRect | None = None) -> bool:

@@ -119,6 +119,32 @@ def test_a_restored_dragged_width_is_the_user_s_and_reset_forgets_it(qtbot):
     again.session.mark_saved()
 
 
+def test_a_drag_is_kept_with_its_layout_when_the_window_never_closes(qtbot):
+    """A window closed as laid out at first, then one where the navigator
+    is dragged to 640 px and that never closes (a crash): the next start
+    restores the layout the drag was kept with, the 640 px counted as the
+    user's. The dragged sides were saved at the drag's end and the layout
+    only at a close: the next start restored the first layout's navigator
+    (235 px) and counted it as dragged, never narrowed for the grid."""
+    first = _window(qtbot)
+    nav = first.docks["queryNavigatorDock"]
+    laid_out = nav.width()
+    assert laid_out < 600
+    first.session.mark_saved()
+    first.close()
+    crashed = _window(qtbot, restore=True)
+    _drag_handle(qtbot, crashed, crashed.docks["queryNavigatorDock"], 640)
+    assert crashed.workplace.dragged == {LEFT}
+    crashed.session.mark_saved()
+    crashed.hide()  # (no closeEvent: nothing saved at a close)
+    again = _window(qtbot, restore=True)
+    assert again.workplace.dragged == {LEFT}
+    assert again.docks["queryNavigatorDock"].width() == 640
+    again.reset_layout()  # (forgotten at once: the layout saved keeps no side as dragged)
+    assert Settings().dragged_sides == []
+    again.session.mark_saved()
+
+
 def test_the_side_columns_give_way_but_not_a_kept_one():
     from app.layout import SIDE_LEAST, _give_way
 

@@ -465,3 +465,37 @@ def test_the_judged_grid_of_a_sheet_without_ranking_is_fitted_to_its_rows(qtbot)
         assert header.sectionSize(GridColumn.SOURCE) >= whole
     finally:
         w.session.mark_saved()
+
+
+@pytest.mark.parametrize("screen", ["1280x800", "960x540"])
+def test_the_original_ticked_before_any_edit_counts_in_the_key_width(qtbot, tmp_path, screen):
+    """The Original entry ticked in the header's Columns menu before any
+    edit shows the column at once: the grid's key width counts it from
+    then (as key_width's docstring says now: it said only after an edit),
+    the side columns give it that room, and unticked it counts no more."""
+    w = _open(qtbot, "trec", tmp_path, screen)
+    grid, panel = w.grid, w.grid_panel
+    assert grid.isColumnHidden(GridColumn.ORIGINAL)
+    before = panel.key_width()
+    menu = w.grid_columns.menu
+    original = w.grid_columns.actions["original"]
+
+    def click_entry() -> None:
+        menu.popup(grid.mapToGlobal(grid.rect().center()))
+        qtbot.waitExposed(menu)
+        qtbot.mouseClick(menu, Qt.MouseButton.LeftButton,
+                         pos=menu.actionGeometry(original).center())
+        _settle(qtbot, w)
+
+    click_entry()
+    assert original.isChecked()
+    assert not grid.isColumnHidden(GridColumn.ORIGINAL)
+    assert not w.grid_columns.edited
+    assert panel.key_width() >= before + grid.horizontalHeader().sectionSizeHint(
+        GridColumn.ORIGINAL)
+    assert _outside(grid, [*KEY_COLUMNS, "original"]) == []
+    assert w.centralWidget().width() >= panel.key_width()
+    click_entry()
+    assert grid.isColumnHidden(GridColumn.ORIGINAL)
+    assert panel.key_width() == before
+    w.session.mark_saved()

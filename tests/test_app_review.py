@@ -14,6 +14,7 @@ import math
 import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QFileDialog, QScrollArea
 
 from app.models.candidates import GridColumn
@@ -450,6 +451,52 @@ def test_judges_view_kappa_alpha_and_flags(qtbot, window, qtmodeltester):
     assert "disagree on 1 of 4" in view.query_title.text()
     w.set_query(1)
     assert m.rows() == [("a", "1", None, 1.0, "")]
+
+
+def test_an_annotator_s_unrateable_mark_shows_as_written_in_its_colour(qtbot, window):
+    """bob marked q1's a "N/A" and c "skip", ann marked d with no word kept
+    (a workbook from before the words): each cell says the state and the
+    mark as written, in the unrateable colour, as the workbook's Annotators
+    sheet does, and a screen reader says it; a grade not given stays blank
+    and is said as none given. The three cells were blank."""
+    from PySide6.QtGui import QAccessible
+
+    doc = _two_annotators()
+    ratings = doc.ratings.copy()
+    ratings[0, 1] = ratings[2, 1] = ratings[3, 0] = np.nan
+    doc.ratings = ratings
+    doc.unrateable_ratings = np.zeros(ratings.shape, dtype=bool)
+    doc.unrateable_ratings[[0, 2, 3], [1, 1, 0]] = True
+    doc.unrateable_words = np.full(ratings.shape, "", dtype=object)
+    doc.unrateable_words[0, 1], doc.unrateable_words[2, 1] = "N/A", "skip"
+    w = window
+    w.set_document(doc)
+    w.app_actions["show_judges"].trigger()
+    view = w.judges_view.view
+    m = view.candidate_model
+    assert [r[2:4] for r in m.rows()] == [
+        (0.0, "unrateable: N/A"), (1.0, 1.0), (1.0, "unrateable: skip"), ("unrateable", 2.0)]
+    purple = QColor(TONES["unrateable"].light)
+    for row, col in ((0, 3), (2, 3), (3, 2)):
+        index = m.index(row, col)
+        assert index.data(Qt.ItemDataRole.ForegroundRole).color() == purple
+        assert index.data(Qt.ItemDataRole.FontRole).italic()
+    assert m.index(0, 2).data(Qt.ItemDataRole.ForegroundRole) is None
+    assert m.index(0, 3).data(Qt.ItemDataRole.AccessibleDescriptionRole) == "bob's grade of a"
+    w.set_query(1)  # q2: ann gave a no grade
+    assert m.rows()[0][2] is None
+    assert m.index(0, 2).data(Qt.ItemDataRole.AccessibleDescriptionRole) == (
+        "ann's grade of a: none given")
+    w.set_query(0)
+    table = QAccessible.queryAccessibleInterface(view.candidate_table)
+    said = {}
+    for n in range(table.childCount()):
+        child = table.child(n)
+        cell = child.tableCellInterface()
+        if cell is not None:
+            said[(cell.rowIndex(), cell.columnIndex())] = child.text(QAccessible.Text.Name)
+    assert said[(0, 3)] == "unrateable: N/A"
+    assert said[(3, 2)] == "unrateable"
 
 
 def test_a_grade_edit_marks_the_comparison_stale_and_compare_again_updates(

@@ -251,6 +251,34 @@ def test_preview_rows_kept_name_what_they_are(tmp_path: Path):
     assert not result.report.of_kind(CONFLICT, DUPLICATE)
 
 
+def test_preview_rows_kept_are_counted_with_the_people(tmp_path: Path):
+    """``--keep preview``: the guess counts the people and items the import
+    imports, the preview and the test response each one person (it said
+    '4 people, each item judged by 4 of them' while 6 were imported, the
+    query and source on 12 and 4 rows where 18 and 6 were read), by
+    PROLIFIC_PID and by ResponseId declared; the wizard's preview alike."""
+    from core.io.annotator.command import import_sheet
+
+    sheet = _prolific(tmp_path / "kept.csv", PIDS)
+    result = import_sheet(sheet, keep=["preview"])
+    assert len(result.document.annotators) == 6
+    guesses = result.report.guesses()
+    assert _guess(guesses, "annotator").endswith("; 6 people, each item judged by 6 of them")
+    assert _guess(guesses, "query").endswith("; 2 values, each on 18 rows on average")
+    assert _guess(guesses, "source id").endswith("; 6 values, each on 6 rows on average")
+    declared = import_sheet(sheet, keep=["preview"], fields={"annotator": "ResponseId"})
+    assert len(declared.document.annotators) == 6
+    assert _guess(declared.report.guesses(), "annotator") == (
+        "annotator: ResponseId, declared; 6 people, each item judged by 6 of them")
+    seen = preview(sheet, keep=("preview",))
+    assert seen.mapping.keep == ("preview",)
+    assert dict(seen.mapping.reasons)["annotator"].endswith("; 6 people, each item judged by "
+                                                            "6 of them")
+    # not kept: the 4 respondents, as before
+    assert _guess(import_sheet(sheet).report.guesses(), "annotator").endswith(
+        "; 4 people, each item judged by 4 of them")
+
+
 def _named(path: Path, people: list[tuple[str, str]]) -> Path:
     """A long sheet judged by ``people`` (e-mail, full name), each of them
     grading the same 8 documents of two queries."""

@@ -119,7 +119,9 @@ class MappingPage(QWizardPage):
         outer.addWidget(self.problem)
         self.layout_combo.currentIndexChanged.connect(self._layout_changed)
         self._watch_grade_choices()
-        self.combos["annotator"].currentIndexChanged.connect(self._annotator_chosen)
+        for changed in (*(c.currentIndexChanged for c in self.combos.values()),
+                        *(box.toggled for box in self.keep_boxes.values())):
+            changed.connect(self._choice_made)
 
     def _roles_form(self, form: QFormLayout) -> None:
         """The layout, a column for each role, and the boxes beside them."""
@@ -208,11 +210,11 @@ class MappingPage(QWizardPage):
         form.addRow("", self.grade_alone)
 
     def _watch_grade_choices(self) -> None:
-        """Another grade column chosen proposes its scale (:meth:`_grades_chosen`)."""
+        """Another layout or annotators' columns chosen proposes their scale
+        (:meth:`_grades_chosen`; the grade column's is :meth:`_choice_made`)."""
         #: Filling the page from a preview (its signals are no user's choice).
         self._filling = False
-        for changed in (self.layout_combo.currentIndexChanged,
-                        self.combos["grade"].currentIndexChanged, self.grades_model.dataChanged):
+        for changed in (self.layout_combo.currentIndexChanged, self.grades_model.dataChanged):
             changed.connect(self._grades_chosen)
 
     def _scrolled(self, label: QLabel) -> QScrollArea:
@@ -319,11 +321,15 @@ class MappingPage(QWizardPage):
         # Rows wider than the header offer their extra columns too (by letter).
         width = self.wiz.preview_width()
         header = [*value.header, *([""] * (width - len(value.header)))]
+        names = [self.tr("(none)"), *(column_name(c, header, value.letters)
+                                      for c in range(len(header)))]
         for field, combo in self.combos.items():
-            combo.clear()
-            combo.addItem(self.tr("(none)"), None)
-            for col in range(len(header)):
-                combo.addItem(column_name(col, header, value.letters), col)
+            # (filled again only where the columns differ: emptied, a list
+            # the user had open lost their place in it when a read ended)
+            if [combo.itemText(i) for i in range(combo.count())] != names:
+                combo.clear()
+                for col, name in enumerate(names, start=-1):
+                    combo.addItem(name, None if col < 0 else col)
             combo.setCurrentIndex(max(0, combo.findData(getattr(mapping, field))))
         self.grades_model.set_columns(header, mapping.grades, value.letters)
         written = written_consensus(value.header) if mapping.grades else None
@@ -414,32 +420,52 @@ class MappingPage(QWizardPage):
         self.labels_model.give(self._proposed)
 
     def _grades_chosen(self, *_args: Any) -> None:
-        """Another grade column chosen (the layout, the grade, the annotators'
-        columns ticked): the rubric field shows that column's scale, read
-        again from the sheet, unless the user typed one of their own."""
+        """Other grade columns chosen (the layout, the annotators' columns
+        ticked): the rubric field shows their scale, read again from the
+        sheet, unless the user typed one of their own."""
         if self._filling or self.wiz.preview_value is None \
                 or self.rubric.text().strip() != self.proposed_rubric:
             return
         self.wiz.propose_scale(self.mapping())
 
     def show_scale(self, value: SheetPreview) -> None:
-        """The labels and the rubric the sheet's grade columns (``value``'s
-        mapping) propose, unless other columns were chosen meanwhile or the
-        user typed a rubric of their own."""
+        """The rows each kind of mark counts for ``value``'s mapping (its
+        status column's), and the labels and the rubric its grade columns
+        propose, unless other columns were chosen meanwhile or the user
+        typed a rubric of their own."""
+        if value.mapping.status == self.combos["status"].currentData():
+            self._filling = True
+            try:
+                self._show_keep_boxes(value, self._kept())
+            finally:
+                self._filling = False
         if value.mapping.sources() == self.mapping().sources() \
                 and self.rubric.text().strip() == self.proposed_rubric:
             self._show_labels(value)
 
-    def _annotator_chosen(self, *_args: Any) -> None:
-        """Another annotator column chosen: the sheet read again around it
-        (:meth:`show_guess`), as ``--map annotator=`` reads it."""
+    def _kept(self) -> tuple[str, ...]:
+        """The kinds of marked rows the boxes keep."""
+        return tuple(k for k, box in self.keep_boxes.items() if box.isChecked())
+
+    def _choice_made(self, *_args: Any) -> None:
+        """A column chosen for a role, or a box keeping marked rows ticked:
+        the sheet read again at once for the page's choices (one read
+        waiting while another runs, the latest choices), the guesses,
+        the people and the rows counted, the scale proposed following
+        (:meth:`show_guess`), as ``--map`` and ``--keep`` read it. In the
+        wide layout (or the long one chosen over a wide guess) the page's
+        mapping is read as it is: the rows marked, the labels
+        (:meth:`show_scale`)."""
         value = self.wiz.preview_value
-        if self._filling or value is None or self.layout_combo.currentData() == WIDE:
+        if self._filling or value is None:
             return
         base = value.mapping
+        if self.layout_combo.currentData() == WIDE or base.layout == WIDE:
+            self.wiz.propose_scale(self.mapping())
+            return
         self.wiz.guess_around({f: c.currentData() for f, c in self.combos.items()
-                               if f == "annotator" or f in base.declared
-                               or c.currentData() != getattr(base, f)})
+                               if f in base.declared or c.currentData() != getattr(base, f)},
+                              self._kept())
 
     def show_guess(self, value: SheetPreview) -> None:
         """The page as ``value`` read the sheet again around the user's
@@ -447,13 +473,14 @@ class MappingPage(QWizardPage):
         the boxes ticked and the marks typed kept."""
         typed = self.rubric.text() if self.rubric.text().strip() != self.proposed_rubric \
             else None
-        keep = tuple(k for k, box in self.keep_boxes.items() if box.isChecked())
+        keep, alone = self._kept(), self.grade_alone.isChecked()
         marks = self.unknown_marks.text(), self.unrateable_marks.text()
         self._shown = value
         self._filling = True
         try:
             self._fill(value)
             self._show_keep_boxes(value, keep)
+            self.grade_alone.setChecked(alone)
             self.unknown_marks.setText(marks[0])
             self.unrateable_marks.setText(marks[1])
             if typed is not None:
@@ -485,7 +512,7 @@ class MappingPage(QWizardPage):
         base = value.mapping if value is not None else ColumnMapping()
         fields: dict[str, Any] = {f: c.currentData() for f, c in self.combos.items()}
         fields["rows_ranked"] = self.rows_ranked.isChecked()
-        fields["keep"] = tuple(k for k, box in self.keep_boxes.items() if box.isChecked())
+        fields["keep"] = self._kept()
         if self.layout_combo.currentData() == WIDE:
             fields.update(grade=None, annotator=None, grades=self.grades_model.grades())
         else:

@@ -113,12 +113,18 @@ class SheetPage(QWizardPage):
         self.info.setText("; ".join(where))
         self.problem.setText(value.refusal)
         self.problem.setVisible(bool(value.refusal))
+        self.show_roles(value)
+        self.completeChanged.emit()
+
+    def show_roles(self, value: SheetPreview) -> None:
+        """The first rows under each column's role in ``value``'s mapping
+        (the mapping page's choices read again: Back shows them, not the
+        first guess's)."""
         self.model.set_preview(value)
         # Each header whole ("B: Email Address", "E: How relevant is ...?" over
         # its field): at Qt's default width a two-line header is centred and
         # cut at both ends, so that B read as 3 and E lost its letter.
         fit_columns(self.table, most=_CELL_MOST)
-        self.completeChanged.emit()
 
     def isComplete(self) -> bool:
         value = self.wiz.preview_value

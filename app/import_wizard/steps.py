@@ -41,9 +41,10 @@ class WizardSteps(QWizard):
         again (off the UI thread); the mapping page shows them."""
         raise NotImplementedError
 
-    def guess_around(self, chosen: Mapping[str, int | None]) -> None:
+    def guess_around(self, chosen: Mapping[str, int | None], keep: tuple[str, ...] = ()) -> None:
         """Read the sheet again around the columns the user ``chosen`` on the
-        mapping page (off the UI thread); the page shows the new guess."""
+        mapping page and the kinds of rows they ``keep`` (off the UI
+        thread); the page shows the new guess."""
         raise NotImplementedError
 
     def run_import(self) -> None:

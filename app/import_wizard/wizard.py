@@ -83,6 +83,10 @@ class ImportWizard(WizardSteps):
         self.task: Task | None = None
         #: Work started so far: only the last one's result is taken (:meth:`_run`).
         self._runs = 0
+        #: A read of the sheet again for the pages' choices runs (:meth:`_run`'s
+        #: ``again``), and the one asked for meanwhile, waiting for its end.
+        self._reading = False
+        self._pending: tuple[str, Any, Any] | None = None
         self.sheet_page = SheetPage(self)
         self.mapping_page = MappingPage(self, self.conventions)
         self.report_page = ReportPage(self)
@@ -102,27 +106,36 @@ class ImportWizard(WizardSteps):
         self.load_preview()
 
     # -- background work ------------------------------------------------------------
-    def _run(self, label: str, work: Any, done: Any) -> None:
+    def _run(self, label: str, work: Any, done: Any, *, again: bool = False) -> None:
         """``work`` off the UI thread, then ``done`` with its value; work
         started again before it ends supersedes it (its result dropped:
-        the grade column chosen twice in a row proposes the second's scale)."""
+        the grade column chosen twice in a row proposes the second's scale).
+        ``again``: a read of the sheet again for the choices the pages show;
+        while one runs, the one asked for last waits for its end (one
+        pending read, the latest choices win), and the running one's
+        result, or failure, is dropped for it."""
+        if again and self._reading and self.busy:
+            self._pending = (label, work, done)
+            return
+        self._pending = None
+        self._reading = again
         self.busy = True
         self._pages_changed()
         self._runs += 1
         this = self._runs
 
         def finished(value: Any) -> None:
-            if this != self._runs:
+            if this != self._runs or self._read_pending():
                 return
-            self.busy = False
+            self.busy = self._reading = False
             done(value)
             self._pages_changed()
             self.work_finished.emit()
 
         def failed(exc: BaseException) -> None:
-            if this != self._runs:
+            if this != self._runs or self._read_pending():
                 return
-            self.busy = False
+            self.busy = self._reading = False
             if isinstance(exc, NotConsensus | SplitRanking):  # the way out in the page's words
                 exc = replace(exc, hint=self.mapping_page.way_out(exc))
             elif isinstance(exc, InputError) and exc.hint:  # the flags it names, as controls
@@ -137,7 +150,8 @@ class ImportWizard(WizardSteps):
         def cancelled() -> None:
             if this != self._runs:
                 return
-            self.busy = False
+            self._pending = None  # (the user stopped the reading)
+            self.busy = self._reading = False
             self._pages_changed()
             self.work_finished.emit()
 
@@ -145,8 +159,22 @@ class ImportWizard(WizardSteps):
         self.task = run_task(self, label, work, on_done=finished, on_error=failed,
                              on_cancel=cancelled)
 
+    def _read_pending(self) -> bool:
+        """The read asked for while one ran started (True), if any."""
+        pending, self._pending = self._pending, None
+        if pending is None:
+            return False
+        self._reading = False
+        self._run(*pending, again=True)
+        return True
+
     def _pages_changed(self) -> None:
-        for page in (self.sheet_page, self.mapping_page, self.report_page):
+        """The current page's buttons follow the work's start and end (a page
+        shown later is asked then). Not the mapping page's, complete
+        whatever runs: the signal closes an open list of columns (a read
+        ending closed the one the user had opened meanwhile)."""
+        page = self.currentPage()
+        if page is not None and page is not self.mapping_page:
             page.completeChanged.emit()
 
     def load_preview(self, *, sheet: str | None = None, mapping: ColumnMapping | None = None,
@@ -168,28 +196,37 @@ class ImportWizard(WizardSteps):
         ``mapping`` (chosen on the mapping page), read again from the sheet."""
         path = self.path
         sheet = self.preview_value.sheet if self.preview_value is not None else None
+        def done(value: SheetPreview) -> None:
+            self.sheet_page.show_roles(value)
+            self.mapping_page.show_scale(value)
+
         self._run(self.tr("Reading {0}…").format(path.name),
                   lambda progress, cancelled: preview(path, sheet=sheet, mapping=mapping),
-                  self.mapping_page.show_scale)
+                  done, again=True)
 
-    def guess_around(self, chosen: Mapping[str, int | None]) -> None:
+    def guess_around(self, chosen: Mapping[str, int | None], keep: tuple[str, ...] = ()) -> None:
         """The sheet read again around the columns the user ``chosen`` on the
         mapping page (the annotator's: the people counted by it, the
-        columns naming them said so, the rows each kind of mark counts):
-        the page's guesses follow the choice at once, as ``--map`` reads
-        the sheet around a column declared."""
+        columns naming them said so, the rows each kind of mark counts;
+        the query's, the source's, the grade's: its scale proposed) and
+        the kinds of marked rows they ``keep`` (counted with the people):
+        the page's guesses follow the choice at once, as ``--map`` and
+        ``--keep`` read the sheet. One read waits while another runs, the
+        latest choices (:meth:`_run`)."""
         path, value = self.path, self.preview_value
         sheet = value.sheet if value is not None else None
         header_row = value.header_row if value is not None else None
-        fields = dict(chosen)
+        fields, kept = dict(chosen), tuple(keep)
 
         def done(again: SheetPreview) -> None:
             self.preview_value = again
+            self.sheet_page.show_roles(again)
             self.mapping_page.show_guess(again)
 
         self._run(self.tr("Reading {0}…").format(path.name),
                   lambda progress, cancelled: preview(path, sheet=sheet, header_row=header_row,
-                                                      chosen=fields), done)
+                                                      chosen=fields, keep=kept), done,
+                  again=True)
 
     def preview_width(self) -> int:
         return self.sheet_page.model.columnCount()

@@ -310,7 +310,8 @@ class GridPanel(QWidget):
         overflow it: what the side columns give way to
         (:class:`app.layout.Workplace`). It grows with
         the font (933 px of columns at 16 pt, where 640 px was assumed), and
-        once an edit shows the original grade beside the grade (counted only
+        the original grade beside the grade while it shows: once an edit
+        shows it, or the Columns menu's entry is ticked (counted only
         then: room kept for it before hid the navigator's status column)."""
         view, header = self.grid, self.grid.horizontalHeader()
         least = view.fontMetrics().averageCharWidth() * SOURCE_LEAST + 8

@@ -5,8 +5,11 @@ When the document keeps the annotators' individual grades
 Krippendorff's alpha, each with the number of items it rests on
 (:func:`core.analysis.agreement.agreement`), the consensus rule and rounding that
 turned the individual grades into the document's grades, and for the current
-query each candidate's individual grades with a flag where they differ. When
-the document keeps no individual grades, the dock says so.
+query each candidate's individual grades with a flag where they differ (an
+annotator's unrateable mark as the state and the mark as written,
+``unrateable: N/A``, in the state's colour, as the workbook's Annotators
+sheet shows it). When the document keeps no individual grades, the dock
+says so.
 """
 
 from __future__ import annotations
@@ -23,11 +26,13 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from app.accessibility import label_control
 from app.actions import ActionSpec
 from app.delegates import NumberDelegate
+from app.models.looks import ITALIC, brush
 from app.panels.scrolled import scrolled
-from app.review.common import RowsModel, read_only_table
+from app.review.common import Index, RowsModel, read_only_table
 from app.shown import shown_id
 from core.analysis.agreement import AgreementReport, agreement
-from core.model.document import Document, grade_text
+from core.model.document import Document, GradeState, grade_text
+from core.model.grades import mark_text
 
 if TYPE_CHECKING:
     from app.window_api import WindowApi
@@ -103,11 +108,17 @@ class CandidateAgreementModel(RowsModel):
     """The current query's candidates: grade, each annotator's grade, the flag.
 
     Columns: source, the document's grade, one per annotator, disagreement.
+    An annotator's cell holds their grade (a float), their unrateable mark
+    as its text (:func:`~core.model.grades.mark_text`: ``unrateable: N/A``)
+    or None (not graded); a grade state's word is drawn in its colour, in
+    italics, as the grid draws it.
     """
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(CandidateColumn, {}, parent)
         self.candidates: list[int] = []
+        #: (row, column) -> the tone of the grade state its word says.
+        self._tones: dict[tuple[int, int], str] = {}
 
     def set_query(self, doc: Document, report: AgreementReport | None, rows: list[int]) -> None:
         names = report.annotators if report is not None else []
@@ -120,18 +131,55 @@ class CandidateAgreementModel(RowsModel):
         self.candidates = rows if report is not None else []
         table: list[tuple[Any, ...]] = []
         brushes: list[str | None] = []
+        self._tones = {}
         if report is not None:
-            for i in rows:
-                grades = [None if math.isnan(g) else float(g) for g in report.grades[i]]
+            for r, i in enumerate(rows):
+                state = int(doc.state[i])
+                if state != GradeState.NUMBER:
+                    self._tones[(r, CandidateColumn.GRADE)] = _TONE[state]
+                grades = [self._cell(doc, report, r, i, a) for a in range(len(names))]
                 flag = bool(report.disagree[i])
-                table.append((doc.source_text(i),
-                              grade_text(float(doc.grade[i]), int(doc.state[i])),
+                table.append((doc.source_text(i), grade_text(float(doc.grade[i]), state),
                               *grades, self.tr("yes") if flag else ""))
                 brushes.append(_DISAGREE if flag else None)
         self.set_rows(table, brushes)
 
+    def _cell(self, doc: Document, report: AgreementReport, r: int, i: int,
+              a: int) -> float | str | None:
+        """Annotator ``a``'s cell of candidate ``i`` (row ``r``): the grade,
+        the unrateable mark said (its tone noted), or None."""
+        g = float(report.grades[i, a])
+        if not math.isnan(g):
+            return g
+        marked = doc.unrateable_ratings
+        if marked is None or not marked[i, a]:
+            return None
+        self._tones[(r, 2 + a)] = _TONE[GradeState.UNRATEABLE]
+        words = doc.unrateable_words
+        return mark_text(str(words[i, a]) if words is not None else "")
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role in (Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.FontRole) and (
+                index.isValid()):
+            tone = self._tones.get((index.row(), index.column()))
+            if tone is None:
+                return None
+            return brush(tone) if role == Qt.ItemDataRole.ForegroundRole else ITALIC
+        if role == Qt.ItemDataRole.AccessibleDescriptionRole and index.isValid() and (
+                CandidateColumn.GRADE < index.column() < self.columnCount() - 1):
+            # (a blank cell said too: the annotator gave no grade)
+            said = self.tr("{0}'s grade of {1}").format(
+                self._headers[index.column()], self.row(index.row())[CandidateColumn.SOURCE])
+            shown = super().data(index)
+            return said if shown is not None else self.tr("{0}: none given").format(said)
+        return super().data(index, role)
+
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         """Rows stay in ranked order, like the grid."""
+
+
+#: The tone of each grade state a cell says in words (app.models.looks).
+_TONE = {int(GradeState.UNKNOWN): "muted", int(GradeState.UNRATEABLE): "unrateable"}
 
 
 class JudgesView(QWidget):

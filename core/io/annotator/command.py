@@ -95,7 +95,7 @@ def import_sheet(path: str | Path, *, sheet: str | None = None, header_row: int 
     with bulk():
         table = read_guessed(path, sheet)
         mapping = guess_mapping(table, header_row=header_row, fields=fields,
-                                annotators=annotators)
+                                annotators=annotators, keep=keep)
         mapping = mapping.replace(rows_ranked=rows_ranked, keep=tuple(keep))
         need = missing_field(mapping)
         if need is not None:

@@ -209,6 +209,7 @@ def _by_names(header: list[str]) -> tuple[dict[str, int], list[tuple[int, str]]]
 
 def _by_values(table: Table, header_row: int, header: list[str], found: dict[str, int],
                wide: list[tuple[int, str]], marks: set[str], said_out: frozenset[int] = frozenset(),
+               keep: tuple[str, ...] = (),
                ) -> tuple[list[tuple[int, str]], list[tuple[str, str]], list[Flag],
                           list[tuple[int, str, str]]]:
     """The fields the names left unknown, read from the cells
@@ -218,11 +219,14 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
     (:mod:`~core.io.annotator.platform`). Returns the wide columns, the
     reasons, the flag columns and the columns left out (column, why, the
     flag that would use it); ``said_out``: a grade column the user left out
-    (``--map grade=none``), left out as a combined one."""
+    (``--map grade=none``), left out as a combined one; ``keep``: the kinds
+    of marked rows imported all the same, counted with the people."""
     # a summary row (Average, with a blank where the source id goes) counts
     # no value of any column: the rows' tally skips it
-    sample = [r for r in table.rows[header_row + 1:header_row + 1 + _SAMPLE]
-              if any(map(_filled, r)) and not summary_row(r, None, len(header))]
+    at = [i for i, r in enumerate(table.rows[header_row + 1:header_row + 1 + _SAMPLE],
+                                  start=header_row + 1)
+          if any(map(_filled, r)) and not summary_row(r, None, len(header))]
+    sample = [table.rows[i] for i in at]
     profiles = profile_columns(sample, header, marks, words=legend_words(table, header_row))
     read = "annotator" not in found  # else named so or declared: never renamed
     taken = {c for c, _ in wide} | {c for c in _combined(header, wide) if c not in found.values()}
@@ -269,8 +273,10 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
     flags, why = find_flags(profiles, used, found.get("grade"))
     if flags or "status" in found:
         reasons = marked_text(profiles, found, flags, used, roles.ignored, reasons)
+    origin = table.origin  # (a kept row naming no one is one person per file row)
     reasons = judged_by(profiles, found, flags, reasons, roles.ignored, read,
-                        table.rows[header_row + 1:])
+                        table.rows[header_row + 1:], keep,
+                        [origin.rows[i] for i in at] if origin is not None else at)
     left = set(found.values()) | used | set(roles.ignored) | {flag[0] for flag in flags}
     out = [(c, why, flag) for c, (why, flag) in roles.ignored.items()]
     out += [(c, f"{header[c] or column_letters(c + 1)}: {legend_left_out(lg)}", "")
@@ -515,7 +521,7 @@ def _unique(wide: list[tuple[int, str]]) -> tuple[tuple[int, str], ...]:
 
 def detect_mapping(table: Table, header_row: int | None = None,
                    given: dict[str, int] | None = None,
-                   grade_out: bool = False) -> ColumnMapping:
+                   grade_out: bool = False, keep: tuple[str, ...] = ()) -> ColumnMapping:
     """Guess the header row (unless given, 0-based) and which column holds what.
 
     Columns are named by their headers; an exact grade column gives a long
@@ -526,7 +532,9 @@ def detect_mapping(table: Table, header_row: int | None = None,
     names; the rest are read around them (a query declared, the source id
     is the column that fixes it). ``grade_out``: the user left the grade
     column out (``--map grade=none``): a column named so gives way to the
-    annotators' columns beside it.
+    annotators' columns beside it. ``keep``: the kinds of rows a platform
+    marks as no judgments imported all the same (``--keep preview``): the
+    people and items are counted with them, as the import counts them.
     """
     untold = False
     if header_row is None:
@@ -552,7 +560,7 @@ def detect_mapping(table: Table, header_row: int | None = None,
                                             *ColumnMapping().unrateable_marks)}
     named_wide = list(wide)
     wide, reasons, flags, left = _by_values(table, header_row, header, found, wide, marks,
-                                            said_out)
+                                            said_out, keep)
     if wide and wide == named_wide:
         reasons.insert(0, ("annotators", f"{', '.join(n for _, n in wide)}, named so: one "
                            "column of grades per annotator"))
@@ -569,7 +577,7 @@ def detect_mapping(table: Table, header_row: int | None = None,
         reasons = [(k, text) for k, text in reasons if k != f]
         left.append((c, why, ""))
     return ColumnMapping(header_row=header_row, grades=_unique(wide), reasons=tuple(reasons),
-                         flags=tuple(flags), left_out=tuple(left), **fields)
+                         flags=tuple(flags), left_out=tuple(left), keep=keep, **fields)
 
 
 #: Where a sheet of one row per respondent gives the columns read from its

@@ -54,7 +54,8 @@ def _field(name: str, *, file: str) -> str:
 
 def guess_mapping(table: Table, *, header_row: int | None = None,
                   fields: Mapping[str, str | int] | None = None,
-                  annotators: Sequence[str] | None = None) -> ColumnMapping:
+                  annotators: Sequence[str] | None = None,
+                  keep: Sequence[str] = ()) -> ColumnMapping:
     """The guessed mapping of ``table`` with what the user said over it.
 
     ``header_row`` is 1-based (the sheet's own row number; 0: the sheet has
@@ -65,15 +66,17 @@ def guess_mapping(table: Table, *, header_row: int | None = None,
     column the user names feeds that field only; a field mapped to ``none``
     is left out (``rank=none``: the sheet holds no ranking; ``grade=none``:
     the annotators' columns are the grades, the grade column beside them
-    left out).
+    left out). ``keep``: the kinds of marked rows imported all the same
+    (``--keep``), counted in the guess's people and items.
     """
     if header_row is not None and not 0 <= header_row <= max(len(table.rows), 1):
         raise InputError(f"there is no row {header_row} (the sheet has {len(table.rows)})",
                          file=table.file, sheet=table.sheet, hint="pass --header-row N")
     out = any(_field(f, file=table.file) == "grade" and _none(ref)
               for f, ref in (fields or {}).items())  # the annotators' columns are the grades
+    kept = tuple(keep)
     mapping = detect_mapping(table, None if header_row is None else header_row - 1,
-                             grade_out=out)
+                             grade_out=out, keep=kept)
     header = table.header(mapping)
     where: dict[str, Any] = {"file": table.file, "sheet": table.sheet}
     chosen: dict[str, int | None] = {
@@ -82,7 +85,7 @@ def guess_mapping(table: Table, *, header_row: int | None = None,
     given = {f: c for f, c in chosen.items() if c is not None and (f in (
         "query", "source_id") or (f in SINGLE_FIELDS and any(
             getattr(mapping, g) == c for g in SINGLE_FIELDS if g != f))
-        or (f == "annotator" and mapping.annotator not in (None, c)))}
+        or (f in ("annotator", "grade") and getattr(mapping, f) not in (None, c)))}
     if given:  # read the others around the declared query or source, or around a
         # column the guess gave another role (--map rank=B where B was read as
         # the grades: the grades are then looked for elsewhere, not lost), or
@@ -90,7 +93,7 @@ def guess_mapping(table: Table, *, header_row: int | None = None,
         # was said 'empty: no row holds a value'; now what it holds)
         # (the declared column's reason kept, its people or values counted:
         # the wizard's page says them for the column chosen at once)
-        again = detect_mapping(table, mapping.header_row, given, grade_out=out)
+        again = detect_mapping(table, mapping.header_row, given, grade_out=out, keep=kept)
         mapping = again.replace(reasons=(
             *((f, why) for f, why in mapping.reasons if f == "header"),
             *((f, why.replace(", named so;", ", declared;", 1) if f in given else why)
@@ -110,6 +113,12 @@ def guess_mapping(table: Table, *, header_row: int | None = None,
         changes["grades"] = ()
     else:
         changes["grades"] = tuple((c, who) for c, who in mapping.grades if c not in taken)
+    # a field left out, or its column given another role: its guess's reason is gone
+    gone = {f for f in SINGLE_FIELDS if f in changes and changes[f] is None
+            and getattr(mapping, f) is not None}
+    if gone:
+        changes["reasons"] = (*((f, why) for f, why in mapping.reasons if f not in gone),
+                              *((f, "none, declared") for f in sorted(gone) if f in chosen))
     mapping = mapping.replace(**changes)
     return mapping.grade_left_out() if "grade" in chosen and chosen["grade"] is None \
         else mapping

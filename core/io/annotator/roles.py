@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Container
+from collections.abc import Container, Mapping
 from dataclasses import dataclass
 
 from core.io.annotator.model import BATCH_OR_GRADES
@@ -367,16 +367,22 @@ def keys(p: Profile, skipped: Container[int] = ()) -> str:
             + (f"{per:.3g} rows on average" if per != 1 else "one row"))
 
 
-def people(who: Profile, source: Profile | None, skipped: Container[int] = ()) -> str:
+def people(who: Profile, source: Profile | None, skipped: Container[int] = (),
+           alone: Mapping[int, int] | None = None) -> str:
     """How many people ``who`` names and how many judged each item of
     ``source``: ``3 people, each item judged by 2-3 of them``; the rows
     ``skipped`` (those a platform marks as no judgments: a preview
-    response) left out, so the count is the import's."""
-    keep = [i for i in range(len(who.texts)) if i not in skipped and who.texts[i]]
-    what = numbers.counted(len({who.texts[i] for i in keep}), "person", "people")
+    response) left out, and those kept all the same that name no one
+    (``--keep preview``) one person per file row (``alone``: row -> its
+    file row), as the import names them (``preview (row 4)``), so the
+    count is the import's."""
+    alone = alone or {}
+    texts = [t or (f"\0{alone[i]}" if i in alone else "") for i, t in enumerate(who.texts)]
+    keep = [i for i in range(len(texts)) if i not in skipped and texts[i]]
+    what = numbers.counted(len({texts[i] for i in keep}), "person", "people")
     if source is None:
         return what
-    groups = grouped([source.texts[i] for i in keep], [who.texts[i] for i in keep])
+    groups = grouped([source.texts[i] for i in keep], [texts[i] for i in keep])
     per = sorted(len(vs) for vs in groups.values())
     spread = "0" if not per else f"{per[0]}" if per[0] == per[-1] else f"{per[0]}-{per[-1]}"
     return f"{what}, each item judged by {spread} of them"

@@ -32,7 +32,8 @@ _PREVIEW_ROWS = 20
 
 def preview(path: str | Path, *, sheet: str | None = None,
             mapping: ColumnMapping | None = None, header_row: int | None = None,
-            chosen: Mapping[str, int | None] | None = None) -> SheetPreview:
+            chosen: Mapping[str, int | None] | None = None,
+            keep: tuple[str, ...] = ()) -> SheetPreview:
     """Sheets, the header row, the first rows, the mapping and the labels.
 
     Unless given, the sheet, the header row (0-based) and the mapping are
@@ -40,13 +41,16 @@ def preview(path: str | Path, *, sheet: str | None = None,
     for that row. ``chosen``: fields whose columns the user chose (0-based;
     None: left out), the rest read again around them as ``--map`` reads
     them (the wizard's annotator chosen: the people counted, the columns
-    naming them said so, by that column).
+    naming them said so, by that column). ``keep``: the kinds of marked
+    rows the user keeps, counted in the guessed people (unless ``mapping``
+    is given).
     """
     table = read_guessed(path, sheet)
     if mapping is None and chosen:
         mapping = guess_mapping(table, header_row=None if header_row is None else header_row + 1,
-                                fields={f: "none" if c is None else c for f, c in chosen.items()})
-    mapping = mapping or detect_mapping(table, header_row)
+                                fields={f: "none" if c is None else c for f, c in chosen.items()},
+                                keep=keep)
+    mapping = mapping or detect_mapping(table, header_row, keep=keep)
     start = mapping.header_row + 1
     columns = [[r[c] if c < len(r) else None for r in table.rows[start:]]
                for c, _ in mapping.sources()]

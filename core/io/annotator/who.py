@@ -111,15 +111,19 @@ def same_people(who: Profile, other: Profile, skipped: Container[int] = ()) -> b
 
 def judged_by(profiles: list[Profile], found: dict[str, int], flags: Sequence[Flag],
               reasons: list[tuple[str, str]], ignored: dict[int, tuple[str, str]],
-              read: bool, rows: Sequence[Sequence[Any]] = ()) -> list[tuple[str, str]]:
+              read: bool, rows: Sequence[Sequence[Any]] = (),
+              kept: Container[str] = (), file_rows: Sequence[int] = ()
+              ) -> list[tuple[str, str]]:
     """Who judged, said on the rows the import keeps (a preview response,
     Qualtrics' ``Status = Survey Preview``, is no one's judgment: a guess
     of '5 people' where 4 remain misleads), by a participant id where the
     annotator was ``read`` from values and one names them, every other
     column naming them too left out saying so (in ``ignored``); ``rows``:
     every row of the sheet below its header (the profiles hold the first
-    ones), where a participant id must name one response too. Returns the
-    reasons."""
+    ones), where a participant id must name one response too; ``kept``:
+    the kinds of marked rows imported all the same (``--keep preview``),
+    counted as the import counts them (one who names no one is one person
+    per ``file_rows``' row, each profiled row's). Returns the reasons."""
     col = found.get("annotator")
     if col is None:
         return reasons
@@ -128,16 +132,18 @@ def judged_by(profiles: list[Profile], found: dict[str, int], flags: Sequence[Fl
     twins = _twins(profiles, found, marked, read, rows)
     source = source_items(profiles, found)
     who = profiles[found["annotator"]]
+    skipped = {i for i, (kind, _) in marked.items() if kind not in kept}
+    alone = {i: file_rows[i] if i < len(file_rows) else i for i in marked if i not in skipped}
     out = []
     for f, why in reasons:
         if f == "annotator" and who.col != col:
             why = (f"{who.shown()}, read from its values: the participant's id, one per "
                    f"respondent ({profiles[col].shown()}), the same on each of their rows; "
-                   f"{people(who, source, marked)}")
+                   f"{people(who, source, skipped, alone)}")
         elif f == "annotator" and marked and "; " in why:
-            why = f"{why.split('; ', 1)[0]}; {people(who, source, marked)}"
+            why = f"{why.split('; ', 1)[0]}; {people(who, source, skipped, alone)}"
         elif f in ("query", "source_id") and marked and "; " in why and f in found:
-            why = f"{why.split('; ', 1)[0]}; {keys(profiles[found[f]], marked)}"
+            why = f"{why.split('; ', 1)[0]}; {keys(profiles[found[f]], skipped)}"
         elif f == "ignored" and any(why == ignored.get(c, ("",))[0] for c in twins):
             continue
         out.append((f, why))
