@@ -83,3 +83,18 @@ def test_the_window_s_title_names_the_run_s_tag(qtbot, tmp_path):
     assert w.document.run_tag == "bm25-rm3"
     assert "(bm25-rm3)" in w.windowTitle()
     w.session.mark_saved()
+
+
+def test_a_trec_run_joined_with_ranx_json_qrels_keeps_its_tag(tmp_path):
+    """A JSON id holding white space joins on the ids' text
+    (core.io.trec.join.document_from_judged): the run's tag was lost there
+    and the export wrote ndcg-worksheet (fails before)."""
+    run, _ = _run(tmp_path, "bm25-rm3")
+    qrels = tmp_path / "qrels.json"
+    qrels.write_text('{"q1": {"a": 2, "b x": 1}, "q2": {"c": 1}}', encoding="utf-8")
+    assert load_document(run, qrels=qrels).run_tag == "bm25-rm3"
+    out = tmp_path / "out.run"
+    code, said = _export(str(run), "--qrels", str(qrels), "-o", str(out))
+    assert code == 0
+    assert {line.split()[-1] for line in out.read_text().splitlines()} == {"bm25-rm3"}
+    assert "tagged 'bm25-rm3'" in said
