@@ -17,13 +17,11 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from core.io.workbook.additions_types import CandidateAdditions, Cell, RecordColumns
-from core.io.workbook.layout import ANNOTATOR_LEAD, ANNOTATOR_TAIL, SHEETS
+from core.io.workbook.layout import ANNOTATOR_LEAD, SHEETS
 from core.io.workbook.metadata import read_metadata
-from core.io.workbook.record import header_text
+from core.io.workbook.record import OWN_COLUMNS, header_text
 
 __all__ = ["metadata_annotators", "read_record_columns", "record_extras"]
-
-_OWN = frozenset((*ANNOTATOR_LEAD, *ANNOTATOR_TAIL))
 
 
 def read_record_columns(rows: list[list[Any]], named: Callable[[], Collection[str]] = tuple,
@@ -43,7 +41,7 @@ def read_record_columns(rows: list[list[Any]], named: Callable[[], Collection[st
         return None
     width = max(map(len, rows))
     columns = [(c, names[c] if c < len(names) else "") for c in range(width)
-               if (names[c] if c < len(names) else "") not in _OWN]
+               if (names[c] if c < len(names) else "") not in OWN_COLUMNS]
     columns = [(c, name) for c, name in columns if name or any(
         c < len(row) and row[c] is not None and row[c] != "" for row in rows)]
     return RecordColumns(rows, q, s, columns, named)
