@@ -98,3 +98,17 @@ def test_a_trec_run_joined_with_ranx_json_qrels_keeps_its_tag(tmp_path):
     assert code == 0
     assert {line.split()[-1] for line in out.read_text().splitlines()} == {"bm25-rm3"}
     assert "tagged 'bm25-rm3'" in said
+
+
+def test_a_worksheet_csv_says_it_keeps_no_run_tag(tmp_path):
+    """A worksheet CSV/TSV holds no run's tag: the save says so among what
+    the file does not keep (it said nothing, and a TREC export of the CSV
+    read again wrote ndcg-worksheet; fails before)."""
+    from core.io.delimited import not_kept, qrels_not_kept
+
+    run, qrels = _run(tmp_path, "bm25-rm3")
+    doc = document_from_trec(run, qrels)
+    assert not_kept(doc) == ["the run's tag (bm25-rm3)"]
+    assert "the run's tag (bm25-rm3)" not in qrels_not_kept(doc)  # (its ranking's: said)
+    doc.run_tag = ""
+    assert not_kept(doc) == []
