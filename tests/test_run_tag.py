@@ -112,3 +112,28 @@ def test_a_worksheet_csv_says_it_keeps_no_run_tag(tmp_path):
     assert "the run's tag (bm25-rm3)" not in qrels_not_kept(doc)  # (its ranking's: said)
     doc.run_tag = ""
     assert not_kept(doc) == []
+
+
+@pytest.mark.parametrize("tag", [5, ["bm25"], None])
+def test_a_run_tag_in_damaged_metadata_is_refused_naming_the_field(tmp_path, tag):
+    """The metadata's run_tag is checked as its other texts are: a number or
+    a list there is a damaged workbook, said naming the field (was: read
+    as its str(), '5' or "['bm25']", and a TREC export wrote that; fails
+    before)."""
+    import python_calamine
+
+    from core.errors import InputError
+    from core.io.workbook import SHEETS
+    from core.io.workbook.metadata import document_from_metadata, read_metadata
+
+    run, qrels = _run(tmp_path, "bm25-rm3")
+    book = tmp_path / "run.xlsx"
+    assert _export(str(run), "--qrels", str(qrels), "-o", str(book))[0] == 0
+    rows = python_calamine.CalamineWorkbook.from_path(str(book)).get_sheet_by_name(
+        SHEETS["metadata"]).to_python()
+    meta = read_metadata(rows, str(book))
+    assert document_from_metadata(dict(meta), str(book)).run_tag == "bm25-rm3"
+    meta["run_tag"] = tag
+    with pytest.raises(InputError, match=r"field 'run_tag' is .*, not text") as found:
+        document_from_metadata(meta, str(book))
+    assert (found.value.file, found.value.sheet) == (str(book), SHEETS["metadata"])
