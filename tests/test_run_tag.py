@@ -137,3 +137,16 @@ def test_a_run_tag_in_damaged_metadata_is_refused_naming_the_field(tmp_path, tag
     with pytest.raises(InputError, match=r"field 'run_tag' is .*, not text") as found:
         document_from_metadata(meta, str(book))
     assert (found.value.file, found.value.sheet) == (str(book), SHEETS["metadata"])
+
+
+@pytest.mark.parametrize("output", ["out.csv", "out.xlsx", "out.qrels"])
+def test_run_tag_for_an_output_that_is_no_run_is_refused(tmp_path, output, capsys):
+    """--run-tag with a CSV, workbook or qrels output was dropped in
+    silence (the file written, no tag anywhere); now refused before
+    anything is read or written (fails before)."""
+    run, qrels = _run(tmp_path, "bm25-rm3")
+    code, said = _export(str(run), "--qrels", str(qrels), "-o", str(tmp_path / output),
+                         "--run-tag", "mine")
+    assert (code, said) == (2, "")
+    assert "--run-tag tags a run's lines" in capsys.readouterr().err
+    assert not (tmp_path / output).exists()
