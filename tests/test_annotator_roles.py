@@ -440,3 +440,28 @@ def test_a_duration_is_no_ranking_a_falling_score_may_be() -> None:
                             "ranking); not imported", "")
     assert said["id"][1] == "--map score=id"
     assert said["points"][1] == "--map score=points"
+
+
+def test_a_query_ending_in_total_is_a_query_and_a_pivot_s_subtotal_a_summary(tmp_path) -> None:
+    """A pivot's subtotal row is named after the query it sums (``q1
+    Total``): skipped, its sums no grades. A query of its own whose last
+    word is total (``calorie total``), its source id left blank, is a row
+    missing its source id: rejected, its grades named, never skipped as a
+    summary (was: '1 row without a judgment skipped', its grades 2 and 3
+    dropped)."""
+    from core.io.annotator import import_annotations
+
+    pivot = tmp_path / "pivot.csv"
+    pivot.write_text("query,source_id,grade\nq1,a,2\nq1,b,1\nq1 Total,,3\n"
+                     "q2,c,1\nq2 Total,,1\nGrand Total,,4\n", encoding="utf-8")
+    result = import_annotations(pivot)
+    assert result.document.grade.tolist() == [2.0, 1.0, 1.0]
+    assert [why for _, why in result.report.skipped_rows] == [
+        "a summary row ('q1 Total'), not a judgment", "a summary row ('q2 Total'), not a judgment",
+        "a summary row ('Grand Total'), not a judgment"]
+    own = tmp_path / "own.csv"
+    own.write_text("query,source_id,Alice,Bob\nq1,a,2,1\nq1,b,1,1\ncalorie total,,2,3\n"
+                   "q2,c,1,0\nq2,d,2,2\n", encoding="utf-8")
+    report = import_annotations(own).report
+    assert report.skipped_rows == []
+    assert [(r.row, r.column) for r in report.rejected] == [(4, "source_id")]

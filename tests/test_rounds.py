@@ -154,6 +154,7 @@ def test_reviewer_document_holds_its_queries_in_queue_order():
     doc = base_doc([2, 4, 1, 3], seed=3)
     doc.annotators, doc.ratings = ["x"], np.full((len(doc), 1), 1.0)
     doc.set_grade(0, 2.0, who="lead")  # the base's own history stays in the base
+    doc.run_tag = "bm25-rm3"  # the run's tag goes with it (was lost: a TREC export's)
     p, docs = hand_out(doc, ["ana", "ben"], overlap=0.5, seed=4)
     queue = judging_queue(evaluate(doc))
     first = list(dict.fromkeys(doc.query_ids[q] for q in doc.query[queue.rows].tolist()))
@@ -166,6 +167,7 @@ def test_reviewer_document_holds_its_queries_in_queue_order():
         assert mine.audit == []
         assert mine.annotators == []
         assert mine.ratings is None
+        assert (mine.name, mine.run_tag) == (doc.name, "bm25-rm3")
         assert mine.conventions.rubric == RUBRIC
         for q in mine.query_ids:  # rows in the base's order, grades as handed out
             base_rows = [i for i in range(len(doc)) if doc.query_ids[doc.query[i]] == q]

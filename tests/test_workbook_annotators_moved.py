@@ -394,3 +394,35 @@ def test_a_cell_typed_beside_the_record_is_no_edit(
     ((sheet, line, column, problem),) = said(beside)
     assert (sheet, line, column) == (SHEET, None, "G")
     assert problem.startswith("a column not the record's: kept, not read as grades")
+
+
+@pytest.mark.parametrize("suffix", [".xlsx", ".ods"])
+def test_another_document_saved_over_the_record_writes_no_old_annotator(
+        tmp_path: Path, book: tuple[Document, Path], suffix: str) -> None:
+    """A document whose annotators are others (a sheet imported again, bob
+    now robert) saved over a workbook of ours: the replaced record's
+    annotators are its own columns, not a reviewer's (was: alice's and
+    bob's grades written after the new record's columns, and said at each
+    reopen as columns not the record's), while a reviewer's column in it
+    is kept."""
+    from core.io.workbook.additions import additions_to_keep
+
+    doc, out = book
+    target = out.with_suffix(suffix)
+    if suffix == ".ods":
+        export_workbook(evaluate(doc), target)
+    wb = openpyxl.load_workbook(out)
+    again = doc.subset(np.arange(len(doc)))
+    again.annotators = ["alice", "robert"]
+    export_workbook(evaluate(again), target, keep=additions_to_keep(target))
+    assert sheet_values(target) == [[*HEADER[:3], "robert", *HEADER[4:]], *ROWS]
+    assert said(target) == []
+    if suffix == ".ods":
+        return
+    ws = wb[SHEET]  # a reviewer's column: kept, the old annotator's not
+    ws.insert_cols(4)
+    ws["D1"], ws["D2"] = "my note", "check d1"
+    wb.save(out)
+    export_workbook(evaluate(again), out, keep=additions_to_keep(out))
+    assert sheet_values(out)[:2] == [[*HEADER[:3], "robert", *HEADER[4:], "my note"],
+                                     [*ROWS[0], "check d1"]]

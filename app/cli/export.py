@@ -101,6 +101,9 @@ def _text_formats(formats: dict[str, str]) -> list[str]:
 def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
     # Each writer is imported when used: the workbook writer's packages load slowly.
     kind = output_kind(args.output, args.to, EXPORT_FORMATS)
+    if args.run_tag is not None and kind != "run":  # (it was dropped in silence)
+        raise NdcgError(f"--run-tag tags a run's lines; {args.output} is written as {kind}: "
+                        "name a .run output (or --to run), or leave --run-tag out")
     check_output(args.output, args.input, args.qrels)
     doc, conv = load_input(args)
     say_reopened([doc], args)

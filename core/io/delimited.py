@@ -415,10 +415,11 @@ def write_delimited(doc: Document, path: str | Path, *, delimiter: str = ",",
     atomic_write(Path(path), write)
 
 
-def not_kept(doc: Document) -> list[str]:
+def not_kept(doc: Document, *, tag: bool = True) -> list[str]:
     """What a worksheet CSV/TSV of ``doc`` would not keep, for people (empty
     when the file keeps everything): the file holds each candidate's query,
-    source, version, score, current grade, note and reason, nothing else.
+    source, version, score, current grade, note and reason, nothing else
+    (the run's tag said unless not ``tag``: qrels say the ranking lost).
 
     Examples
     --------
@@ -445,6 +446,8 @@ def not_kept(doc: Document) -> list[str]:
         lost.append(f"the individual grades of {counted(len(doc.annotators), 'annotator')}")
     if doc.judgment_version:
         lost.append(f"the judgment version ({doc.judgment_version})")
+    if doc.run_tag and tag:  # (a TREC export of the file's rows then writes ndcg-worksheet)
+        lost.append(f"the run's tag ({doc.run_tag})")
     if not (np.isnan(doc.frequency).all() and np.isnan(doc.importance).all()):
         lost.append("the query weights (frequency, importance)")
     return lost
@@ -487,4 +490,4 @@ def qrels_not_kept(doc: Document) -> list[str]:
         lost.append(counted(fractional, "grade that is not a whole number (written with its",
                             "grades that are not whole numbers (written with their", grouped=True)
                     + " decimals; trec_eval reads whole numbers)")
-    return lost + not_kept(doc)
+    return lost + not_kept(doc, tag=False)  # (the run's tag: its ranking's)

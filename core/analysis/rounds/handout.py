@@ -193,5 +193,5 @@ def reviewer_document(doc: Document, ev: Evaluation, plan: HandOut, reviewer: st
         importance={q: float(doc.importance[index[q]]) for q in mine},
         conventions=conv, judgment_version=doc.judgment_version, name=doc.name, check=False,
     )
-    out.assignment = plan.assignment(reviewer)
+    out.assignment, out.run_tag = plan.assignment(reviewer), doc.run_tag
     return out

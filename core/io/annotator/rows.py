@@ -4,7 +4,7 @@ candidates they make (the first row of each query and source)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from operator import ne
@@ -83,15 +83,19 @@ def _blank(raw: list[Any]) -> bool:
     return all(c is None or (isinstance(c, str) and not c.strip()) for c in raw)
 
 
-def summary_row(raw: Sequence[Any], source: int | None, width: int = 0) -> str:
+def summary_row(raw: Sequence[Any], source: int | None, width: int = 0,
+                queries: Container[str] | None = None) -> str:
     """The first words of a row that sums up the rows above it (``Average``,
-    ``Total``; a pivot table's subtotal of a query, ``QUERY Total``) and so
-    names no source: its ``source`` cell is blank, or, while the source
-    column is not known yet (``None``: reading the columns), any of its
-    ``width`` cells; "" for any other row."""
+    ``Total``; a pivot table's subtotal of a query, ``QUERY Total``, where
+    QUERY is one of ``queries`` when they are known: a query of its own,
+    ``calorie total``, is none) and so names no source: its ``source``
+    cell is blank, or, while the source column is not known yet (``None``:
+    reading the columns), any of its ``width`` cells; "" for any other row."""
     first = next((cell_text(c).strip() for c in raw if cell_text(c).strip()), "")
     key = label_key(first)
-    if key not in TOTAL_WORDS and key.rpartition(" ")[2] not in ("total", "subtotal"):
+    of, _, last = first.rpartition(" ")
+    if key not in TOTAL_WORDS and not (label_key(last) in ("total", "subtotal") and (
+            queries is None or of.strip() in queries)):
         return ""
     if source is None:
         blank = len(raw) < width or not all(cell_text(c).strip() for c in raw)
@@ -100,12 +104,14 @@ def summary_row(raw: Sequence[Any], source: int | None, width: int = 0) -> str:
     return first if blank else ""
 
 
-def _no_judgment(sheet: Sheet, raw: list[Any], source_empty: bool) -> str | None:
+def _no_judgment(sheet: Sheet, raw: list[Any], source_empty: bool,
+                 queries: Container[str]) -> str | None:
     """Why a row that is not blank holds no judgment (None: it does): a
-    total row, or a row without a source id and without grades."""
+    total row (a subtotal of one of the sheet's ``queries``), or a row
+    without a source id and without grades."""
     if not source_empty:
         return None
-    if word := summary_row(raw, sheet.mapping.source_id):
+    if word := summary_row(raw, sheet.mapping.source_id, queries=queries):
         return f"a summary row ({word!r}), not a judgment"
     first = next((cell_text(c).strip() for c in raw if cell_text(c).strip()), "")
     grade_cells = [c for c, _ in sheet.mapping.sources()]
@@ -164,7 +170,7 @@ def read_rows(sheet: Sheet, report: ImportReport) -> Rows:
             skip[i] = True
             report.blank_rows += 1
             continue
-        why = _no_judgment(sheet, raw, not s_text[i])
+        why = _no_judgment(sheet, raw, not s_text[i], q_first)
         if why is not None:
             skip[i] = True
             report.skipped_rows.append((sheet.row_number(i), why))

@@ -91,9 +91,7 @@ def document_from_trec(
         if doc is not None:
             doc.run_tag = run.tag
             return doc
-    doc = _join_lines(run, qrels_path, conventions, name, unshared=unshared)
-    doc.run_tag = run.tag
-    return doc
+    return _join_lines(run, qrels_path, conventions, name, unshared=unshared)
 
 
 def _duplicate_error(run: Run, query: str, source: str, first: int, second: int) -> InputError:
@@ -688,7 +686,7 @@ def _join_lines(run: Run, judged: Path | Qrels, conventions: Conventions | None,
     unjudged = tuple(q for q in dict.fromkeys(run_query) if q not in qrels)
     ranked = set(run_query)
     doc.queries_left_out = unjudged, tuple(q for q in qrels if q not in ranked and not unshared)
-    doc.unshared = unshared
+    doc.unshared, doc.run_tag = unshared, run.tag  # (document_from_judged's too)
     dup = doc.find_duplicate()
     if dup is not None:
         first, second = dup

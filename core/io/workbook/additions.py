@@ -53,7 +53,7 @@ from core.io.workbook.additions_types import (
 )
 from core.io.workbook.layout import COLUMN_INDEX, SHEETS
 from core.io.workbook.record import file_headers
-from core.io.workbook.record_columns import read_record_columns
+from core.io.workbook.record_columns import metadata_annotators, read_record_columns
 from core.io.workbook.sheet_conventions import defined_names
 from core.io.workbook.targets import is_ods
 
@@ -453,7 +453,7 @@ def _record_columns(path: Path, sheets: list[str], renamed: str) -> RecordColumn
         raise InputError(f"the workbook cannot be read: {type(exc).__name__}: {exc}",
                          file=str(path), sheet=sheet,
                          hint="open it in Excel or LibreOffice and save it again") from exc
-    return read_record_columns(rows)
+    return read_record_columns(rows, metadata_annotators(book, str(path)))
 
 
 def _read_into(out: Additions, path: Path, name: str, ours: frozenset[str]) -> None:

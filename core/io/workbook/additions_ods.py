@@ -37,7 +37,7 @@ from core.io.workbook.additions_types import (
 )
 from core.io.workbook.layout import SHEETS
 from core.io.workbook.record import file_headers
-from core.io.workbook.record_columns import read_record_columns
+from core.io.workbook.record_columns import metadata_annotators, read_record_columns
 
 __all__ = ["read_ods_additions"]
 
@@ -138,7 +138,8 @@ def read_ods_additions(path: str | Path) -> Additions:
                 out.candidates, lost = _candidates(_rows(book, name))
                 out.not_carried.extend(lost)
             elif name == (out.annotators_name or SHEETS["annotators"]):
-                out.annotator_columns = read_record_columns(_rows(book, name))
+                out.annotator_columns = read_record_columns(
+                    _rows(book, name), metadata_annotators(book, str(path)))
             elif name not in ours:
                 sheet = CarriedSheet(name, hidden="visible" not in str(meta.visible).lower())
                 for r, row in enumerate(_rows(book, name)):

@@ -5,6 +5,7 @@ data :mod:`core.io.workbook.additions` (``.xlsx``, openpyxl) and
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -71,12 +72,16 @@ class RecordColumns:
     """The Annotators record's cells as read (``rows``, from A1), where its
     identity columns are (``query``, ``source``) and its other columns
     (``columns``: index and header), their values by candidate made only
-    when asked (:meth:`values`: the annotators' columns never are)."""
+    when asked (:meth:`values`: the annotators' columns never are), and
+    the annotators its workbook's metadata names (``named``, read when
+    asked: the record's own columns where the document saved over it has
+    other annotators)."""
 
     rows: list[list[Any]]
     query: int
     source: int
     columns: list[tuple[int, str]]
+    named: Callable[[], Collection[str]] = tuple
 
     def __bool__(self) -> bool:
         return bool(self.columns)

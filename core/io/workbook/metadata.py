@@ -177,7 +177,7 @@ def document_from_metadata(meta: dict[str, Any], name: str) -> Document:
                         else Assignment.from_dict(meta["assignment"])),
         )
         doc.ranking = meta.get("ranking", "")
-        doc.run_tag = str(meta.get("run_tag", ""))
+        doc.run_tag = meta.get("run_tag", "")
         if meta.get("unrateable_ratings") and ratings is not None:
             doc.unrateable_ratings = np.zeros(ratings.shape, dtype=bool)
             at = np.array(meta["unrateable_ratings"], dtype=np.int64).reshape(-1, 2)

@@ -86,8 +86,8 @@ def _check(meta: dict[str, Any]) -> None:
         raise MetadataError("sheet_rows", "names a row twice")
     for key in ("conventions", "workbook_conventions"):
         _conventions(meta.get(key), key)
-    for key in ("judgment_version", "name"):
-        if not isinstance(meta.get(key), str):
+    for key in ("judgment_version", "name", "run_tag"):  # (run_tag: absent when none)
+        if not isinstance(meta.get(key, "" if key == "run_tag" else None), str):
             raise MetadataError(key, f"is {_shown(meta.get(key))}, not text")
     for i, entry in enumerate(_list(meta, "audit")):
         if not (isinstance(entry, list) and len(entry) in (8, 9, 10)

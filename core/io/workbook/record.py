@@ -27,12 +27,13 @@ from core.io.workbook.layout import (
     SHEETS,
 )
 
-__all__ = ["FirstRow", "file_headers", "header_text", "looks_like_record", "record_sheet"]
+__all__ = ["OWN_COLUMNS", "FirstRow", "file_headers", "header_text", "looks_like_record",
+           "record_sheet"]
 
 #: A sheet's first row (its header), by the sheet's name.
 FirstRow = Callable[[str], Sequence[Any]]
 #: The record's own columns, each named in its header.
-_OWN = frozenset((*ANNOTATOR_LEAD, *ANNOTATOR_TAIL))
+OWN_COLUMNS = frozenset((*ANNOTATOR_LEAD, *ANNOTATOR_TAIL))
 #: The sheets the product writes besides the record: never the record.
 _OTHERS = (frozenset(SHEETS.values()) | frozenset(COMPARISON_SHEETS.values())) - {
     SHEETS["annotators"]}
@@ -55,7 +56,7 @@ def looks_like_record(header: Sequence[Any]) -> bool:
     >>> looks_like_record(["query", "source id", "grade"])
     False
     """
-    return {header_text(v) for v in header} >= _OWN
+    return {header_text(v) for v in header} >= OWN_COLUMNS
 
 
 def _named(sheets: Sequence[str], names: Mapping[str, str]) -> str | None:

@@ -13,23 +13,25 @@ only: a formula keeps its result, a format its value.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from core.io.workbook.additions_types import CandidateAdditions, Cell, RecordColumns
-from core.io.workbook.layout import ANNOTATOR_LEAD, ANNOTATOR_TAIL
-from core.io.workbook.record import header_text
+from core.io.workbook.layout import ANNOTATOR_LEAD, SHEETS
+from core.io.workbook.metadata import read_metadata
+from core.io.workbook.record import OWN_COLUMNS, header_text
 
-__all__ = ["read_record_columns", "record_extras"]
-
-_OWN = frozenset((*ANNOTATOR_LEAD, *ANNOTATOR_TAIL))
+__all__ = ["metadata_annotators", "read_record_columns", "record_extras"]
 
 
-def read_record_columns(rows: list[list[Any]]) -> RecordColumns | None:
+def read_record_columns(rows: list[list[Any]], named: Callable[[], Collection[str]] = tuple,
+                        ) -> RecordColumns | None:
     """The record's cells (``rows``, from A1) with its columns other than
     its identity and consensus ones, those with a header or a value: the
     annotators' among them (:func:`record_extras` leaves out those the
-    document names). None when the identity columns are not found."""
+    document names, and those ``named`` gives: the annotators the
+    workbook's metadata names). None when the identity columns are not
+    found."""
     if not rows:
         return None
     names = [header_text(v) for v in rows[0]]
@@ -39,19 +41,41 @@ def read_record_columns(rows: list[list[Any]]) -> RecordColumns | None:
         return None
     width = max(map(len, rows))
     columns = [(c, names[c] if c < len(names) else "") for c in range(width)
-               if (names[c] if c < len(names) else "") not in _OWN]
+               if (names[c] if c < len(names) else "") not in OWN_COLUMNS]
     columns = [(c, name) for c, name in columns if name or any(
         c < len(row) and row[c] is not None and row[c] != "" for row in rows)]
-    return RecordColumns(rows, q, s, columns)
+    return RecordColumns(rows, q, s, columns, named)
+
+
+def metadata_annotators(book: Any, file: str) -> Callable[[], Collection[str]]:
+    """The annotators the metadata of ``book`` (calamine's, of a workbook
+    of ours) names, read when called (the metadata is a large sheet: a
+    100,000 candidates' takes ~1 s to parse); none where it cannot be read
+    (the record's columns then all are the reviewer's, less the
+    document's annotators)."""
+
+    def named() -> Collection[str]:
+        try:
+            rows = book.get_sheet_by_name(SHEETS["metadata"]).to_python()
+            return [str(a) for a in read_metadata(rows, file).get("annotators") or ()]
+        except Exception:  # (calamine's errors vary; the file was read as ours before)
+            return ()
+
+    return named
 
 
 def record_extras(found: RecordColumns, annotators: Sequence[str],
                   first_col: int) -> CandidateAdditions:
     """The reviewer's columns of the record (``found``'s, less the
     annotators'), from column ``first_col`` on (after the record's), as
-    the Candidates sheet's added columns are carried."""
+    the Candidates sheet's added columns are carried. The replaced
+    workbook's own annotators are the record's columns too, never a
+    reviewer's: asked for (its metadata read) only where a column is not
+    the document's annotators'."""
     out = CandidateAdditions()
     own = set(annotators)
+    if any(name not in own for _, name in found.columns):
+        own.update(found.named())
     col = first_col
     for c, name in found.columns:
         if name in own:
