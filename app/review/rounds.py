@@ -47,6 +47,7 @@ from core.analysis.rounds import reviewer_document as make_reviewer_document
 from core.engine.evaluation import evaluate
 from core.errors import InputError, NdcgError
 from core.io.rounds import (
+    check_handed_out,
     check_outputs,
     read_returned,
     reviewer_path,
@@ -310,6 +311,10 @@ class RoundsController(QObject):
                              when=now(), base_name=base)
         paths = [reviewer_path(folder, base, s.reviewer) for s in plan.shares]
         check_outputs(paths, [w.path] if w.path is not None else [])
+        check_handed_out(paths, hint=lambda theirs: self.tr(
+            "choose another folder; or merge them first with Review > Merge returned "
+            "workbooks…; or move them out of the folder") if theirs else self.tr(
+            "choose another folder, or move them out of it"))
         docs = [make_reviewer_document(doc, ev, plan, s.reviewer) for s in plan.shares]
         self.task = run_task(
             w, self.tr("Handing out to {0}…").format(counted(len(paths), "reviewer")),
