@@ -7,6 +7,7 @@ message says what to do with it.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Sequence
 
 __all__ = ["HEAD", "named_by_head", "named_by_parts"]
@@ -56,7 +57,7 @@ def named_by_head(head: bytes, kind: str = "xlsx",
     packed = compressed(head)
     if packed is not None:
         return (f"a {packed[0]}-compressed file",
-                f"decompress it first: {packed[2]} {name} > OUT, and name OUT")
+                f"decompress it first: {packed[2]} {shlex.quote(name)} > OUT, and name OUT")
     text = _text(head)
     if text is None:
         return None
