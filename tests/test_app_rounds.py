@@ -291,10 +291,19 @@ def test_hand_out_again_never_replaces_a_graded_workbook(qtbot, window, tmp_path
     assert dialog.error.text() == (
         f"not replaced, so that no reviewer's work is lost: {books['ana']} was graded by ana "
         "(1 grade changed) (choose another folder; or merge them first with Review > Merge "
-        "returned workbooks…; or move them out of the folder)")
+        "returned workbooks…; or tick Replace)")
     assert books["ana"].read_bytes() == graded
     assert books["ben"].stat().st_mtime_ns == ben
-    dialog.reject()
+    # Replace, ticked with a real click, as split's --replace.
+    qtbot.mouseClick(dialog.replace, Qt.MouseButton.LeftButton)
+    assert dialog.replace.isChecked()
+    rounds.last_hand_out = None
+    _ok(dialog)
+    assert not dialog.isVisible()
+    qtbot.waitUntil(lambda: rounds.last_hand_out is not None, timeout=20000)
+    again = read_workbook(books["ana"])
+    assert not again.audit
+    assert unknown_of(again, q) == unknown_of(ana, q)  # handed out afresh
 
 
 def test_merging_two_copies_of_the_document_gives_conflicts(qtbot, window, tmp_path: Path):
