@@ -27,8 +27,8 @@ from core.model.numbers import agreed, counted
 if TYPE_CHECKING:
     from app.window_api import WindowApi
 
-__all__ = ["Banner", "JudgmentsOnlyBanner", "UnjudgedBanner", "install_banner",
-           "install_judgments_only_banner"]
+__all__ = ["Banner", "JudgmentsOnlyBanner", "UnjudgedBanner", "choose_unknown_rule",
+           "install_banner", "install_judgments_only_banner"]
 
 
 class Banner(QFrame):
@@ -63,6 +63,18 @@ class Banner(QFrame):
             button.setToolTip(tip)
         self._row.insertWidget(self._row.count() - 1, button)
         return button
+
+
+def choose_unknown_rule(window: WindowApi, rule: UnknownRule) -> None:
+    """Apply ``rule`` to unknown grades, one undo step, and say so (the
+    banner's choices, and the comparison dock's when no query is compared)."""
+    if rule is window.conventions.unknown:
+        return
+    problem = window.change_conventions(window.conventions.replace(unknown=rule),
+                                        f"unknown: {rule.label}")
+    if problem is None:
+        window.show_message(window.tr("Unknown grades: {0}. Edit > Undo brings the previous "
+                                      "rule back.").format(rule.label))
 
 
 class UnjudgedBanner(Banner):
@@ -109,15 +121,8 @@ class UnjudgedBanner(Banner):
 
     def choose(self, rule: UnknownRule) -> None:
         """Apply ``rule`` to unknown grades (one undo step) and close the banner."""
-        w = self.window_
         self.hide()
-        if rule is w.conventions.unknown:
-            return
-        problem = w.change_conventions(w.conventions.replace(unknown=rule),
-                                       f"unknown: {rule.label}")
-        if problem is None:
-            w.show_message(self.tr("Unknown grades: {0}. Edit > Undo brings the previous rule "
-                                   "back.").format(rule.label))
+        choose_unknown_rule(self.window_, rule)
 
     def _conventions_changed(self, conventions: Any) -> None:
         if conventions.unknown is not UnknownRule.UNRESOLVED:

@@ -377,7 +377,7 @@ def install_review_docks(window: WindowApi) -> None:
     user's saved layout holds goes where it was left."""
     from app.fileops import FileOps
     from app.plot_dock import PlotDock
-    from app.review.compare_view import install_compare
+    from app.review.compare_dock import install_compare
     from app.review.conflicts_view import install_conflicts
     from app.review.explain_view import install_explain
     from app.review.judges_view import install_judges

@@ -26,6 +26,7 @@ from core.analysis.aggregate import summarize
 from core.engine.evaluation import evaluate
 from core.errors import InputError
 from core.io.pairs import run_with_judgments
+from core.model.conventions import UnknownRule
 from core.model.document import Document, GradeState
 from core.model.examples import CASES
 from core.model.presets import apply_preset, preset
@@ -299,7 +300,7 @@ def test_compare_worksheet_lists_queries_in_one_run_and_sorts(qtbot, monkeypatch
 
 def test_compare_bad_file_shows_error_not_traceback(qtbot, monkeypatch, window, tmp_path):
     shown = []
-    monkeypatch.setattr("app.review.compare_view.show_error",
+    monkeypatch.setattr("app.review.compare_dock.show_error",
                         lambda parent, title, exc: shown.append(str(exc)))
     path = tmp_path / "broken.csv"
     path.write_text("query,source_id,score,grade\nq,a,notanumber,1\n")
@@ -531,7 +532,7 @@ def test_a_grade_edit_marks_the_comparison_stale_and_compare_again_updates(
 
 def test_review_views_share_only_common():
     """The three docks import app.review.common (and the comparison its own
-    statistics form), never each other."""
+    statistics form and controller), never each other."""
     import ast
     from pathlib import Path
 
@@ -539,8 +540,9 @@ def test_review_views_share_only_common():
 
     folder = Path(app.review.__file__).parent
     views = {"compare_view", "explain_view", "judges_view", "runs_view"}
-    own = {"compare_view": {"app.review.compare_stats"}}
-    for name in (*views, "compare_stats"):
+    own = {"compare_view": {"app.review.compare_stats"},
+           "compare_dock": {"app.review.compare_view"}}  # (the comparison's controller)
+    for name in (*views, "compare_stats", "compare_dock"):
         tree = ast.parse((folder / f"{name}.py").read_text())
         imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
         imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
@@ -576,3 +578,131 @@ def test_the_judges_view_wraps_its_texts_in_a_narrow_dock(qtbot):
     assert view.query_title.text().startswith("a-query-with-a-longer-name: ")
     for label in (view.message, view.query_title):
         assert label.geometry().right() < area.viewport().width(), label.objectName()
+
+
+# -- the comparison follows the conventions ----------------------------------------------------
+def _unjudged_pair(tmp_path):  # type: ignore[no-untyped-def]
+    """Run A with qrels (d3 and d4 unjudged: every query unresolved) and run B."""
+    qrels, run_a, run_b = tmp_path / "qrels.txt", tmp_path / "a.run", tmp_path / "b.run"
+    qrels.write_text("q1 0 d1 2\nq1 0 d2 1\nq2 0 d1 1\nq2 0 d2 3\n")
+    run_a.write_text("q1 Q0 d1 1 3.0 a\nq1 Q0 d3 2 2.0 a\nq1 Q0 d2 3 1.0 a\n"
+                     "q2 Q0 d4 1 2.0 a\nq2 Q0 d1 2 1.0 a\n")
+    run_b.write_text("q1 Q0 d3 1 3.0 b\nq1 Q0 d1 2 2.0 b\nq1 Q0 d2 3 1.0 b\n"
+                     "q2 Q0 d1 1 2.0 b\nq2 Q0 d4 2 1.0 b\n")
+    return run_a, qrels, run_b
+
+
+def _faded(view) -> bool:  # type: ignore[no-untyped-def]
+    """The per-query table, the statistics and the header all muted."""
+    from app.models.looks import colour
+
+    muted = f"color: {colour('muted')}"
+    index = view.model.index(0, CompareColumn.DELTA)
+    return (view.model.data(index, Qt.ItemDataRole.ForegroundRole) is not None
+            and view.model.data(index, Qt.ItemDataRole.BackgroundRole) is None
+            and view.stats.values["Queries"].styleSheet() == muted
+            and view.header.styleSheet() == muted)
+
+
+def test_the_comparison_follows_a_convention_change_and_points_to_count_as_not_relevant(
+        qtbot, monkeypatch, tmp_path):
+    """After Count as not relevant the dock kept its old numbers in full
+    colour under one "compare again" line (a reviewer's day, item 4), and
+    with every query unresolved it never said the way out. Now the dock says
+    it, with the banner's button; a convention change compares the same two
+    runs again in the background, the old numbers faded meanwhile; a grade
+    edit fades them (Compare again), and its undo shows them current."""
+    from app.main import build_window
+
+    run_a, qrels, run_b = _unjudged_pair(tmp_path)
+    w = build_window(run_a, qrels=qrels)
+    qtbot.addWidget(w)
+    w.show()
+    view = _compare(qtbot, monkeypatch, w, run_b)
+    first = view.comparison
+    assert [r[CompareColumn.OUTCOME] for r in view.model.rows()] == ["not comparable"] * 2
+    assert not view.unresolved_note.isHidden()
+    assert view.unresolved_note.text() == (
+        "No query has an NDCG in both runs: the candidates not in the qrels (unjudged; 2 of "
+        "A's 5, 2 of B's 5 retrieved) leave them unresolved. Count as not relevant, here or "
+        "in the banner above the grid, counts them as not relevant, as trec_eval does; the "
+        "comparison follows.")
+    assert view.count_button.text() == "Count as not relevant"
+    # The cutoff's menu shows its choice whole (filled after its first show,
+    # it was sized for none: "NDCG@all" read "NDCG@a" at 1280x800).
+    assert view.cutoff.width() >= view.cutoff.sizeHint().width()
+    # The banner's button, a real click: compared again, faded meanwhile.
+    qtbot.mouseClick(w.unjudged_banner.buttons["treatAsNotRelevant"],
+                     Qt.MouseButton.LeftButton)
+    assert w.conventions.unknown is UnknownRule.ZERO
+    assert view.stale.text() == "Conventions changed: comparing again…"
+    assert _faded(view)
+    assert not view.recompute_button.isEnabled()
+    assert view.count_button.isHidden()  # (being taken)
+    qtbot.waitUntil(lambda: view.comparison is not first, timeout=20000)
+    assert view.stale.text() == ""
+    assert not _faded(view)
+    assert view.unresolved_note.isHidden()
+    assert view.count_button.isHidden()
+    # By hand (ranked ideal, unjudged gain 0), L = log2(3): q1 A d1 d3 d2,
+    # B d3 d1 d2, ideal 2, 1, 0; q2 A d4 d1, B d1 d4, ideal 1.
+    idcg = 2 + 1 / L
+    q1_a, q1_b, q2_a, q2_b = 2.5 / idcg, (2 / L + 0.5) / idcg, 1 / L, 1.0
+    rows = view.model.rows()
+    assert [r[CompareColumn.QUERY] for r in rows] == ["q2", "q1"]  # largest |delta| first
+    for row, a, b in ((rows[0], q2_a, q2_b), (rows[1], q1_a, q1_b)):
+        assert row[CompareColumn.NDCG_A] == pytest.approx(a, abs=1e-12)
+        assert row[CompareColumn.NDCG_B] == pytest.approx(b, abs=1e-12)
+    test = view.comparison.tests[view.j]
+    assert (test.n, test.mean_delta) == (2, pytest.approx((q1_b - q1_a + q2_b - q2_a) / 2))
+    # Undo: unresolved again, compared again, the note back; the dock's own button.
+    current = view.comparison
+    w.session.undo()
+    qtbot.waitUntil(lambda: view.comparison is not current, timeout=20000)
+    assert not view.unresolved_note.isHidden()
+    current = view.comparison
+    qtbot.mouseClick(view.count_button, Qt.MouseButton.LeftButton)
+    assert w.conventions.unknown is UnknownRule.ZERO
+    qtbot.waitUntil(lambda: view.comparison is not current, timeout=20000)
+    assert view.comparison.tests[view.j].n == 2
+    # A grade edit: faded, Compare again; its undo: current again.
+    current = view.comparison
+    w.set_query(w.document.query_index("q1"))
+    w.grid.setCurrentIndex(w.grid_model.index(1, GridColumn.GRADE))  # d3
+    w.grid.setFocus()
+    qtbot.keyClick(w.grid, Qt.Key.Key_2)
+    assert view.stale.text() == "Grades changed: compare again to update these numbers."
+    assert _faded(view)
+    assert view.recompute_button.isEnabled()
+    w.session.undo()
+    assert view.stale.text() == ""
+    assert not _faded(view)
+    assert view.comparison is current
+    w.session.mark_saved()
+
+
+def test_a_comparison_that_cannot_be_worked_out_again_says_so_in_the_dock(
+        qtbot, monkeypatch, tmp_path):
+    """Run B gone when the conventions change: no message box over the
+    grading, the dock says why, the old numbers stay faded, Compare again
+    offered."""
+    from app.main import build_window
+
+    run_a, qrels, run_b = _unjudged_pair(tmp_path)
+    w = build_window(run_a, qrels=qrels)
+    qtbot.addWidget(w)
+    view = _compare(qtbot, monkeypatch, w, run_b)
+    boxes: list[str] = []
+    monkeypatch.setattr("app.review.compare_dock.show_error",
+                        lambda parent, title, exc: boxes.append(str(exc)))
+    run_b.unlink()
+    qtbot.mouseClick(w.unjudged_banner.buttons["treatAsNotRelevant"],
+                     Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "failed" in view.stale.text(), timeout=20000)
+    assert view.stale.text() == (
+        "These numbers are no longer current; comparing again failed: "
+        f"{run_b}: no such file (check the path)")
+    assert _faded(view)
+    assert view.recompute_button.isEnabled()
+    assert boxes == []
+    w.session.mark_saved()

@@ -261,6 +261,51 @@ def test_hand_out_and_merge_from_the_review_menu(qtbot, window, tmp_path: Path):
     assert kept["A1"].value == "ask about q"
 
 
+def test_hand_out_again_never_replaces_a_graded_workbook(qtbot, window, tmp_path: Path):
+    """Hand out again into the round's folder replaced the workbooks the
+    reviewers had graded (as split did): refused in the dialog, naming the
+    file and what to do, nothing written; a workbook still as handed out
+    is written again."""
+    window.set_document(base_doc([3, 2, 4], seed=2))
+    rounds = controller(window, RoundsController)
+    folder = tmp_path / "round"
+    books = {r: folder / f"untitled-{r}.xlsx" for r in ("ana", "ben")}
+    for _ in range(2):  # the second time over workbooks still as handed out
+        rounds.last_hand_out = None
+        dialog = rounds.show_hand_out()
+        qtbot.keyClicks(dialog.reviewers, "ana, ben")
+        dialog.folder.setText(str(folder))
+        _ok(dialog)
+        assert not dialog.isVisible()
+        qtbot.waitUntil(lambda: rounds.last_hand_out is not None, timeout=20000)
+    ana = read_workbook(books["ana"])
+    q = ana.query_ids[0]
+    edit_grades(books["ana"], {(q, unknown_of(ana, q)[0]): 1})
+    graded = books["ana"].read_bytes()
+    ben = books["ben"].stat().st_mtime_ns
+    dialog = rounds.show_hand_out()
+    qtbot.keyClicks(dialog.reviewers, "ana, ben")
+    dialog.folder.setText(str(folder))
+    _ok(dialog)
+    assert dialog.isVisible()
+    assert dialog.error.text() == (
+        f"not replaced, so that no reviewer's work is lost: {books['ana']} was graded by ana "
+        "(1 grade changed) (choose another folder; or merge them first with Review > Merge "
+        "returned workbooks…; or tick Replace)")
+    assert books["ana"].read_bytes() == graded
+    assert books["ben"].stat().st_mtime_ns == ben
+    # Replace, ticked with a real click, as split's --replace.
+    qtbot.mouseClick(dialog.replace, Qt.MouseButton.LeftButton)
+    assert dialog.replace.isChecked()
+    rounds.last_hand_out = None
+    _ok(dialog)
+    assert not dialog.isVisible()
+    qtbot.waitUntil(lambda: rounds.last_hand_out is not None, timeout=20000)
+    again = read_workbook(books["ana"])
+    assert not again.audit
+    assert unknown_of(again, q) == unknown_of(ana, q)  # handed out afresh
+
+
 def test_merging_two_copies_of_the_document_gives_conflicts(qtbot, window, tmp_path: Path):
     """The same workbook sent to two colleagues without Hand out: Review > Merge
     takes them as reviewers of the whole document; different grades are

@@ -194,6 +194,53 @@ def test_an_ods_named_xlsx_says_to_rename_it(tmp_path, capsys):
     assert named.read_bytes() == ods.read_bytes()
 
 
+def _zip(*names: str) -> bytes:
+    import zipfile
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as z:
+        for name in names:
+            z.writestr(name, "x")
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize(("name", "data", "said"), [
+    ("report.xlsx", b"%PDF-1.6\n%\xe2\xe3\xcf\xd3\n1 0 obj", "this is a PDF document, not an "
+     ".xlsx workbook (a PDF keeps no sheet to read: save the spreadsheet it was printed from "
+     "as .xlsx)"),
+    ("report.ods", b"%PDF-1.4\n", "this is a PDF document, not an .ods workbook (a PDF keeps "
+     "no sheet to read: save the spreadsheet it was printed from as .ods)"),
+    ("page.xlsx", b"<!DOCTYPE html>\n<html><body>Sign in</body></html>", "this is a web page "
+     "(HTML), not an .xlsx workbook (a download may have saved the page instead of the file: "
+     "download the spreadsheet again)"),
+    ("grades.xlsx", b"query,source_id,grade\nq1,d1,2\n", "this is a text file, not an .xlsx "
+     "workbook (if it holds CSV or TSV, rename it to .csv or .tsv)"),
+    ("notes.xlsx", _zip("a.txt"), "this is a zip archive holding a.txt, not an .xlsx workbook: "
+     "it has no [Content_Types].xml (unpack it and name the file it holds, or export it again "
+     "as .xlsx from the program that made it: Save As .xlsx in Excel or LibreOffice, File > "
+     "Download > Microsoft Excel in Google Sheets)"),
+    ("grades.xlsx", _zip("Index/Document.iwa", "Metadata/Properties.plist"), "this is an Apple "
+     "Numbers document, not an .xlsx workbook: it has no [Content_Types].xml (export it from "
+     "Numbers with File > Export To > Excel, and name the .xlsx)"),
+    ("notes.ods", _zip("a.txt"), "this is a zip archive holding a.txt, not an .ods "
+     "spreadsheet: it has no mimetype (unpack it and name the file it holds, or export it "
+     "again as .xlsx from the program that made it: Save As .xlsx in Excel or LibreOffice, "
+     "File > Download > Microsoft Excel in Google Sheets)"),
+], ids=["pdf", "pdf-ods", "html", "text", "zip", "numbers", "zip-ods"])
+def test_a_file_named_as_a_workbook_is_named_as_what_it_is(tmp_path, capsys, name, data,
+                                                            said):
+    """A PDF named .xlsx said "this is not an .xlsx workbook (it is not a
+    zip file)", a zip of a text file "the workbook lacks its
+    [Content_Types].xml part", with no word of what to do (a reviewer's day,
+    item 6). Now what the file is, and what to do; the file unchanged."""
+    path = tmp_path / name
+    path.write_bytes(data)
+    code, _ = run(["evaluate", str(path)])
+    assert code == 2
+    assert capsys.readouterr().err == f"ndcg-worksheet: error: {path}: {said}\n"
+    assert path.read_bytes() == data
+
+
 @pytest.mark.parametrize("suffix", ["xlsx", "ods"])
 def test_an_empty_workbook_file_says_it_is_empty(tmp_path, capsys, suffix):
     """A workbook file of 0 bytes (a copy or a download cut short) said

@@ -24,7 +24,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 # file -> key words the message must hold (besides the file's name)
 EXPECTED: dict[str, tuple[str, ...]] = {
-    "not_a_zip.xlsx": ("not an .xlsx workbook", "not a zip file"),
+    "not_a_zip.xlsx": ("a text file, not an .xlsx workbook", "rename it to .csv"),
     "truncated.xlsx": ("damaged or truncated",),
     "encrypted.xlsx": ("encrypted", "password"),
     "old_format.xls": ("old .xls", "save it as .xlsx"),

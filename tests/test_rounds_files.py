@@ -264,6 +264,54 @@ def test_a_hand_out_one_workbook_of_which_cannot_be_replaced_writes_none(
     assert books["ben"].read_bytes() == ben != ana
 
 
+def test_split_again_never_replaces_a_workbook_a_reviewer_worked_on(
+        base_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Split run again over the round's folder replaced the reviewers'
+    workbooks without a word, their grades lost (a reviewer's day, item 5).
+    A workbook still as handed out is written again; one graded, noted or
+    added to, or a file split did not write, is refused in one line naming
+    each, nothing written; --replace replaces them."""
+    folder = tmp_path / "round"
+    books = split(base_file, folder)
+    split(base_file, folder)  # as handed out: written again
+    ana = read_workbook(books["ana"])
+    q = ana.query_ids[0]
+    edit_grades(books["ana"], {(q, unknown_of(ana, q)[0]): 2})
+    wb = openpyxl.load_workbook(books["ben"])
+    wb[SHEETS["candidates"]]["H2"] = "ask the lead"  # a note only, no grade
+    wb.save(books["ben"])
+    stranger = folder / "base-cara.xlsx"
+    stranger.write_bytes(b"%PDF-1.4 someone's report")
+    kept = {p: p.read_bytes() for p in (books["ana"], books["ben"], stranger)}
+    capsys.readouterr()
+    code, _ = run("split", base_file, "--reviewers", "ana,ben,cara", "-o", folder)
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err == (
+        "ndcg-worksheet: error: not replaced, so that no reviewer's work is lost: "
+        f"{books['ana']} was graded by ana (1 grade changed); {books['ben']} was edited by "
+        f"ben (its audit log or notes changed); {stranger} is not a workbook split wrote "
+        "(write to another folder with -o; or merge them first: ndcg-worksheet merge "
+        f"{base_file} {books['ana']} {books['ben']} -o MERGED.xlsx; or add --replace to "
+        "replace them)\n")
+    assert {p: p.read_bytes() for p in kept} == kept
+    # a column a reviewer added is work too
+    wb = openpyxl.load_workbook(books["ben"])
+    wb[SHEETS["candidates"]]["H2"] = None
+    wb[SHEETS["candidates"]]["AC2"] = "seen twice"
+    wb.save(books["ben"])
+    stranger.unlink()
+    code, _ = run("split", base_file, "--reviewers", "ana,ben", "-o", folder)
+    assert code == 2
+    assert (f"{books['ben']} holds what ben added (1 added Candidates column)"
+            in capsys.readouterr().err)
+    code, _ = run("split", base_file, "--reviewers", "ana,ben", "-o", folder, "--replace")
+    assert code == 0
+    again = read_workbook(books["ana"])
+    assert unknown_of(again, q) == unknown_of(ana, q)  # handed out afresh
+    assert not again.audit
+
+
 def test_a_damaged_assignment_is_refused_naming_the_field(tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     from core.errors import InputError, NotOwnWorkbook

@@ -4,6 +4,7 @@ hand a base out to reviewers, one workbook each."""
 from __future__ import annotations
 
 import argparse
+import shlex
 from pathlib import Path
 from typing import TextIO
 
@@ -25,9 +26,24 @@ def add_split_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-o", "--output", required=True, metavar="DIR",
                    help="the folder for the reviewers' workbooks (BOOK-name.xlsx, or "
                         ".ods when BOOK is one)")
+    p.add_argument("--replace", action="store_true",
+                   help="replace the reviewers' workbooks already in DIR even when they "
+                        "were graded since they were handed out (their grades are lost; "
+                        "without it split refuses, naming them)")
     p.add_argument("--to", choices=["xlsx", "ods"],
                    help="the reviewers' workbooks' format (default: the base's, .xlsx "
                         "for a base that is no .ods)")
+
+
+def _replace_hint(args: argparse.Namespace, theirs: list[Path]) -> str:
+    """What to do when files in the output folder are not as split handed
+    them out; ``theirs``, those that are reviewers' workbooks, can be merged."""
+    if not theirs:
+        return "write to another folder with -o, or add --replace to replace them"
+    qrels = f" --qrels {shlex.quote(str(args.qrels))}" if args.qrels else ""
+    merge = " ".join(shlex.quote(str(p)) for p in [args.input, *theirs])
+    return (f"write to another folder with -o; or merge them first: ndcg-worksheet merge "
+            f"{merge}{qrels} -o MERGED.xlsx; or add --replace to replace them")
 
 
 def cmd_split(args: argparse.Namespace, out: TextIO) -> int:
@@ -36,7 +52,13 @@ def cmd_split(args: argparse.Namespace, out: TextIO) -> int:
     from core.analysis.queue import judging_queue
     from core.analysis.rounds import now, plan_hand_out, reviewer_document
     from core.engine.evaluation import evaluate
-    from core.io.rounds import check_outputs, read_base, reviewer_path, write_workbooks
+    from core.io.rounds import (
+        check_handed_out,
+        check_outputs,
+        read_base,
+        reviewer_path,
+        write_workbooks,
+    )
     from core.model.numbers import agreed, counted
 
     base = read_base(args.input, qrels=args.qrels)
@@ -47,6 +69,8 @@ def cmd_split(args: argparse.Namespace, out: TextIO) -> int:
     paths = [reviewer_path(args.output, args.input, s.reviewer, getattr(args, "to", None))
              for s in plan.shares]
     check_outputs(paths, [p for p in (args.input, args.qrels) if p is not None])
+    if not getattr(args, "replace", False):
+        check_handed_out(paths, hint=lambda found: _replace_hint(args, found))
     docs = [reviewer_document(base, ev, plan, s.reviewer) for s in plan.shares]
     write_workbooks([(p, evaluate(d)) for p, d in zip(paths, docs, strict=True)])
     out.write(f"handed out {args.input} (base id {plan.base_id}) to "

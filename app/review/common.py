@@ -57,6 +57,9 @@ class RowsModel(QAbstractTableModel):
         #: Each row's background: a tone of app.models.looks (painted in the
         #: scheme in use), a brush, or None.
         self._brushes: list[QBrush | str | None] = []
+        #: Numbers no longer current (the document changed since they were
+        #: worked out): shown in the muted tone, without the rows' colours.
+        self.faded = False
 
     def set_rows(self, rows: Sequence[tuple[Any, ...]],
                  brushes: Sequence[QBrush | str | None] | None = None) -> None:
@@ -64,6 +67,17 @@ class RowsModel(QAbstractTableModel):
         self._rows = [tuple(r) for r in rows]
         self._brushes = list(brushes) if brushes is not None else [None] * len(self._rows)
         self.endResetModel()
+
+    def set_faded(self, faded: bool) -> None:
+        """Show the rows faded (no longer current) or as they are."""
+        if faded == self.faded:
+            return
+        self.faded = faded
+        if self._rows:
+            self.dataChanged.emit(self.index(0, 0),
+                                  self.index(len(self._rows) - 1, self.columnCount() - 1),
+                                  [Qt.ItemDataRole.BackgroundRole,
+                                   Qt.ItemDataRole.ForegroundRole])
 
     def row(self, r: int) -> tuple[Any, ...]:
         return self._rows[r]
@@ -103,7 +117,11 @@ class RowsModel(QAbstractTableModel):
             if index.column() in self._ids:
                 return shown_id(value, CELL_SHOWN) if role == DISPLAY else id_note(value) or None
             return bounded(value, CELL_SHOWN) if role == DISPLAY else None
+        if role == Qt.ItemDataRole.ForegroundRole:
+            return brush("muted") if self.faded else None
         if role == Qt.ItemDataRole.BackgroundRole:
+            if self.faded:
+                return None
             shade = self._brushes[index.row()]
             return brush(shade) if isinstance(shade, str) else shade
         if role == Qt.ItemDataRole.TextAlignmentRole and isinstance(row[index.column()], float):

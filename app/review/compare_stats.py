@@ -49,6 +49,9 @@ class ComparisonStats(QGroupBox):
         self.setObjectName("compareStats")
         self._decimals = decimals
         self.values: dict[str, QLabel] = {}
+        #: The numbers shown are no longer current (muted); the mean delta's tone.
+        self.faded = False
+        self._tone = ""
         form = QFormLayout(self)
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
@@ -70,6 +73,8 @@ class ComparisonStats(QGroupBox):
         named that were not compared (``left_out``) beside its query count."""
         for label in self.values.values():
             label.clear()
+        self._tone = ""
+        self._tint()
         if test is None:
             self.setTitle(self.tr("Paired statistics"))
             self.values["MeanDelta"].setText(self.tr("no comparison yet"))
@@ -86,8 +91,8 @@ class ComparisonStats(QGroupBox):
             return
         self.values["MeanA"].setText(format_number(test.mean_a, d))
         self.values["MeanB"].setText(format_number(test.mean_b, d))
-        tone = "ok" if test.mean_delta > 0 else "unresolved" if test.mean_delta < 0 else ""
-        tint(self.values["MeanDelta"], "color: {}" if tone else "", tone)  # (and its sign)
+        self._tone = "ok" if test.mean_delta > 0 else "unresolved" if test.mean_delta < 0 else ""
+        self._tint()  # (the mean delta's tone, and its sign)
         self.values["MeanDelta"].setText(f"<b>{_signed(test.mean_delta, d)}</b>")
         how = (self.tr("exact over all {0} sign vectors").format(test.resamples)
                if test.method == "exact" else
@@ -101,3 +106,13 @@ class ComparisonStats(QGroupBox):
                 _signed(test.ci_low, d), _signed(test.ci_high, d), test.confidence,
                 test.bootstrap_resamples, test.seed))
         self.values["Outcomes"].setText(f"{test.wins} / {test.ties} / {test.losses}")
+
+    def set_faded(self, faded: bool) -> None:
+        """Show the numbers muted (no longer current) or as they are."""
+        self.faded = faded
+        self._tint()
+
+    def _tint(self) -> None:
+        for key, label in self.values.items():
+            tone = "muted" if self.faded else self._tone if key == "MeanDelta" else ""
+            tint(label, "color: {}" if tone else "", *((tone,) if tone else ()))

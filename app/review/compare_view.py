@@ -1,9 +1,8 @@
-"""Compare the open document with a second ranking: a dock beside the grid.
+"""Compare the open document with a second ranking: the dock's view.
 
-"Compare with another run…" (menu Review) asks for a worksheet (CSV/TSV,
-workbook) or a TREC run (graded with the open document's grades), compares
-off the UI thread (:func:`core.analysis.compare.compare`) and shows the per-query
-table (largest |delta| first; click a header to sort), the means, the paired
+"Compare with another run…" (menu Review; :mod:`app.review.compare_dock`
+asks, compares and keeps the comparison in step with the document) shows the
+per-query table (largest |delta| first; click a header to sort), the means, the paired
 test with its resamples and seed, the bootstrap interval, the tie-rule
 sensitivity and the "what changed" sentence. Selecting a query shows its
 candidate changes and makes it the window's current query; the plots dock
@@ -12,11 +11,9 @@ draws the sorted deltas. Every number comes from :mod:`core.analysis.compare`.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Callable, Sequence
 from enum import IntEnum
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
@@ -30,7 +27,6 @@ from PySide6.QtCore import (
 )
 from PySide6.QtWidgets import (
     QComboBox,
-    QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -43,52 +39,41 @@ from PySide6.QtWidgets import (
 )
 
 from app.accessibility import buddy_label, label_control
-from app.actions import ActionSpec
+from app.banner import UnjudgedBanner
 from app.delegates import NumberDelegate, format_number
 from app.file_formats import WORKSHEET_FILTER
 from app.models.looks import LOOK_OF_LABEL, STATUS_LOOK, StatusLook
 from app.models.roles import WHOLE_ROLE
-from app.opening import memory_said
 from app.panels.fit import fit_columns, header_widths, text_margins, text_width
 from app.panels.scrolled import scrolled
 from app.panels.status_cell import StatusFitsDelegate
 from app.panels.wheel import guard_wheel
 from app.review.common import (
     Index,
-    MadeView,
     RowsModel,
     SignedDelegate,
-    deferred_dock,
     read_only_table,
 )
 from app.review.compare_stats import ComparisonStats
+from app.scheme import tint
 from app.shown import id_tip
-from app.workers import Task, run_task, show_error
-from core.analysis.aggregate import excluded_phrase
-from core.model.conventions import format_cutoff
-from core.model.document import Document
+from core.analysis.aggregate import excluded_phrase, unjudged_candidates
+from core.model.conventions import UnknownRule, format_cutoff
 from core.model.numbers import agreed, counted
 
 if TYPE_CHECKING:
-    from app.window_api import WindowApi
     from core.analysis.compare import CandidateChange, Comparison
 
 __all__ = [
     "COMPARE_FILTER",
-    "RESAMPLES",
-    "SEED",
+    "COUNT_LABEL",
     "ChangeColumn",
     "ChangesModel",
     "CompareColumn",
     "CompareView",
     "ComparisonModel",
-    "install_compare",
 ]
 
-#: Sign-flip vectors and bootstrap samples of the paired statistics.
-RESAMPLES = 10000
-#: The seed of both; stated in the header with the resamples.
-SEED = 0
 #: A TREC run may have any name (``results.test``, ``input.uogTrA``): the first
 #: filter, the one the dialog opens with, shows every file.
 COMPARE_FILTER = (
@@ -96,6 +81,9 @@ COMPARE_FILTER = (
     "TREC runs (*.run *.trec *.test *.res *.txt)"
 )
 _WIN, _LOSS = "win", "loss"  # tones of app.models.looks
+#: The banner's choice the dock offers when every query is unresolved.
+_, COUNT_LABEL, _, COUNT_TIP = next(
+    c for c in UnjudgedBanner.CHOICES if c[2] is UnknownRule.ZERO)
 
 
 class _IdWraps(NumberDelegate):
@@ -230,6 +218,8 @@ class CompareView(QWidget):
 
     #: A query row was selected: carries its id.
     query_selected = Signal(str)
+    #: "Count as not relevant" was pressed (no query compared: every one unresolved).
+    count_as_not_relevant = Signal()
 
     def __init__(self, decimals: Callable[[], int], parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -238,12 +228,24 @@ class CompareView(QWidget):
         self.comparison: Comparison | None = None
         self.cutoff = QComboBox(self)
         self.cutoff.setObjectName("compareCutoff")
+        # (filled after its first show: sized to its items then, "NDCG@all"
+        # read "NDCG@a" at 1280x800)
+        self.cutoff.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.recompute_button = QPushButton(self.tr("Compare again"), self)
         self.recompute_button.setObjectName("compareAgain")
         self.recompute_button.setEnabled(False)
         self.stale = QLabel(self)
         self.stale.setObjectName("compareStale")
         self.stale.setWordWrap(True)
+        # No query compared because unjudged candidates leave every one
+        # unresolved: said, with the banner's way out (as the CLI's note).
+        self.unresolved_note = QLabel(self)
+        self.unresolved_note.setObjectName("compareUnresolvedNote")
+        self.unresolved_note.setWordWrap(True)
+        self.count_button = QPushButton(self.tr(COUNT_LABEL), self)
+        self.count_button.setObjectName("compareCountNotRelevant")
+        self.count_button.setToolTip(self.tr(COUNT_TIP))
+        self.count_button.clicked.connect(self.count_as_not_relevant)
         self.header = QLabel(self.tr("Compare with another run… (menu Review) loads a second "
                                      "ranking of the same queries."), self)
         self.header.setObjectName("compareHeader")
@@ -329,6 +331,11 @@ class CompareView(QWidget):
         layout = QVBoxLayout(body)
         layout.addLayout(top)
         layout.addWidget(self.stale)
+        layout.addWidget(self.unresolved_note)  # (the dock is narrow: the button below)
+        count = QHBoxLayout()
+        count.addWidget(self.count_button)
+        count.addStretch(1)
+        layout.addLayout(count)
         layout.addWidget(self.stats)
         layout.addWidget(split, 1)
         # In a short dock (a 1920x1080 screen at 2x) the view scrolls, rather
@@ -343,12 +350,18 @@ class CompareView(QWidget):
         return max(self.cutoff.currentIndex(), 0)
 
     def set_comparison(self, c: Comparison | None) -> None:
+        """Show ``c``, current (the cutoff shown kept when ``c`` has the
+        same cutoffs: a comparison worked out again)."""
+        before = self.comparison
+        j = self.j if before is not None and c is not None and (
+            before.cutoffs == c.cutoffs) else 0
         self.comparison = c
-        self.stale.clear()
+        self.mark_current()
         self.cutoff.blockSignals(True)
         self.cutoff.clear()
         if c is not None:
             self.cutoff.addItems([f"NDCG@{format_cutoff(k)}" for k in c.cutoffs])
+            self.cutoff.setCurrentIndex(j)
         self.cutoff.blockSignals(False)
         self._show()
 
@@ -359,6 +372,7 @@ class CompareView(QWidget):
         self._fit_table()
         self.changes_model.set_changes([])
         self.changes_title.setText(self.tr("Select a query to see its candidate changes."))
+        self._say_unresolved()
         self.show_numbers()
         QTimer.singleShot(0, self._title_whole)  # (the statistics' height may change)
 
@@ -515,127 +529,63 @@ class CompareView(QWidget):
             self.changes_title.setText(self.tr("{0} is in one run only.").format(query))
         self.query_selected.emit(query)
 
+    def _say_unresolved(self) -> None:
+        """When no query has an NDCG in both runs because unjudged candidates
+        leave them unresolved, say so (each run's count, as the banner and
+        the command line's note say it) and offer the banner's way out."""
+        c = self.comparison
+        found: list[str] = []
+        if c is not None and c.tests[self.j].n == 0:
+            for side, ev in (("A", c.ev_a), ("B", c.ev_b)):
+                f = unjudged_candidates(ev)
+                if f is not None and f.unresolved:
+                    found.append(self.tr("{0} of {1}'s {2:,}").format(
+                        f"{f.unknown:,}", side, f.retrieved))
+        if found:
+            self.unresolved_note.setText(self.tr(
+                "No query has an NDCG in both runs: the candidates not in the qrels "
+                "(unjudged; {0} retrieved) leave them unresolved. {1}, here or in the "
+                "banner above the grid, counts them as not relevant, as trec_eval does; "
+                "the comparison follows.").format(", ".join(found), self.tr(COUNT_LABEL)))
+        else:
+            self.unresolved_note.clear()
+        self.unresolved_note.setVisible(bool(found))
+        self.count_button.setVisible(bool(found))
+
     def mark_stale(self, why: str) -> None:
+        """The numbers shown are no longer current (``why``): faded, and
+        Compare again offered."""
         if self.comparison is not None:
             self.stale.setText(self.tr("{0}: compare again to update these numbers.").format(why))
+            self._fade(True)
 
+    def mark_failed(self, error: str) -> None:
+        """Working the comparison out again failed (``error``): the numbers
+        shown stay faded, Compare again offered."""
+        if self.comparison is not None:
+            self.stale.setText(self.tr("These numbers are no longer current; comparing "
+                                       "again failed: {0}").format(error))
+            self._fade(True)
+            self.recompute_button.setEnabled(True)
 
-class CompareController(QObject):
-    """Wires the compare action and the dock to one main window."""
+    def mark_working(self, why: str) -> None:
+        """The comparison is being worked out again (``why``): the numbers
+        shown faded meanwhile."""
+        if self.comparison is not None:
+            self.stale.setText(self.tr("{0}: comparing again…").format(why))
+            self._fade(True)
+            self.recompute_button.setEnabled(False)
+            self.unresolved_note.hide()  # (its way out is being taken)
+            self.count_button.hide()
 
-    #: A comparison's deltas to plot: (queries, deltas, axis label, the mean
-    #: delta with its interval as (mean, low, high, confidence) or None).
-    deltas_shown = Signal(list, list, str, object)
+    def mark_current(self) -> None:
+        """The numbers shown are current (again)."""
+        self.stale.clear()
+        self._fade(False)
 
-    def __init__(self, window: WindowApi) -> None:
-        super().__init__(window)
-        self.window = window
-        self.path: Path | None = None
-        self.task: Task | None = None
-        #: The dock's view, made when first shown (a comparison shows it).
-        self.dock, self.deferred = deferred_dock(
-            window, "compareViewDock", window.tr("C&omparison"),
-            Qt.DockWidgetArea.RightDockWidgetArea, "summaryPanelDock",
-            lambda: CompareView(window.decimals, window), self._wire)
-        self.action = window.add_action(ActionSpec(
-            "compare_runs", "&Compare with another run…", "review", None,
-            "Compare this document's ranking with a second worksheet or TREC run"), self.ask)
-        self._shown_ev: Any = None
-
-    view = MadeView[CompareView]()
-
-    def _wire(self, view: CompareView) -> None:
-        window = self.window
-        view.recompute_button.clicked.connect(self.again)
-        view.query_selected.connect(self._query_selected)
-        view.cutoff.currentIndexChanged.connect(lambda _i: self.plot())
-        window.document_replaced.connect(lambda _doc: self._document_replaced(view))
-        window.evaluation_changed.connect(self._evaluation_changed)
-        window.display_changed.connect(view.show_numbers)  # (the decimals)
-
-    def ask(self) -> Task | None:
-        """Ask for the second ranking and compare."""
-        start = str(self.path.parent) if self.path is not None else (
-            str(self.window.path.parent) if self.window.path is not None else "")
-        path, _ = QFileDialog.getOpenFileName(
-            self.window, self.window.tr("Compare with another run"), start,
-            self.window.tr(COMPARE_FILTER))
-        if not path:
-            return None
-        return self.compare_with(path)
-
-    def again(self) -> Task | None:
-        return self.compare_with(self.path) if self.path is not None else None
-
-    def compare_with(self, path: str | Path) -> Task:
-        """Compare the open document (A) with ``path`` (B) off the UI thread."""
-        path = Path(path)
-        self.path = path
-        w = self.window
-        # A snapshot: grading may go on while the comparison runs.
-        doc = w.document
-        doc_a: Document = dataclasses.replace(doc, grade=doc.grade.copy(),
-                                              state=doc.state.copy(), audit=[])
-        conv = w.conventions
-
-        def work(_progress: Any, _cancelled: Any) -> Comparison:
-            # Imported when first used: the comparison's modules need not load
-            # with the window.
-            from core.analysis.compare import compare
-            from core.io.pairs import load_against_counted
-
-            doc_b, left_out = load_against_counted(path, doc_a)
-            return compare(doc_a, doc_b, conv, resamples=RESAMPLES, seed=SEED,
-                           left_out=left_out)
-
-        self.task = run_task(
-            w, w.tr("Comparing with {0}…").format(path.name), work,
-            on_done=self.show,
-            on_error=lambda exc: show_error(w, w.tr("Could not compare"), memory_said(
-                exc, path, to="compare it with the worksheet", again="compare it")),
-        )
-        return self.task
-
-    def show(self, c: Comparison) -> None:
-        """Show ``c`` in the dock and its deltas in the plots dock."""
-        self.view.set_comparison(c)
-        self.view.recompute_button.setEnabled(self.path is not None)
-        self._shown_ev = self.window.evaluation
-        self.dock.show()
-        self.dock.raise_()
-        self.window.workplace.make_room(self.dock.objectName())
-        self.plot()
-
-    def plot(self) -> None:
-        c = self.view.comparison
-        if c is None:
-            return
-        j = self.view.j
-        test = c.tests[j]
-        stats = None if test.mean_delta is None else (
-            test.mean_delta, test.ci_low, test.ci_high, test.confidence)
-        self.deltas_shown.emit(list(c.common), [float(x) for x in c.delta[:, j]],
-                               f"delta NDCG@{format_cutoff(c.cutoffs[j])} (B - A)", stats)
-
-    def _document_replaced(self, view: CompareView) -> None:
-        """The comparison shown is the previous document's: said so, and the
-        new document's evaluation, announced next, does not say it otherwise
-        (it said "Grades or conventions changed" over an annotators' sheet
-        imported after comparing two runs)."""
-        self._shown_ev = None
-        view.mark_stale(self.window.tr("Another document is open"))
-
-    def _evaluation_changed(self, ev: Any) -> None:
-        if self._shown_ev is not None and ev is not self._shown_ev:
-            self.view.mark_stale(self.window.tr("Grades or conventions changed"))
-
-    def _query_selected(self, query: str) -> None:
-        doc = self.window.document
-        if query in doc.query_ids:
-            self.window.set_query(doc.query_index(query))
-
-
-def install_compare(window: WindowApi) -> CompareController:
-    """Add the compare action and dock to ``window``."""
-    return CompareController(window)
-
+    def _fade(self, faded: bool) -> None:
+        self.model.set_faded(faded)
+        self.changes_model.set_faded(faded)
+        self.stats.set_faded(faded)
+        for label in (self.header, self.unresolved_note):
+            tint(label, "color: {}" if faded else "", *(("muted",) if faded else ()))

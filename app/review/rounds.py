@@ -47,6 +47,7 @@ from core.analysis.rounds import reviewer_document as make_reviewer_document
 from core.engine.evaluation import evaluate
 from core.errors import InputError, NdcgError
 from core.io.rounds import (
+    check_handed_out,
     check_outputs,
     read_returned,
     reviewer_path,
@@ -133,6 +134,11 @@ class HandOutDialog(QDialog):
         form.addRow(self.tr("Folder:"), folder_row)
         label_control(self.folder, form.labelForField(folder_row))
         label_control(browse, self.tr("Browse for the folder"))
+        # (off: a workbook there a reviewer worked on is never replaced, as split's --replace)
+        self.replace = QCheckBox(self.tr("Replace workbooks there that reviewers worked on "
+                                         "(their grades are lost)"), self)
+        self.replace.setObjectName("handOutReplace")
+        form.addRow("", self.replace)
         self.error, self.button_box = _lay_out(self, self.tr(
             "Each reviewer gets a workbook with their queries (about the same number of "
             "unknown candidates each), in the order of the judging queue. The base is the "
@@ -148,7 +154,8 @@ class HandOutDialog(QDialog):
     def _ok(self) -> None:
         try:
             self.controller.hand_out(self.reviewers.text().split(","), self.overlap.value(),
-                                     self.seed.value(), self.folder.text().strip())
+                                     self.seed.value(), self.folder.text().strip(),
+                                     replace=self.replace.isChecked())
         except NdcgError as exc:
             self.error.setText(str(exc))
             announce(self.error, str(exc))
@@ -298,9 +305,12 @@ class RoundsController(QObject):
         w = self.window
         return w.path.name if w.path is not None else f"{w.document.name or 'untitled'}.xlsx"
 
-    def hand_out(self, reviewers: list[str], overlap: float, seed: int, folder: str) -> Task:
+    def hand_out(self, reviewers: list[str], overlap: float, seed: int, folder: str, *,
+                 replace: bool = False) -> Task:
         """Plan the hand-out of the document shown and write the reviewers'
-        workbooks into ``folder``; InputError (nothing written) when it cannot."""
+        workbooks into ``folder``; InputError (nothing written) when it cannot,
+        or when a workbook there is not as handed out (a reviewer worked on
+        it) and ``replace`` is False."""
         if not folder:
             raise InputError("name a folder for the reviewers' workbooks")
         w = self.window
@@ -310,6 +320,11 @@ class RoundsController(QObject):
                              when=now(), base_name=base)
         paths = [reviewer_path(folder, base, s.reviewer) for s in plan.shares]
         check_outputs(paths, [w.path] if w.path is not None else [])
+        if not replace:
+            check_handed_out(paths, hint=lambda theirs: self.tr(
+                "choose another folder; or merge them first with Review > Merge returned "
+                "workbooks…; or tick Replace") if theirs else self.tr(
+                "choose another folder, or tick Replace"))
         docs = [make_reviewer_document(doc, ev, plan, s.reviewer) for s in plan.shares]
         self.task = run_task(
             w, self.tr("Handing out to {0}…").format(counted(len(paths), "reviewer")),

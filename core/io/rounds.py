@@ -9,7 +9,7 @@ the file.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +19,10 @@ from core.io.atomic import atomic_write_text, check_writable
 from core.io.identity import real_path
 from core.io.load import WORKBOOK_SUFFIXES, load_document
 from core.model.document import Document
+from core.model.numbers import counted
 
 __all__ = [
+    "check_handed_out",
     "check_outputs",
     "read_base",
     "read_returned",
@@ -90,6 +92,58 @@ def check_outputs(outputs: Sequence[str | Path], inputs: Sequence[str | Path]) -
         seen[key] = "output"
     for p in outputs:
         check_writable(p)
+
+
+def check_handed_out(paths: Sequence[str | Path], *,
+                     hint: Callable[[list[Path]], str]) -> None:
+    """InputError naming each of ``paths`` that is there and is not exactly a
+    reviewer's workbook as ``split`` handed it out (so writing a hand-out
+    again over it would lose someone's work): a reviewer graded it, or wrote
+    a note or a convention in it (its audit log or its edits read back on
+    reopening), added a sheet, column or comment, or it is not a reviewer's
+    workbook of ours at all. A file still as handed out may be replaced.
+    ``hint`` says what to do, given those of the files that are reviewers'
+    workbooks (which a merge can take; the command line and the editor
+    differ)."""
+    found = [(Path(p), *_not_as_handed_out(Path(p))) for p in paths]
+    found = [(p, why, theirs) for p, why, theirs in found if why]
+    if found:
+        raise InputError(
+            "not replaced, so that no reviewer's work is lost: "
+            + "; ".join(f"{p} {why}" for p, why, _ in found),
+            hint=hint([p for p, _, theirs in found if theirs]))
+
+
+def _not_as_handed_out(path: Path) -> tuple[str, bool]:
+    """Why the file at ``path`` is not a reviewer's workbook exactly as
+    handed out ("" when it is, or is not there), and whether it is a
+    reviewer's workbook."""
+    from core.analysis.rounds.base import grade_key, original_key
+    from core.io.workbook import read_workbook, reopened
+    from core.io.workbook.additions import read_additions
+
+    if not path.exists() and not path.is_symlink():
+        return "", False
+    try:
+        doc = read_workbook(path)
+    except InputError:
+        return "is not a workbook split wrote", False
+    a = doc.assignment
+    if a is None or len(a.shares) != 1:
+        return "is not a reviewer's workbook split wrote", False
+    graded = sum(grade_key(doc, i) != original_key(doc, i) for i in range(len(doc)))
+    if graded:
+        return f"was graded by {a.reviewer} ({counted(graded, 'grade')} changed)", True
+    found = reopened(doc)
+    if doc.audit or (found is not None and not found.empty):
+        return f"was edited by {a.reviewer} (its audit log or notes changed)", True
+    try:
+        added = read_additions(path)
+    except InputError:
+        return "cannot be read whole", True
+    if added or added.not_carried:
+        return f"holds what {a.reviewer} added ({added.summary() or 'charts or images'})", True
+    return "", True
 
 
 def write_workbooks(evaluations: Sequence[tuple[Path, Evaluation]]) -> list[Path]:

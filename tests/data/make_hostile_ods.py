@@ -134,7 +134,7 @@ CASES: hostile_xlsx.Cases = {
         + '<table:table-row table:number-rows-repeated="1048000"><table:table-cell table:number-columns-repeated="16384"/></table:table-row>'))), False, ()),
     "two_sheets.ods": (lambda: ods(content(table(row(text("just notes"))) + table(rows(), name="Ratings"))), False, ()),
     # the file and its zip
-    "not_zip.ods": (lambda: b"query,doc,grade\nq1,d1,2\n", True, ("not an .ods workbook", "not a zip file")),
+    "not_zip.ods": (lambda: b"query,doc,grade\nq1,d1,2\n", True, ("a text file, not an .ods workbook", "rename it to .csv")),
     "truncated_half.ods": (lambda: GOOD[: len(GOOD) // 2], True, ("damaged or truncated",)),
     "zip_encrypted_flag.ods": (lambda: patch(GOOD, "content.xml", flag=1), True, ("encrypted", "without a password")),
     "content_bomb.ods": (content_bomb, True, ("content.xml", "zip bomb")),

@@ -9,6 +9,7 @@ import zipfile
 from pathlib import Path
 
 from core.errors import InputError
+from core.io.safety.kinds import HEAD, named_by_head
 from core.io.safety.limits import LIMITS, crafted, damaged
 
 #: Compression methods Excel and LibreOffice write: stored and deflated.
@@ -24,7 +25,7 @@ def check_file(path: Path, name: str, kind: str = "xlsx") -> int:
     try:
         size = path.stat().st_size
         with open(path, "rb") as fh:
-            magic = fh.read(8)
+            magic = fh.read(HEAD)
     except OSError as exc:
         raise InputError(f"cannot read the file: {exc.strerror or exc}", file=name) from exc
     if size == 0:  # (no zip file either, but that says less)
@@ -37,6 +38,10 @@ def check_file(path: Path, name: str, kind: str = "xlsx") -> int:
             file=name, hint="save it as a plain .xlsx without a password",
         )
     if not magic.startswith(b"PK"):
+        named = named_by_head(magic, kind, path.name)
+        if named is not None:
+            raise InputError(f"this is {named[0]}, not an .{kind} workbook", file=name,
+                             hint=named[1])
         raise InputError(
             f"this is not an .{kind} workbook (it is not a zip file)", file=name,
             hint=f"save it as .{kind}, or name a CSV/TSV file",

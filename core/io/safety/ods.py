@@ -29,6 +29,7 @@ from typing import Protocol
 
 from core.errors import InputError
 from core.io.safety.hidden import HiddenLines
+from core.io.safety.kinds import named_by_parts
 from core.io.safety.limits import (
     EXCEL_MAX_COLUMNS,
     EXCEL_MAX_ROWS,
@@ -159,7 +160,12 @@ def check_ods_package(zf: zipfile.ZipFile, name: str) -> None:
         if "[Content_Types].xml" in infos:
             raise InputError("this is an .xlsx workbook under an .ods name", file=name,
                              hint="rename it to .xlsx")
-        raise damaged("this is not an OpenDocument spreadsheet (it has no mimetype)", name)
+        if CONTENT in infos:  # a spreadsheet's part without its package's
+            raise damaged("this is not an OpenDocument spreadsheet (it has no mimetype)",
+                          name)
+        what, hint = named_by_parts(list(infos))
+        raise InputError(f"this is {what}, not an .ods spreadsheet: it has no mimetype",
+                         file=name, hint=hint)
     kind = b"".join(stream_part(zf, infos["mimetype"], name)).strip()
     if kind != ODS_MIMETYPE:
         shown = kind[:80].decode("ascii", "replace")

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from urllib.parse import unquote, urlsplit
 
 from core.errors import InputError
+from core.io.safety.kinds import named_by_parts
 from core.io.safety.limits import crafted, damaged
 from core.io.safety.parts import iter_events, read_part, root_element, xml_error
 
@@ -139,8 +140,11 @@ def read_package(zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo], file: str) -
         if "mimetype" in pkg.infos and "content.xml" in pkg.infos:  # (as the .ods side says)
             raise InputError("this is an OpenDocument spreadsheet (.ods) under an .xlsx name",
                              file=file, hint="rename it to .ods")
-        raise InputError(f"the workbook lacks its {CONTENT_TYPES} part", file=file,
-                         hint="this is a zip file but not an .xlsx workbook")
+        if _USUAL_BOOK in pkg.infos:  # a workbook's part without its package's
+            raise damaged(f"the workbook lacks its {CONTENT_TYPES} part", file)
+        what, hint = named_by_parts(list(pkg.infos))
+        raise InputError(f"this is {what}, not an .xlsx workbook: it has no {CONTENT_TYPES}",
+                         file=file, hint=hint)
     for local, attrs in _load(zf, pkg, CONTENT_TYPES, ("Default", "Override"), "content types"):
         ctype = attrs.get("ContentType", "").strip().lower()
         if local == "Default":
