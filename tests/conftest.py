@@ -70,6 +70,7 @@ def _isolated_settings(tmp_path_factory: pytest.TempPathFactory, monkeypatch: py
     )
     yield
     _release_held_keys()
+    _remove_translators()
     # A window turns automatic collection off for the process (the GUI
     # thread collects from its event loop: app/collector.py); a test that
     # runs no event loop gets the collections it is due here, in this thread.
@@ -95,6 +96,23 @@ def _release_held_keys() -> None:
         target = QWidget()
         QTest.keyRelease(target, Qt.Key.Key_Control)  # (a release with no modifier held)
         target.deleteLater()
+
+
+def _remove_translators() -> None:
+    """Take out the translators a test's ``app.main.main`` installed on the
+    application (``letter_standard_buttons``: the message boxes' lettered
+    buttons): the application outlives the test, and the next test that
+    asks for Qt's own button texts read '&Cancel' (an accessibility test
+    after a workplace test that ran ``main([])``, in one worker)."""
+    from PySide6.QtCore import QTranslator
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    if not isinstance(app, QApplication):
+        return
+    for translator in app.findChildren(QTranslator):
+        app.removeTranslator(translator)
+        translator.setParent(None)
 
 
 def doc_of(rows, **kw):  # type: ignore[no-untyped-def]
