@@ -169,6 +169,7 @@ class MainWindow(EditingWindow):
             model.grade_edit_requested.connect(
                 lambda i, grade, state, reason: self.set_grade(i, grade, GradeState(state),
                                                                reason=reason))
+            model.note_edit_requested.connect(self.set_note)
         a = self.app_actions
         a["undo"].triggered.connect(lambda: self._step(self.session.undo))
         a["redo"].triggered.connect(lambda: self._step(self.session.redo))
@@ -211,7 +212,8 @@ class MainWindow(EditingWindow):
 
         def grid(model: CandidateModel) -> Listener:
             return lambda c: model.set_evaluation(
-                s.evaluation, self._query, changed=None if c.everything else c.rows.tolist())
+                s.evaluation, self._query,
+                changed=None if c.everything else [*c.rows.tolist(), *c.notes.tolist()])
 
         s.subscribe(self._follow_query)
         data(lambda c: self.navigator.set_evaluation(
@@ -369,15 +371,17 @@ class MainWindow(EditingWindow):
             self.grid_panel.widen_columns()
         self.current_query_changed.emit(q)
 
-    def select_candidate(self, index: int, *, focus: bool = True) -> None:
-        """Show candidate ``index``'s query and make its grade cell current
-        (and its view the keyboard's focus, unless not ``focus``)."""
+    def select_candidate(self, index: int, *, focus: bool = True,
+                         column: GridColumn = GridColumn.GRADE) -> None:
+        """Show candidate ``index``'s query and make its grade cell (or its
+        ``column``'s) current (and its view the keyboard's focus, unless not
+        ``focus``)."""
         self.set_query(int(self.document.query[index]))
         for view, model in ((self.grid, self.grid_model),
                             (self.not_retrieved_view, self.not_retrieved_model)):
             row = model.row_of(index)
             if row is not None:
-                view.setCurrentIndex(model.index(row, GridColumn.GRADE))
+                view.setCurrentIndex(model.index(row, column))
                 if focus:
                     view.setFocus()
                 return
@@ -418,10 +422,11 @@ class MainWindow(EditingWindow):
                 self.fit_columns()
             elif self._fitted:
                 self.grid_panel.widen_columns()
-        elif self._fitted and changes.rows.size and (
-                self.document.state[changes.rows] != GradeState.NUMBER).any():
+        elif self._fitted and (changes.notes.size or (changes.rows.size and (
+                self.document.state[changes.rows] != GradeState.NUMBER).any())):
             # (a grade made unknown or unrateable: its words, and a reason,
-            # are wider than the numbers the columns were fitted to)
+            # are wider than the numbers the columns were fitted to; a note
+            # longer than the column, up to its cap)
             self.grid_panel.widen_columns()
         if changes.document:
             self.document_replaced.emit(self.document)
@@ -481,7 +486,9 @@ class MainWindow(EditingWindow):
         in keeps it (the menu's Undo took it to the grid)."""
         if (lead := changes.lead) is not None:
             views = (self.grid, self.not_retrieved_view)
-            self.select_candidate(lead, focus=any(view.hasFocus() for view in views))
+            self.select_candidate(lead, focus=any(view.hasFocus() for view in views),
+                                  column=GridColumn.GRADE if changes.rows.size
+                                  else GridColumn.NOTE)
             for view in views:
                 if view.hasFocus():
                     view.scrollTo(view.currentIndex())

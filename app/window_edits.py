@@ -1,5 +1,5 @@
 """The main window's edits: what a reviewer does in the window (a grade
-typed, a paste, a change of conventions) made one step of the session's
+typed, a note, a paste, a change of conventions) made one step of the session's
 history (:class:`core.session.Worksheet`), or refused with the reason in the
 status bar. The views follow the session's records of what changed
 (:mod:`app.window`); nothing here refreshes a view.
@@ -25,7 +25,7 @@ from app.window_api import WindowApi
 from core.errors import NdcgError
 from core.model.conventions import Conventions
 from core.model.document import GradeState
-from core.model.edits import Edit, GradeValue, SetConventions, SetGrades
+from core.model.edits import Edit, GradeValue, SetConventions, SetGrades, SetNotes
 from core.model.numbers import counted
 
 __all__ = ["EditingWindow"]
@@ -62,12 +62,10 @@ class EditingWindow(WindowApi):
             reason = self._ask_reason()
             if reason is None:
                 return False
-        doc = self.document
         value = GradeValue.typed(grade, state, reason)
-        before = GradeValue.of(doc, index)
+        before = GradeValue.of(self.document, index)
         d = self._decimals
-        label = (f"{shown_id(doc.query_ids[int(doc.query[index])])}/"
-                 f"{shown_id(doc.source_text(index))}")
+        label = self._label(index)
         return self.set_grades([index], [value], note=note,
                                text=f"grade {label}: {grade_words(before.text, d)} → "
                                     f"{grade_words(value.text, d)}",
@@ -82,6 +80,26 @@ class EditingWindow(WindowApi):
         return self._push(SetGrades.of(rows, values, who=self.reviewer(), note=note,
                                        text=text or f"set {counted(len(rows), 'grade')}",
                                        seconds=seconds)) is None
+
+    def set_note(self, index: int, note: str) -> bool:
+        """Give candidate ``index`` the reviewer's note ``note`` as one
+        undoable step (audited, journaled; no number changes); False if
+        refused."""
+        label = self._label(index)
+        return self.set_notes([index], [note], text=(
+            f"note {label}" if note else f"clear the note of {label}"))
+
+    def set_notes(self, rows: list[int], notes: list[str], *, text: str = "") -> bool:
+        """Give ``rows`` the notes ``notes`` (one per row, or one for all) as
+        one undoable step (a paste); False if refused."""
+        return self._push(SetNotes.of(rows, notes, who=self.reviewer(),
+                                      text=text or f"set {counted(len(rows), 'note')}")) is None
+
+    def _label(self, index: int) -> str:
+        """Candidate ``index`` as the Edit menu names it (``q1/d3``)."""
+        doc = self.document
+        return (f"{shown_id(doc.query_ids[int(doc.query[index])])}/"
+                f"{shown_id(doc.source_text(index))}")
 
     def change_conventions(self, new: Conventions, text: str = "") -> str | None:
         """Push an undoable change of conventions; the error text if refused."""
