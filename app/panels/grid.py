@@ -172,8 +172,10 @@ class GradingTableView(QTableView):
 #: The least width of the source column, in average characters.
 SOURCE_LEAST = 16
 #: The widest the note column gets, in average characters (a longer note is
-#: elided at its end, whole on hover and in its editor).
+#: elided at its end, whole on hover and in its editor), and the least it
+#: keeps where the other columns leave less (GridPanel.note_most).
 NOTE_MOST = 36
+NOTE_LEAST = 12
 #: At most this many rows are measured when columns are fitted.
 _MEASURED_ROWS = 50
 
@@ -339,6 +341,19 @@ class GridPanel(QWidget):
             room = port - sum(header.sectionSize(n) for n in keys)
         return max(least, room)
 
+    def note_most(self, view: QTableView) -> int:
+        """The widest ``view``'s note column gets: what the other shown
+        columns leave of the view, between :data:`NOTE_LEAST` and
+        :data:`NOTE_MOST` characters (at 1920x1080 a note 36 characters wide
+        pushed the ideal contribution out of view; at 1280x800 the grid
+        scrolls to it). A longer note is elided at its end, whole on hover."""
+        header = view.horizontalHeader()
+        average = view.fontMetrics().averageCharWidth()
+        room = view.viewport().width() - sum(
+            header.sectionSize(n) for n in range(header.count())
+            if n != GridColumn.NOTE and not view.isColumnHidden(n))
+        return max(average * NOTE_LEAST + 8, min(average * NOTE_MOST + 8, room))
+
     def key_width(self) -> int:
         """The width (pixels) the ranked grid needs to show its key columns
         (:data:`~app.panels.column_chooser.KEY_COLUMNS`, rank to cumulative
@@ -378,18 +393,18 @@ class GridPanel(QWidget):
             # "unknown" read "u…n" in the gain column fitted to numbers)
             words = [n for n, c in enumerate(self.model.columns)
                      if c.state_words and n != GridColumn.GRADE]
-            note_most = view.fontMetrics().averageCharWidth() * NOTE_MOST + 8
-            for col in (GridColumn.VERSION, GridColumn.GRADE, *words, GridColumn.NOTE,
-                        GridColumn.SOURCE):
+            for col in (GridColumn.VERSION, GridColumn.GRADE, *words, GridColumn.SOURCE,
+                        GridColumn.NOTE):
                 wanted = 0 if measured else max(view.sizeHintForColumn(col),
                                                 header.sectionSizeHint(col))
                 if col is GridColumn.GRADE:
                     wanted = max(wanted, _choices_width(view))
-                if col is GridColumn.NOTE:  # a long note elided, whole on hover
-                    if header.sectionSize(col) > note_most:
-                        header.resizeSection(col, note_most)
-                    wanted = min(note_most, wanted)
-                if col is GridColumn.SOURCE:  # last: the others' widths are known
+                if col is GridColumn.NOTE:  # last: what is left (a long note elided)
+                    cap = self.note_most(view)
+                    if header.sectionSize(col) > cap:
+                        header.resizeSection(col, cap)
+                    wanted = min(cap, wanted)
+                if col is GridColumn.SOURCE:  # the others' widths are known
                     cap = self.source_most(view)
                     if header.sectionSize(col) > cap:
                         header.resizeSection(col, cap)
