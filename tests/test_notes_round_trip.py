@@ -61,3 +61,39 @@ def test_a_note_typed_is_saved_in_the_worksheet_csv(tmp_path: Path):
     write_delimited(session.document, path)
     back = read_delimited(path)
     assert back.note.tolist() == session.document.note.tolist()
+
+
+@pytest.mark.libreoffice
+def test_notes_typed_in_the_editor_survive_a_libreoffice_save(tmp_path: Path):
+    """Once through LibreOffice (headless, .xlsx): the notes typed in the
+    editor come back as written, their audit entries with them; a note a
+    reviewer typed in LibreOffice's column H is read as before (taken,
+    counted as a note edited in the spreadsheet, not logged as a grade)."""
+    from core.io.workbook import reopened
+    from tests.libreoffice import edit
+
+    session = _noted()
+    doc = session.document
+    book = tmp_path / "book.xlsx"
+    export_workbook(session.evaluation, book)
+    ws = openpyxl.load_workbook(book)[SHEETS["candidates"]]
+    row = next(r for r in range(2, ws.max_row + 1) if ws.cell(r, 8).value == "ask the lead")
+    other = next(r for r in range(2, ws.max_row + 1) if not ws.cell(r, 8).value)
+    query, source = ws.cell(other, 1).value, ws.cell(other, 2).value
+    (saved,) = edit([(book, tmp_path / "saved.xlsx", [
+        {"op": "set", "sheet": "Candidates", "cell": f"H{other}", "value": "typed in Calc"},
+        {"op": "set", "sheet": "Candidates", "cell": f"F{row}", "value": 3},
+    ])])
+    back = read_workbook(saved)
+    i = next(k for k in range(len(back)) if back.query_ids[int(back.query[k])] == query
+             and back.source_id[k] == source)
+    assert back.note[1] == NOTE
+    assert back.note[5] == "ask the lead"
+    assert back.note[i] == "typed in Calc"
+    assert back.audit[:2] == doc.audit  # the editor's note entries, as written
+    found = reopened(back)
+    assert found is not None
+    assert found.notes == 1
+    assert [(e.query, e.source_id, e.after, e.about_note) for e in found.grades] == [
+        (doc.query_ids[int(doc.query[5])], doc.source_text(5), "3", False)]
+    np.testing.assert_array_equal(back.original_grade, seed_document().original_grade)
