@@ -223,6 +223,24 @@ class NoteDelegate(NumberDelegate):
             QTimer.singleShot(0, editor, lambda: _to_the_end(editor))
         return editor
 
+    def updateEditorGeometry(self, editor: QWidget, option: QStyleOptionViewItem,
+                             index: Index) -> None:
+        """The editor over its cell, and as wide as the note it holds up to
+        the view's right edge (over the cells beside it, as a spreadsheet's).
+        Qt's line editor widens so when it opens and as one types, but the
+        view's layout of its editors (a resize, a scroll, the window shown)
+        put it back over its cell alone: a note in a column 12 characters
+        wide was then edited through a slit showing its last words."""
+        super().updateEditorGeometry(editor, option, index)
+        port = editor.parentWidget()
+        if not isinstance(editor, QLineEdit) or port is None:
+            return
+        box = editor.geometry()
+        wanted = editor.fontMetrics().horizontalAdvance(editor.text()) + 16
+        room = port.width() - box.left()
+        if wanted > box.width() and room > box.width():
+            editor.resize(min(wanted, room), box.height())
+
 
 def _to_the_end(editor: QLineEdit) -> None:
     editor.deselect()

@@ -153,6 +153,21 @@ def test_a_long_note_is_elided_and_whole_on_hover(qtbot: Any, window: MainWindow
     assert window.grid.columnWidth(GridColumn.NOTE) <= most
     assert window.grid.fontMetrics().horizontalAdvance(shown) > most  # so it is elided
     assert index.data(Qt.ItemDataRole.EditRole) == long  # the editor starts from the whole
+    # Its editor spans the cells beside it, up to the view's edge (not a
+    # slit), also once the view lays its editors out again (a resize, a
+    # scroll: Qt put it back over its cell alone).
+    grid = _note_cell(window, 2)
+    qtbot.keyClick(grid, Qt.Key.Key_F2)
+    editor = _editor()
+    assert editor.text() == long
+    edge = grid.viewport().width() - editor.geometry().left()
+    wide = min(edge, editor.fontMetrics().horizontalAdvance(long) + 16)
+    assert editor.width() == wide
+    assert editor.width() > grid.columnWidth(GridColumn.NOTE)
+    grid.updateEditorGeometries()
+    assert editor.width() == wide
+    qtbot.keyClick(editor, Qt.Key.Key_Escape)
+    assert window.document.note[window.grid_model.candidate(2)] == long
 
 
 def test_notes_pasted_are_one_step(qtbot: Any, window: MainWindow):
