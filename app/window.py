@@ -422,12 +422,13 @@ class MainWindow(EditingWindow):
                 self.fit_columns()
             elif self._fitted:
                 self.grid_panel.widen_columns()
-        elif self._fitted and (changes.notes.size or (changes.rows.size and (
-                self.document.state[changes.rows] != GradeState.NUMBER).any())):
+        elif self._fitted and changes.rows.size and (
+                self.document.state[changes.rows] != GradeState.NUMBER).any():
             # (a grade made unknown or unrateable: its words, and a reason,
-            # are wider than the numbers the columns were fitted to; a note
-            # longer than the column, up to its cap)
+            # are wider than the numbers the columns were fitted to)
             self.grid_panel.widen_columns()
+        elif self._fitted and changes.notes.size:  # (a note longer than its column)
+            self.grid_panel.widen_note()
         if changes.document:
             self.document_replaced.emit(self.document)
         self.evaluation_changed.emit(self.evaluation)

@@ -151,6 +151,8 @@ def test_a_long_note_is_elided_and_whole_on_hover(qtbot: Any, window: MainWindow
     assert index.data(Qt.ItemDataRole.ToolTipRole) == long
     most = window.grid.fontMetrics().averageCharWidth() * NOTE_MOST + 8
     assert window.grid.columnWidth(GridColumn.NOTE) <= most
+    # widened to the note, as far as the other columns leave (never past 36 characters)
+    assert window.grid.columnWidth(GridColumn.NOTE) == window.grid_panel.note_most(window.grid)
     assert window.grid.fontMetrics().horizontalAdvance(shown) > most  # so it is elided
     assert index.data(Qt.ItemDataRole.EditRole) == long  # the editor starts from the whole
     # Its editor spans the cells beside it, up to the view's edge (not a

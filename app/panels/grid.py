@@ -318,6 +318,21 @@ class GridPanel(QWidget):
         from query to query, nor when a grade is set."""
         self._widen(measured=False)
 
+    def widen_note(self) -> None:
+        """Widen (never narrow) the note column to the notes of the rows in
+        view, up to :meth:`note_most`: after a note is written, the other
+        columns are not measured again (they were 20 ms of a note's 34 ms
+        at 200,000 candidates)."""
+        note = GridColumn.NOTE
+        for view in (self.grid, self.not_retrieved):
+            if view.isColumnHidden(note):
+                continue
+            header = view.horizontalHeader()
+            wanted = min(self.note_most(view),
+                         max(view.sizeHintForColumn(note), header.sectionSizeHint(note)))
+            if wanted > header.sectionSize(note):
+                header.resizeSection(note, wanted)
+
     def source_most(self, view: QTableView) -> int:
         """The widest ``view``'s source column gets: what leaves room for
         every other shown column, or where that is too little (less than
