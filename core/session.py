@@ -29,6 +29,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
@@ -315,8 +316,7 @@ class Worksheet:
                                       [str(step.before[i]) for i in back], edit.who, "undo",
                                       edit.text)
         else:
-            assert isinstance(step.before, tuple)
-            before = [v for v in step.before if isinstance(v, GradeValue)]
+            before = cast(tuple[GradeValue, ...], step.before)  # (a SetGrades step's)
             back = range(len(edit.rows) - 1, -1, -1)  # the last written is undone first
             changes = self._set_grades(
                 [edit.rows[i] for i in back], [before[i] for i in back], edit.who,
