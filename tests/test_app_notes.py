@@ -84,6 +84,12 @@ def test_the_note_column_is_the_workbook_s_and_shown_after_the_score(window: Mai
     assert window.grid_columns.actions["note"].isChecked()
     assert window.grid_model.flags(window.grid_model.index(0, GridColumn.NOTE)) & (
         Qt.ItemFlag.ItemIsEditable)
+    # F1 lists the note's keys with the grade's
+    from app.help import shortcut_rows
+
+    keys = [row[0] for row in shortcut_rows(window)]
+    assert "F2, double-click (Note column)" in keys
+    assert "Delete, Backspace (Note column)" in keys
 
 
 def test_a_note_typed_enter_keeps_it_and_ctrl_z_takes_it_back(qtbot: Any, window: MainWindow):
