@@ -243,7 +243,8 @@ class ClipboardActions(QObject):
 
     # -- fill down ------------------------------------------------------------------------
     def fill_down(self) -> bool:
-        """Copy the top selected grade into the selected rows below it (one undo step)."""
+        """Copy the top selected grade into the selected rows below it (one
+        undo step); in the note column, the note."""
         view = self.view()
         if view is None:
             return False
@@ -256,9 +257,13 @@ class ClipboardActions(QObject):
         if source_row < 0:
             return False
         doc = self.window.document
-        source = GradeValue.of(doc, int(model.index(source_row, 0).data(CANDIDATE_ROLE)))
         first = source_row + 1
         targets = [int(model.index(r, 0).data(CANDIDATE_ROLE)) for r in range(first, bottom + 1)]
+        at = int(model.index(source_row, 0).data(CANDIDATE_ROLE))
+        if view.currentIndex().column() == GridColumn.NOTE:  # the note, in the note column
+            return self.window.set_notes(targets, [str(doc.note[at])], text=self.tr(
+                "fill down {0}").format(counted(len(targets), "note")))
+        source = GradeValue.of(doc, at)
         return self._apply(targets, [source] * len(targets),
                            self.tr("fill down {0}").format(counted(len(targets), "grade")))
 

@@ -220,3 +220,14 @@ def test_a_note_typed_before_a_crash_is_recovered_with_its_audit_entry(
     assert doc.note[i] == "why: a stale copy"
     assert doc.audit == expected
     assert window2.session.modified
+
+
+def test_fill_down_in_the_note_column_fills_the_note(qtbot: Any, window: MainWindow):
+    doc, model = window.document, window.grid_model
+    grades = doc.grade.copy()
+    _type(qtbot, window, 0, "same source")
+    grid = _note_cell(window, 1)
+    qtbot.keyClick(grid, Qt.Key.Key_D, CTRL)  # the note above into the row
+    assert doc.note[model.candidate(1)] == "same source"
+    assert window.session.undo_text == "fill down 1 note"
+    np.testing.assert_array_equal(doc.grade, grades)  # not the grade above
