@@ -3,8 +3,9 @@
 Copy puts the selected rectangle on the clipboard as tab-separated text
 (what Excel and LibreOffice paste), every value at full precision: the
 rounding the grid shows is display only. Paste reads a spreadsheet range
-(:mod:`core.model.grades`) into the grade column; every pasted grade is one
-one step of the session (:meth:`app.window_api.WindowApi.set_grades`: one
+(:mod:`core.model.grades`) into the grade column, or a column of notes into
+the note column (one step too: :meth:`~app.window_api.WindowApi.set_notes`);
+every pasted grade is one step of the session (:meth:`app.window_api.WindowApi.set_grades`: one
 re-evaluation, one undo), so one Undo takes the whole paste back. A paste with
 a bad cell applies nothing and lists the bad cells. Fill down (Ctrl+D)
 copies the first selected grade into the selected rows below (or the grade
@@ -156,6 +157,8 @@ class ClipboardActions(QObject):
         cells = parse_range(text)
         if not cells:
             return self._refuse(self.tr("The clipboard holds no cells."))
+        if view.currentIndex().column() == GridColumn.NOTE:
+            return self._paste_notes(view, cells, top, bottom)
         if any(any(c.strip() for c in row[1:]) for row in cells):
             return self._refuse(self.tr(
                 "Paste one column of grades: the clipboard holds {0} columns.").format(
@@ -180,6 +183,34 @@ class ClipboardActions(QObject):
         grades = [GradeValue.typed(v.grade, v.state, v.reason) for v in values if v is not None]
         return self._apply(targets, grades,
                            self.tr("paste {0}").format(counted(len(targets), "grade")))
+
+    def _paste_notes(self, view: QTableView, cells: list[list[str]], top: int,
+                     bottom: int) -> bool:
+        """A column of notes pasted from the row ``top`` down (one note into
+        every selected row), as one step: the text as it was copied, each
+        cell a note (an empty cell takes the note away)."""
+        if any(any(c.strip() for c in row[1:]) for row in cells):
+            return self._refuse(self.tr(
+                "Paste one column of notes: the clipboard holds {0} columns.").format(
+                    len(cells[0])))
+        notes = [row[0] if row else "" for row in cells]
+        if len(notes) == 1 and bottom > top:
+            notes *= bottom - top + 1
+        model = view.model()
+        available = model.rowCount() - top
+        if len(notes) > available:
+            return self._refuse(self.tr(
+                "The paste has {0} but only {1} {2} the selected row; "
+                "nothing was pasted.").format(counted(len(notes), "row"),
+                                              counted(available, "candidate"),
+                                              agreed(available, "follows")))
+        targets = [int(model.index(top + r, GridColumn.NOTE).data(CANDIDATE_ROLE))
+                   for r in range(len(notes))]
+        if self.window.set_notes(targets, notes,
+                                 text=self.tr("paste {0}").format(counted(len(notes), "note"))):
+            return True
+        return self._refuse(self.tr("Nothing was pasted: {0}").format(
+            self.window.statusBar().currentMessage()))
 
     def _apply(self, targets: list[int], values: list[GradeValue], text: str) -> bool:
         """Set the grades through the window as one step (one undo, one
@@ -212,7 +243,8 @@ class ClipboardActions(QObject):
 
     # -- fill down ------------------------------------------------------------------------
     def fill_down(self) -> bool:
-        """Copy the top selected grade into the selected rows below it (one undo step)."""
+        """Copy the top selected grade into the selected rows below it (one
+        undo step); in the note column, the note."""
         view = self.view()
         if view is None:
             return False
@@ -225,9 +257,13 @@ class ClipboardActions(QObject):
         if source_row < 0:
             return False
         doc = self.window.document
-        source = GradeValue.of(doc, int(model.index(source_row, 0).data(CANDIDATE_ROLE)))
         first = source_row + 1
         targets = [int(model.index(r, 0).data(CANDIDATE_ROLE)) for r in range(first, bottom + 1)]
+        at = int(model.index(source_row, 0).data(CANDIDATE_ROLE))
+        if view.currentIndex().column() == GridColumn.NOTE:  # the note, in the note column
+            return self.window.set_notes(targets, [str(doc.note[at])], text=self.tr(
+                "fill down {0}").format(counted(len(targets), "note")))
+        source = GradeValue.of(doc, at)
         return self._apply(targets, [source] * len(targets),
                            self.tr("fill down {0}").format(counted(len(targets), "grade")))
 

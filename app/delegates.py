@@ -18,6 +18,7 @@ from PySide6.QtCore import (
     QModelIndex,
     QPersistentModelIndex,
     Qt,
+    QTimer,
 )
 from PySide6.QtGui import QColor, QHelpEvent, QPainter, QPalette
 from PySide6.QtWidgets import (
@@ -197,6 +198,53 @@ class GradeWordsDelegate(NumberDelegate):
         if isinstance(value, float) and math.isfinite(value):
             return grade_text(value, self._decimals())
         return super().displayText(value, locale)
+
+
+class NoteDelegate(NumberDelegate):
+    """The reviewer's note: elided at its end (a note reads from its start;
+    the whole on hover, the model's tooltip), edited in place in a line
+    editor (``noteEditor``) that keeps the note's line breaks as typed in a
+    spreadsheet; Enter keeps the text, Escape cancels. F2 and a double click
+    add to the note (the cursor at its end); a text key starts a new one."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: Index) -> None:
+        super().initStyleOption(option, index)
+        option.textElideMode = Qt.TextElideMode.ElideRight
+
+    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem,
+                     index: Index) -> QWidget:
+        editor = super().createEditor(parent, option, index)
+        editor.setObjectName("noteEditor")
+        if isinstance(editor, QLineEdit):
+            # F2 or a double click adds to the note, as in a spreadsheet: the
+            # cursor at its end, once the view has selected it all (a key
+            # that opened the editor has replaced it already: typing starts
+            # a new note)
+            QTimer.singleShot(0, editor, lambda: _to_the_end(editor))
+        return editor
+
+    def updateEditorGeometry(self, editor: QWidget, option: QStyleOptionViewItem,
+                             index: Index) -> None:
+        """The editor over its cell, and as wide as the note it holds up to
+        the view's right edge (over the cells beside it, as a spreadsheet's).
+        Qt's line editor widens so when it opens and as one types, but the
+        view's layout of its editors (a resize, a scroll, the window shown)
+        put it back over its cell alone: a note in a column 12 characters
+        wide was then edited through a slit showing its last words."""
+        super().updateEditorGeometry(editor, option, index)
+        port = editor.parentWidget()
+        if not isinstance(editor, QLineEdit) or port is None:
+            return
+        box = editor.geometry()
+        wanted = editor.fontMetrics().horizontalAdvance(editor.text()) + 16
+        room = port.width() - box.left()
+        if wanted > box.width() and room > box.width():
+            editor.resize(min(wanted, room), box.height())
+
+
+def _to_the_end(editor: QLineEdit) -> None:
+    editor.deselect()
+    editor.end(False)
 
 
 class ScoreDelegate(NumberDelegate):

@@ -33,6 +33,10 @@ GRID_KEYS: tuple[tuple[str, str], ...] = (
     ("X", "mark the current row unrateable (asks why)"),
     ("F2, double-click", "edit the grade: a number, a rubric label, 'unknown' or "
                          "'unrateable: reason'"),
+    ("a letter, a digit (Note column)", "start a new note with it (keys type there: they "
+                                        "grade nowhere else)"),
+    ("F2, double-click (Note column)", "add to the note; Enter keeps it, Escape cancels"),
+    ("Delete, Backspace (Note column)", "clear the note (Ctrl+Z puts it back)"),
     ("Shift+arrows", "select a block of cells (to copy, paste into or fill down)"),
     ("Enter, Shift+Enter", "in the find bar: next, previous match"),
     ("Escape", "close the find bar"),

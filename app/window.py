@@ -29,31 +29,25 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QShowEvent
-from PySide6.QtWidgets import QDockWidget, QInputDialog, QMenu, QMessageBox, QWidget
+from PySide6.QtWidgets import QDockWidget, QMenu, QMessageBox, QWidget
 
 from app.accessibility import without_mnemonic
 from app.actions import HISTORY, ActionSpec, build_actions, build_menus, history_text, make_action
 from app.deferred import DeferredView, Unmade
-from app.delegates import grade_words
 from app.judgment_clock import ActivityClock
 from app.layout import STACKED_FROM, DockHome, Workplace
 from app.models.candidates import CandidateModel, GridColumn
-from app.opening import out_of_memory
 from app.panels.audit import AuditLogView
 from app.panels.column_chooser import ColumnChooser
 from app.panels.conventions import ConventionsPanel
 from app.panels.grid import GradingTableView, GridPanel
 from app.panels.navigator import QueryNavigator
 from app.panels.summary import AggregateFooter, SummaryPanel
-from app.settings import Settings, login_name
-from app.shown import CELL_SHOWN, bounded, boxed, shown_id
-from app.window_api import WindowApi
+from app.settings import Settings
+from app.shown import CELL_SHOWN, bounded, boxed
+from app.window_edits import EditingWindow
 from core.engine.evaluation import Evaluation, Status, evaluate
-from core.errors import NdcgError
-from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
-from core.model.edits import Edit, GradeValue, SetConventions, SetGrades
-from core.model.numbers import counted
 from core.session import Changes, Listener, Worksheet
 
 __all__ = ["APP_TITLE", "MainWindow"]
@@ -61,7 +55,7 @@ __all__ = ["APP_TITLE", "MainWindow"]
 APP_TITLE = "NDCG Worksheet"
 
 
-class MainWindow(WindowApi):
+class MainWindow(EditingWindow):
     """The editor's main window over one document."""
 
     def __init__(self, document: Document | None = None, path: str | Path | None = None,
@@ -175,6 +169,7 @@ class MainWindow(WindowApi):
             model.grade_edit_requested.connect(
                 lambda i, grade, state, reason: self.set_grade(i, grade, GradeState(state),
                                                                reason=reason))
+            model.note_edit_requested.connect(self.set_note)
         a = self.app_actions
         a["undo"].triggered.connect(lambda: self._step(self.session.undo))
         a["redo"].triggered.connect(lambda: self._step(self.session.redo))
@@ -217,7 +212,8 @@ class MainWindow(WindowApi):
 
         def grid(model: CandidateModel) -> Listener:
             return lambda c: model.set_evaluation(
-                s.evaluation, self._query, changed=None if c.everything else c.rows.tolist())
+                s.evaluation, self._query,
+                changed=None if c.everything else [*c.rows.tolist(), *c.notes.tolist()])
 
         s.subscribe(self._follow_query)
         data(lambda c: self.navigator.set_evaluation(
@@ -375,90 +371,20 @@ class MainWindow(WindowApi):
             self.grid_panel.widen_columns()
         self.current_query_changed.emit(q)
 
-    def select_candidate(self, index: int, *, focus: bool = True) -> None:
-        """Show candidate ``index``'s query and make its grade cell current
-        (and its view the keyboard's focus, unless not ``focus``)."""
+    def select_candidate(self, index: int, *, focus: bool = True,
+                         column: GridColumn = GridColumn.GRADE) -> None:
+        """Show candidate ``index``'s query and make its grade cell (or its
+        ``column``'s) current (and its view the keyboard's focus, unless not
+        ``focus``)."""
         self.set_query(int(self.document.query[index]))
         for view, model in ((self.grid, self.grid_model),
                             (self.not_retrieved_view, self.not_retrieved_model)):
             row = model.row_of(index)
             if row is not None:
-                view.setCurrentIndex(model.index(row, GridColumn.GRADE))
+                view.setCurrentIndex(model.index(row, column))
                 if focus:
                     view.setFocus()
                 return
-
-    def reviewer(self) -> str:
-        """The name the audit log records: the one set in the preferences, else
-        the operating system's user name (grading never stops to ask)."""
-        return self.settings.reviewer or login_name()
-
-    def set_grade(self, index: int, grade: float | None, state: GradeState = GradeState.NUMBER,
-                  *, reason: str | None = None, note: str = "") -> bool:
-        """Set candidate ``index``'s grade as one undoable step; False if refused.
-
-        Refused (with a status-bar message) when the unrateable reason is
-        cancelled or the grade is invalid under the conventions (e.g. negative
-        under exponential gain).
-        """
-        state = GradeState(state)
-        if state is GradeState.NUMBER and (grade is None or grade != grade):
-            return False
-        if state is GradeState.UNRATEABLE and reason is None:
-            reason = self._ask_reason()
-            if reason is None:
-                return False
-        doc = self.document
-        value = GradeValue.typed(grade, state, reason)
-        before = GradeValue.of(doc, index)
-        d = self._decimals
-        label = (f"{shown_id(doc.query_ids[int(doc.query[index])])}/"
-                 f"{shown_id(doc.source_text(index))}")
-        return self.set_grades([index], [value], note=note,
-                               text=f"grade {label}: {grade_words(before.text, d)} → "
-                                    f"{grade_words(value.text, d)}",
-                               seconds=self.activity_clock.lap())
-
-    def set_grades(self, rows: list[int], values: list[GradeValue], *, note: str = "",
-                   text: str = "", seconds: float | None = None) -> bool:
-        """Give ``rows`` the grades ``values`` as one undoable step (a paste, a
-        fill-down: one re-evaluation, one refresh); False if refused (the
-        reason is in the status bar). ``seconds``: the active time a typed
-        grade took (a paste or fill-down is not timed)."""
-        return self._push(SetGrades.of(rows, values, who=self.reviewer(), note=note,
-                                       text=text or f"set {counted(len(rows), 'grade')}",
-                                       seconds=seconds)) is None
-
-    def change_conventions(self, new: Conventions, text: str = "") -> str | None:
-        """Push an undoable change of conventions; the error text if refused."""
-        if new == self.conventions:
-            return None
-        problem = self._push(SetConventions(new, text or "change conventions",
-                                            who=self.reviewer()))
-        if problem is not None and (panel := self._conventions.made) is not None:
-            panel.set_conventions(self.conventions)
-            panel.show_error(problem)
-        return problem
-
-    def _push(self, edit: Edit) -> str | None:
-        """Apply ``edit`` as one step of the session's history; the error text
-        (also shown in the status bar) if the session refused it."""
-        return self._step(lambda: self.session.apply(edit))
-
-    def _step(self, step: Callable[[], object]) -> str | None:
-        """Take one step (an edit, Undo, Redo): the views follow the session's
-        record of it; the error text (also in the status bar) if refused."""
-        try:
-            step()
-        except NdcgError as exc:
-            problem = str(exc)
-        except MemoryError:  # (a step not made changes nothing; one made, whose view ran
-            # out after, stays, every other view told of it: Worksheet._tell)
-            problem = str(out_of_memory(self.path, to="evaluate it", again="try it"))
-        else:
-            return None
-        self.show_message(problem, 10000)
-        return problem
 
     # -- the session's records of what changed (edits, undo, redo, open, save) -------------
     def _follow_query(self, changes: Changes) -> None:
@@ -501,6 +427,8 @@ class MainWindow(WindowApi):
             # (a grade made unknown or unrateable: its words, and a reason,
             # are wider than the numbers the columns were fitted to)
             self.grid_panel.widen_columns()
+        elif self._fitted and changes.notes.size:  # (a note longer than its column)
+            self.grid_panel.widen_note()
         if changes.document:
             self.document_replaced.emit(self.document)
         self.evaluation_changed.emit(self.evaluation)
@@ -559,7 +487,9 @@ class MainWindow(WindowApi):
         in keeps it (the menu's Undo took it to the grid)."""
         if (lead := changes.lead) is not None:
             views = (self.grid, self.not_retrieved_view)
-            self.select_candidate(lead, focus=any(view.hasFocus() for view in views))
+            self.select_candidate(lead, focus=any(view.hasFocus() for view in views),
+                                  column=GridColumn.GRADE if changes.rows.size
+                                  else GridColumn.NOTE)
             for view in views:
                 if view.hasFocus():
                     view.scrollTo(view.currentIndex())
@@ -595,15 +525,6 @@ class MainWindow(WindowApi):
         name = self.path.name if self.path is not None else (
             f"{self.document.name} (example)" if self.document.name else "untitled")
         self.setWindowTitle(f"{self.document.run_title(name)}[*] — {APP_TITLE}")
-
-    def _ask_reason(self) -> str | None:
-        text, ok = QInputDialog.getText(
-            self, self.tr("Unrateable"), self.tr("Why can this candidate not be judged?"),
-            text=self.settings.last_unrateable_reason)
-        if not ok:
-            return None
-        self.settings.last_unrateable_reason = text.strip()
-        return text.strip()
 
     def _after_last_row(self) -> None:
         """A grade key took a query's last row: the next query in the list

@@ -184,6 +184,12 @@ class WindowApi(QMainWindow):
                    text: str = "", seconds: float | None = None) -> bool:
         raise NotImplementedError
 
+    def set_note(self, index: int, note: str) -> bool:
+        raise NotImplementedError
+
+    def set_notes(self, rows: list[int], notes: list[str], *, text: str = "") -> bool:
+        raise NotImplementedError
+
     def change_conventions(self, new: Conventions, text: str = "") -> str | None:
         raise NotImplementedError
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
@@ -36,10 +37,10 @@ import numpy.typing as npt
 from core.engine.evaluation import Evaluation, evaluate
 from core.engine.incremental import reevaluate
 from core.errors import ConventionError
-from core.model.audit import AuditEntry
+from core.model.audit import AuditEntry, timestamp
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
-from core.model.edits import Edit, GradeValue, Kept, SetConventions, SetGrades
+from core.model.edits import Edit, GradeValue, Kept, SetConventions, SetGrades, SetNotes
 
 __all__ = ["Changes", "Listener", "Worksheet"]
 
@@ -57,14 +58,17 @@ class Changes:
         Candidates whose grade, state or reason changed, in the order they
         were written (one audit entry each, same order).
     queries : ndarray of int
-        Queries whose numbers may have changed (sorted).
+        Queries whose numbers may have changed, or a note of (sorted).
     conventions : bool
         The conventions changed: every number may have changed.
     document : bool
         The whole document was replaced (opened, recovered, imported).
+    notes : ndarray of int
+        Candidates whose note changed, in the order they were written (one
+        audit entry each, same order); a note changes no number.
     audit : tuple of AuditEntry
-        The entries this step appended to the audit log: one per row, or
-        for a change of conventions one per convention changed.
+        The entries this step appended to the audit log: one per row (or
+        note), or for a change of conventions one per convention changed.
     origin : str
         ``app`` (a new edit), ``undo``, ``redo``, ``open`` or ``save``. A
         record of origin ``save`` changes nothing (:attr:`empty`): only the
@@ -80,6 +84,7 @@ class Changes:
     audit: tuple[AuditEntry, ...] = ()
     origin: str = "app"
     text: str = ""
+    notes: IntArray = field(default_factory=lambda: _NONE)
 
     @property
     def everything(self) -> bool:
@@ -88,16 +93,17 @@ class Changes:
 
     @property
     def empty(self) -> bool:
-        return not (self.rows.size or self.conventions or self.document)
+        return not (self.rows.size or self.notes.size or self.conventions or self.document)
 
     @property
     def lead(self) -> int | None:
-        """The candidate a view shows for this step (None: no grade changed):
-        the first row the edit wrote, also when undone (an undo writes the
-        edit's rows back last first)."""
-        if not self.rows.size:
+        """The candidate a view shows for this step (None: no grade or note
+        changed): the first row the edit wrote, also when undone (an undo
+        writes the edit's rows back last first)."""
+        rows = self.rows if self.rows.size else self.notes
+        if not rows.size:
             return None
-        return int(self.rows[-1] if self.origin == "undo" else self.rows[0])
+        return int(rows[-1] if self.origin == "undo" else rows[0])
 
 
 Listener = Callable[[Changes], None]
@@ -108,7 +114,7 @@ class _Step:
     """One applied edit and what it replaced."""
 
     edit: Edit
-    before: tuple[GradeValue, ...] | Conventions
+    before: tuple[GradeValue, ...] | tuple[str, ...] | Conventions
     #: The state this step leads to (see :attr:`Worksheet.checkpoint`).
     state: int
 
@@ -269,6 +275,14 @@ class Worksheet:
             history = [*self._history[:self._done], step]  # (made first: see below)
             changes = self._set_conventions(edit.conventions, "app", edit.text, edit.who,
                                             edit.text)
+        elif isinstance(edit, SetNotes):
+            edit = self._effective_notes(edit)
+            if not edit.rows:
+                return Changes()
+            step = _Step(edit, tuple(str(self._doc.note[r]) for r in edit.rows),
+                         next(self._states))
+            history = [*self._history[:self._done], step]
+            changes = self._set_notes(edit.rows, edit.notes, edit.who, "app", edit.text)
         else:
             edit = self._effective(edit)
             if not edit.rows:
@@ -295,12 +309,18 @@ class Worksheet:
             assert isinstance(step.before, Conventions)
             changes = self._set_conventions(step.before, "undo", edit.text, edit.who,
                                             f"undo of {edit.text}")
-        else:
+        elif isinstance(edit, SetNotes):
             assert isinstance(step.before, tuple)
+            back = range(len(edit.rows) - 1, -1, -1)
+            changes = self._set_notes([edit.rows[i] for i in back],
+                                      [str(step.before[i]) for i in back], edit.who, "undo",
+                                      edit.text)
+        else:
+            before = cast(tuple[GradeValue, ...], step.before)  # (a SetGrades step's)
             back = range(len(edit.rows) - 1, -1, -1)  # the last written is undone first
             changes = self._set_grades(
-                [edit.rows[i] for i in back], [step.before[i] for i in back], edit.who,
-                [f"undo of {step.before[i].text} → {edit.values[i].text}" for i in back],
+                [edit.rows[i] for i in back], [before[i] for i in back], edit.who,
+                [f"undo of {before[i].text} → {edit.values[i].text}" for i in back],
                 "undo", edit.text)
         self._done -= 1
         return self._tell(changes)
@@ -313,6 +333,8 @@ class Worksheet:
         if isinstance(edit, SetConventions):
             changes = self._set_conventions(edit.conventions, "redo", edit.text, edit.who,
                                             f"redo: {edit.text}")
+        elif isinstance(edit, SetNotes):
+            changes = self._set_notes(edit.rows, edit.notes, edit.who, "redo", edit.text)
         else:
             notes = [f"redo: {edit.note(i)}".rstrip(": ") for i in range(len(edit.rows))]
             changes = self._set_grades(edit.rows, edit.values, edit.who, notes, "redo",
@@ -349,6 +371,37 @@ class Worksheet:
         return SetGrades(tuple(edit.rows[i] for i in keep), tuple(edit.values[i] for i in keep),
                          edit.who, tuple(edit.notes[i] for i in keep) if edit.notes else (),
                          edit.text, edit.seconds)
+
+    def _effective_notes(self, edit: SetNotes) -> SetNotes:
+        """``edit`` without the rows that hold their note already."""
+        keep = [i for i, (r, n) in enumerate(zip(edit.rows, edit.notes, strict=True))
+                if str(self._doc.note[r]) != n]
+        if len(keep) == len(edit.rows):
+            return edit
+        return SetNotes(tuple(edit.rows[i] for i in keep), tuple(edit.notes[i] for i in keep),
+                        edit.who, edit.text)
+
+    def _set_notes(self, rows: list[int] | tuple[int, ...], notes: list[str] | tuple[str, ...],
+                   who: str, origin: str, text: str) -> Changes:
+        """Write ``notes`` (an audit entry each, from and to the notes): all
+        or nothing. The evaluation is untouched: a note changes no number."""
+        doc = self._doc
+        kept = Kept(doc)
+        try:
+            when = timestamp()
+            for row, note in zip(rows, notes, strict=True):
+                kept.keep(row, note=True)
+                before = str(doc.note[row])
+                doc.set_note(row, note)
+                doc.audit.append(AuditEntry.of_note(
+                    who, when, doc.query_ids[int(doc.query[row])], doc.source_text(row),
+                    before, note, origin))
+        except BaseException:
+            kept.put_back()
+            raise
+        changed = np.fromiter(rows, np.int64, len(rows))
+        return Changes(notes=changed, queries=np.unique(doc.query[changed]),
+                       audit=tuple(doc.audit[kept.audit:]), origin=origin, text=text)
 
     def _set_conventions(self, conventions: Conventions, origin: str, text: str, who: str,
                          note: str) -> Changes:

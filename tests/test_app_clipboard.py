@@ -97,13 +97,14 @@ def test_copy_a_rectangle_with_full_precision(qtbot: Any, window: MainWindow):
     rows = [line.split("\t") for line in text.split("\n")[:-1]]
     assert text.endswith("\n")
     # case-A in ranked order: B (score 3, grade 1), then A (score 2, grade 3).
-    assert [r[:6] for r in rows] == [
-        ["B", "v1", "3", "1", "number", "1"],
-        ["A", "v1", "2", "3", "number", "3"],
+    # (the reviewer's note, empty, between the grade state and the gain)
+    assert [r[:7] for r in rows] == [
+        ["B", "v1", "3", "1", "number", "", "1"],
+        ["A", "v1", "2", "3", "number", "", "3"],
     ]
-    assert rows[0][6] == "1"
-    assert float(rows[1][6]) == pytest.approx(1 / L, rel=1e-15)
-    assert len(rows[1][6]) >= 17  # not the grid's rounded 0.6309
+    assert rows[0][7] == "1"
+    assert float(rows[1][7]) == pytest.approx(1 / L, rel=1e-15)
+    assert len(rows[1][7]) >= 17  # not the grid's rounded 0.6309
 
 
 def test_copy_takes_the_columns_as_shown(qtbot: Any, window: MainWindow):

@@ -209,8 +209,8 @@ def test_the_default_order_puts_the_key_columns_first(window):
     header = window.grid.horizontalHeader()
     shown = [KEYS[header.logicalIndex(v)] for v in range(header.count())]
     assert shown == ["rank", "source", "grade", "original", "gain", "discount", "contribution",
-                     "cumulative", "score", "version", "state", "ideal_rank", "ideal_gain",
-                     "ideal_contribution"]
+                     "cumulative", "score", "note", "version", "state", "ideal_rank",
+                     "ideal_gain", "ideal_contribution"]
     # The declarations keep their order (the workbook shares them).
     assert [KEYS[n] for n in range(len(KEYS))] == [c.key for c in GRID_COLUMNS if c.grid]
     # The grid of the judged-but-not-retrieved follows.
@@ -244,7 +244,7 @@ def test_hidden_and_moved_columns_are_remembered_and_reset(qtbot):
     header = w.grid.horizontalHeader()
     header.moveSection(header.visualIndex(GridColumn.SCORE), 0)
     expected = ["score", "rank", "source", "grade", "gain", "discount", "contribution",
-                "cumulative", "state", "ideal_rank", "ideal_gain", "ideal_contribution"]
+                "cumulative", "note", "state", "ideal_rank", "ideal_gain", "ideal_contribution"]
     assert _header_order(w.grid) == expected
     lower = [k for k in expected if not GRID_COLUMNS[KEYS.index(k)].ranked_only]
     assert _header_order(w.not_retrieved_view) == lower

@@ -17,7 +17,7 @@ from core.io.delimited import read_delimited, write_delimited
 from core.io.journal import Journal, journal_dir
 from core.model.conventions import GainRule, TieRule
 from core.model.document import Document, GradeState
-from core.model.edits import GradeValue, SetConventions, SetGrades
+from core.model.edits import GradeValue, SetConventions, SetGrades, SetNotes
 from core.model.examples import seed_document
 from core.model.presets import preset
 from core.session import Worksheet
@@ -652,3 +652,27 @@ def test_a_journal_clears_itself_only_when_it_holds_nothing_to_recover(sheet: Pa
     untitled.close()
     assert not untitled.clear_if_nothing(seed_document())
     assert untitled.exists()
+
+
+def test_a_note_typed_undone_and_retyped_replays_with_its_audit_entries(sheet: Path):
+    """A note edit in the session journals the note with its audit entry's
+    author, time and origin: the replay (after a crash) gives back the notes
+    and the same audit entries, undo and redo included, and no grade."""
+    doc = read_delimited(sheet)
+    journal = Journal(sheet)
+    session, counts = journaled(doc, journal)
+    session.apply(SetNotes.of([2, 6], ["why 2", "ask the lead"], who="bo"))
+    session.undo()
+    session.redo()
+    session.apply(SetNotes.of([6], [""], who="bo"))
+    assert counts == [2, 2, 2, 1]
+    assert {e["kind"] for e in journal.entries()} == {"note"}
+    fresh = read_delimited(sheet)
+    assert journal.replay(fresh).applied == 7
+    _same(fresh, doc)
+    assert fresh.note[2] == "why 2"
+    assert fresh.note[6] == ""
+    assert fresh.audit == doc.audit
+    assert [(a.origin, a.before, a.after) for a in fresh.audit[-3:]] == [
+        ("redo", "no note", "note: why 2"), ("redo", "no note", "note: ask the lead"),
+        ("app", "note: ask the lead", "no note")]

@@ -15,7 +15,7 @@ from core.engine.evaluation import evaluate
 from core.errors import ConventionError
 from core.model.conventions import Gain, GainRule
 from core.model.document import GradeState
-from core.model.edits import GradeValue, SetConventions, SetGrades
+from core.model.edits import GradeValue, SetConventions, SetGrades, SetNotes
 from core.model.examples import seed_document
 from core.session import Changes, Worksheet
 
@@ -342,3 +342,45 @@ def test_a_failing_listener_leaves_none_untold_and_the_step_made(session: Worksh
     assert not session.modified
     assert [(a.before, a.after, a.origin) for a in doc.audit] == [
         ("1", "3", "app"), ("3", "1", "undo"), ("1", "3", "redo")]
+
+
+def test_a_note_step_is_audited_undone_and_changes_no_number(session: Worksheet):
+    """The reviewer's note (the workbook's column H) is an edit like a grade:
+    one step for several rows (a paste), an audit entry each (who, query,
+    source, from, to, origin), undo and redo, the document modified; the
+    evaluation is the same object (no number moved) and the grades are
+    untouched."""
+    doc = session.document
+    seen: list[Changes] = []
+    session.subscribe(seen.append)
+    ev, grades = session.evaluation, doc.grade.copy()
+    change = session.apply(SetNotes.of([0, 4], ["checked twice"], who="ana",
+                                       text="paste 2 notes"))
+    assert change.notes.tolist() == [0, 4]
+    assert change.rows.size == 0
+    assert change.queries.tolist() == sorted({int(doc.query[0]), int(doc.query[4])})
+    assert not change.empty
+    assert change.lead == 0
+    assert doc.note[0] == doc.note[4] == "checked twice"
+    assert session.evaluation is ev
+    assert np.array_equal(doc.grade, grades, equal_nan=True)
+    assert [(e.who, e.query, e.source_id, e.before, e.after, e.origin, e.about_note)
+            for e in doc.audit] == [
+        ("ana", doc.query_ids[int(doc.query[i])], doc.source_text(i), "no note",
+         "note: checked twice", "app", True) for i in (0, 4)]
+    assert session.modified
+    assert session.undo_text == "paste 2 notes"
+    undone = session.undo()
+    assert undone is not None
+    assert undone.notes.tolist() == [4, 0]
+    assert undone.lead == 0
+    assert doc.note[0] == doc.note[4] == ""
+    assert not session.modified
+    assert [(e.before, e.after, e.origin) for e in doc.audit[2:]] == [
+        ("note: checked twice", "no note", "undo")] * 2
+    session.redo()
+    assert doc.note[4] == "checked twice"
+    assert doc.audit[-1].origin == "redo"
+    assert session.apply(SetNotes.of([0], ["checked twice"], who="ana")).empty  # as it is
+    assert len(seen) == 3
+    assert session.evaluation is ev

@@ -224,3 +224,20 @@ def test_import_writes_ods(tmp_path: Path) -> None:
     doc = ods_document(tmp_path / "out.ods")
     assert doc.source_id.tolist() == ["d1", "d2", "d3"]
     assert doc.grade.tolist() == [2.5, 0.5, 1.0]  # the annotators' mean
+
+
+def test_a_note_with_a_tab_reopens_from_ods_as_written(tmp_path: Path) -> None:
+    """An .ods cell's text is read without its tabs (calamine drops
+    ``<text:tab/>``, and our own reader as it does): a note with a tab was
+    taken on reopening as a note edited in the spreadsheet, its tab lost."""
+    from core.io.workbook import reopened
+    from core.model.examples import seed_document
+
+    doc = seed_document()
+    doc.set_note(3, "left\tright")
+    path = tmp_path / "tab.ods"
+    export_workbook(evaluate(doc), path)
+    back = read_workbook(path)
+    assert back.note[3] == "left\tright"
+    found = reopened(back)
+    assert found is None or found.notes == 0

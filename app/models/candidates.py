@@ -59,6 +59,14 @@ def _differs(a: npt.NDArray[Any], b: npt.NDArray[Any]) -> npt.NDArray[np.bool_]:
     return out
 
 
+def _one_line(text: str) -> str:
+    """A note on one line: each line break marked ⏎ (the cell is one line
+    tall; the tooltip and the editor have the whole)."""
+    if "\n" not in text and "\r" not in text:
+        return text
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\n", " ⏎ ")
+
+
 # -- the candidate grid ------------------------------------------------------------------
 class GridColumn(IntEnum):
     """The places in :data:`~core.engine.columns.GRID_COLUMNS` of the columns
@@ -72,13 +80,14 @@ class GridColumn(IntEnum):
     ORIGINAL = 4
     GRADE = 5
     STATE = 6
-    GAIN = 7
-    DISCOUNT = 8
-    CONTRIBUTION = 9
-    CUMULATIVE = 10
-    IDEAL_RANK = 11
-    IDEAL_GAIN = 12
-    IDEAL_CONTRIBUTION = 13
+    NOTE = 7
+    GAIN = 8
+    DISCOUNT = 9
+    CONTRIBUTION = 10
+    CUMULATIVE = 11
+    IDEAL_RANK = 12
+    IDEAL_GAIN = 13
+    IDEAL_CONTRIBUTION = 14
 
 
 #: The roles the grid answers; painting asks for many more, answered at once.
@@ -92,6 +101,9 @@ _STATES: tuple[GradeState, ...] = tuple(GradeState)
 #: The columns holding an id (a version too is a key read from a file): shown
 #: with their line breaks marked, and what the marks are said on hover.
 _ID_KEYS = frozenset({"query", "source", "version"})
+#: The columns of the reviewer's own text: shown on one line (a line break
+#: marked ⏎), whole on hover.
+_TEXT_KEYS = frozenset({"note"})
 #: The grade states' words a number column shows in their place (in italics).
 _STATE_WORDS = frozenset(s.label for s in GradeState if s is not GradeState.NUMBER)
 
@@ -103,13 +115,16 @@ class CandidateModel(QAbstractTableModel):
     ``section="ranked"`` lists the retrieved candidates in evaluated order
     (those removed from the ranking by the condensed rule last);
     ``section="not_retrieved"`` lists the judged-but-not-retrieved ones.
-    Grade edits are not applied here: :meth:`setData` emits
-    :attr:`grade_edit_requested` and the window pushes an undo command.
+    Edits are not applied here: :meth:`setData` emits
+    :attr:`grade_edit_requested` (a grade) or :attr:`note_edit_requested`
+    (a note) and the window makes it one step of the session.
     """
 
     #: (candidate index, grade or None, state, unrateable reason or None) asked
     #: for by an edit.
     grade_edit_requested = Signal(int, object, int, object)
+    #: (candidate index, the note typed) asked for by an edit of the note.
+    note_edit_requested = Signal(int, str)
 
     def __init__(self, section: str = "ranked", parent: Any = None,
                  columns: tuple[CandidateColumn, ...] = GRID_COLUMNS) -> None:
@@ -292,6 +307,8 @@ class CandidateModel(QAbstractTableModel):
             value = col.value(shown, row)
             if not isinstance(value, str):
                 return value
+            if col.key in _TEXT_KEYS:
+                value = _one_line(value)
             shown_text = shown_id if col.key in _ID_KEYS else bounded
             return shown_text(value, CELL_SHOWN)
         if role == TOOLTIP:
@@ -376,7 +393,13 @@ class CandidateModel(QAbstractTableModel):
 
     def setData(self, index: Index, value: Any, role: int = EDIT) -> bool:
         if (self._shown is None or role != EDIT or not index.isValid()
-                or self.columns[index.column()].key != "grade"):
+                or not 0 <= index.row() < self._rows.size):
+            return False
+        key = self.columns[index.column()].key
+        if key in _TEXT_KEYS:
+            self.note_edit_requested.emit(int(self._rows[index.row()]), str(value))
+            return True
+        if key != "grade":
             return False
         reason: str | None = None  # None: the window asks for an unrateable reason
         if isinstance(value, tuple):

@@ -38,10 +38,10 @@ TALL_LINES = 4
 
 def _tall(entry: AuditEntry) -> bool:
     """Whether ``entry``'s row wraps its texts: a convention's change
-    (``<convention> = <value>`` before and after) or an edit made outside
-    the app ("seen on reopening, <time>", "spreadsheet edit", "outside the
-    app")."""
-    return entry.convention or entry.origin == OUTSIDE_ORIGIN
+    (``<convention> = <value>`` before and after), of a note (the
+    reviewer's text, ``note: <text>``) or an edit made outside the app
+    ("seen on reopening, <time>", "spreadsheet edit", "outside the app")."""
+    return entry.convention or entry.about_note or entry.origin == OUTSIDE_ORIGIN
 
 
 class _TimeKept(QStyledItemDelegate):
@@ -241,7 +241,8 @@ class AuditLogView(QTableView):
         heights: dict[tuple[object, ...], int] = {}  # by the texts measured
         for row in self._tall_rows[done:]:
             e = model.entry(row)
-            key = (e.when, e.who, e.before, e.after, e.note, e.origin, e.convention)
+            key = (e.when, e.who, e.before, e.after, e.note, e.origin, e.convention,
+                   e.about_note)
             height = heights.get(key, 0)
             if not height:
                 most = 1

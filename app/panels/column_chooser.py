@@ -34,8 +34,11 @@ __all__ = ["ALWAYS_SHOWN", "KEY_COLUMNS", "ColumnChooser", "default_order"]
 #: The columns a reviewer reads while grading, first by default, in this order.
 KEY_COLUMNS: tuple[str, ...] = (
     "rank", "source", "grade", "gain", "discount", "contribution", "cumulative")
-#: Right after the key columns: the ranker's score, which decides the rank.
-_NEXT: tuple[str, ...] = ("score",)
+#: Right after the key columns: the ranker's score, which decides the rank,
+#: then the reviewer's note (why a grade is so: in view beside the key
+#: columns on a wide screen, never pushing them out of view on a narrow one,
+#: where the grid scrolls to it; app.panels.grid caps its width).
+_NEXT: tuple[str, ...] = ("score", "note")
 #: Columns shown beside another by default: the original grade (shown once a
 #: grade is edited) right after the grade, what it was beside what it is. Not
 #: a key column: the docks keep no room for it before an edit (at 1280x800

@@ -409,6 +409,15 @@ def _grade_edit_text(shown: ShownRows, row: int) -> str:
     return grade_text(float(shown.ev.doc.grade[i]), int(shown.ev.doc.state[i]))
 
 
+def _note(shown: ShownRows, row: int) -> str:
+    return str(shown.ev.doc.note[shown.row(row)])
+
+
+def _note_tip(shown: ShownRows, row: int) -> str | None:
+    """The whole note (the cell shows it on one line, a long one elided)."""
+    return _note(shown, row) or None
+
+
 def edited(shown: ShownRows, row: int) -> bool:
     """Whether the grade at ``row`` differs from its original (as read)."""
     return bool(shown.ev.doc.changed(shown.rows[row:row + 1])[0])
@@ -479,6 +488,14 @@ COLUMNS: tuple[CandidateColumn, ...] = (
         state_words=True, sheet=("G", "grade state"),
         formula=lambda c: "number, unknown (never judged) or unrateable (looked at, could not "
                           "be judged); outside-rubric grades are flagged"),
+    # The grid shows it after the key columns and the score
+    # (app.panels.column_chooser), a long note elided, whole on hover.
+    CandidateColumn(
+        "note", "Note", _note, tooltip=_note_tip, edit=_note, align=Align.LEFT,
+        sheet=("H", "note"),
+        formula=lambda c: "the reviewer's note: why a grade is so, in their words (F2, or "
+                          "start typing, to write it; Enter keeps it, Escape cancels); "
+                          "never a number, never a grade"),
     CandidateColumn(
         "gain", "Gain", _gain, tooltip=_gain_tip, state_words=True,
         sheet=("J", "transformed gain"),
@@ -519,17 +536,13 @@ COLUMNS: tuple[CandidateColumn, ...] = (
         formula=lambda c: "this candidate's ideal contribution = its ideal gain × "
                           "discount(its ideal rank) = its ideal gain / log2(its ideal rank + 1); "
                           f"{c.ideal.label}"),
-    # The workbook's own: every query's rows on one sheet, a note to type,
-    # and the query's ideal list
-    # position by position beside its rows (where the grid says, of each
+    # The workbook's own: every query's rows on one sheet, and the query's
+    # ideal list position by position beside its rows (where the grid says, of each
     # candidate, its place in the ideal list).
     CandidateColumn(
         "query", "Query", lambda s, r: s.ev.doc.query_ids[int(s.ev.doc.query[s.row(r)])],
         align=Align.LEFT, grid=False, sheet=("A", "query"),
         formula=lambda c: "the query the candidate was retrieved or judged for"),
-    CandidateColumn(
-        "note", "Note", lambda s, r: str(s.ev.doc.note[s.row(r)]), align=Align.LEFT,
-        grid=False, sheet=("H", "note"), formula=lambda c: "the reviewer's note"),
     CandidateColumn(
         "ideal_list_rank", _LIST_K.capitalize(), lambda s, r: r + 1, grid=False,
         sheet=("M", _LIST_K),

@@ -309,6 +309,11 @@ class Journal:
         if changes.conventions:  # with its audit entries, one per convention changed
             self.record_conventions(doc.conventions, changes.audit)
             return 1
+        if changes.notes.size:  # each note with its audit entry's author, time and origin
+            notes = [self.note_entry(doc, row, audit)
+                     for row, audit in zip(changes.notes.tolist(), changes.audit, strict=True)]
+            self.append(notes)
+            return len(notes)
         entries = [self.grade_entry(doc, row, who=audit.who, note=audit.note,
                                     seconds=audit.seconds, origin=audit.origin)
                    for row, audit in zip(changes.rows.tolist(), changes.audit, strict=True)]
@@ -354,15 +359,23 @@ class Journal:
         return entry
 
     @staticmethod
-    def note_entry(doc: Document, index: int) -> dict[str, Any]:
-        """The journal line for candidate ``index``'s current note."""
-        return {
+    def note_entry(doc: Document, index: int, audit: AuditEntry | None = None,
+                   ) -> dict[str, Any]:
+        """The journal line for candidate ``index``'s current note; with the
+        ``audit`` entry of the edit that wrote it, its author, time and
+        origin (the replay logs the note's change again)."""
+        entry: dict[str, Any] = {
             "kind": "note",
             "query": doc.query_ids[int(doc.query[index])],
             "source_id": doc.source_text(index),
             "note": str(doc.note[index]),
-            "when": _now(),
+            "when": _now() if audit is None else audit.when,
         }
+        if audit is not None:
+            entry["who"] = audit.who
+            if audit.origin != "app":
+                entry["origin"] = audit.origin
+        return entry
 
     def append(self, entries: Iterable[Mapping[str, Any]]) -> None:
         """Append entries and force them to disk (one ``fsync`` for all)."""
@@ -587,7 +600,13 @@ def _apply(doc: Document, entry: Mapping[str, Any], locate: _Locator,
     if kept is not None:
         kept.keep(index, note=kind == "note")
     if kind == "note":
-        doc.set_note(index, str(entry.get("note", "")))
+        before, note = str(doc.note[index]), str(entry.get("note", ""))
+        doc.set_note(index, note)
+        if "who" in entry:  # an edit of the note (a line without, an older journal's)
+            doc.audit.append(AuditEntry.of_note(
+                str(entry["who"]), str(entry.get("when", "")),
+                doc.query_ids[int(doc.query[index])],
+                doc.source_text(index), before, note, str(entry.get("origin") or "app")))
         return None
     try:
         state = GradeState(int(entry["state"]))

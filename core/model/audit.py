@@ -13,7 +13,7 @@ from typing import Any
 
 from core.model.convention_log import CONVENTION_ENTRY
 
-__all__ = ["OUTSIDE_ORIGIN", "AuditEntry", "timestamp"]
+__all__ = ["OUTSIDE_ORIGIN", "AuditEntry", "note_said", "timestamp"]
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,10 @@ class AuditEntry:
     ``convention``: the entry records a change of conventions, not of a
     grade (made by :meth:`of_convention`; its query and source are the
     placeholder :data:`~core.model.convention_log.CONVENTION_ENTRY`, which
-    a real query or source may be named too, so it is told by this field)."""
+    a real query or source may be named too, so it is told by this field).
+    ``about_note``: the entry records a change of the candidate's note, the
+    reviewer's own text, not of its grade (made by :meth:`of_note`; its
+    from and to are :func:`note_said`)."""
 
     who: str
     when: str
@@ -37,6 +40,7 @@ class AuditEntry:
     origin: str = "app"
     seconds: float | None = None
     convention: bool = False
+    about_note: bool = False
 
     @classmethod
     def of_convention(cls, who: str, when: str, before: str, after: str, note: str = "",
@@ -45,6 +49,20 @@ class AuditEntry:
         ``<convention> = <value>``."""
         return cls(who, when, CONVENTION_ENTRY, CONVENTION_ENTRY, before, after, note, origin,
                    convention=True)
+
+    @classmethod
+    def of_note(cls, who: str, when: str, query: str, source_id: str, before: str,
+                after: str, origin: str = "app") -> AuditEntry:
+        """The entry of a candidate's note changed from ``before`` to
+        ``after`` (the notes themselves: the entry writes them
+        :func:`note_said`).
+
+        >>> e = AuditEntry.of_note("ana", "t", "q1", "d3", "", "checked twice")
+        >>> e.before, e.after, e.about_note
+        ('no note', 'note: checked twice', True)
+        """
+        return cls(who, when, query, source_id, note_said(before), note_said(after),
+                   origin=origin, about_note=True)
 
     def edit(self) -> tuple[Any, ...]:
         """The edit the entry records, in the fields every stored entry
@@ -74,6 +92,12 @@ class AuditEntry:
         if self.origin == OUTSIDE_ORIGIN:
             return f"seen on reopening, {shown(self.when)}"
         return shown(self.when)
+
+
+def note_said(note: str) -> str:
+    """How the audit log writes a note as an entry's from or to: ``note:``
+    before it (told from a grade at a glance), ``no note`` for none."""
+    return f"note: {note}" if note else "no note"
 
 
 #: The origin of an edit made outside the app: a grade or a convention

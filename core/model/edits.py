@@ -1,7 +1,7 @@
 """Edits as values: what a reviewer can change in a worksheet.
 
-An edit says what it wants (these rows get these grades; these conventions
-replace the current ones); :class:`core.session.Worksheet` applies it as one
+An edit says what it wants (these rows get these grades, or these notes;
+these conventions replace the current ones); :class:`core.session.Worksheet` applies it as one
 step and answers with a record of what changed. Edits are plain frozen values,
 so the window, the command line, a merge or a test build them the same way.
 """
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState, grade_text
 
-__all__ = ["Edit", "GradeValue", "Kept", "SetConventions", "SetGrades"]
+__all__ = ["Edit", "GradeValue", "Kept", "SetConventions", "SetGrades", "SetNotes"]
 
 
 @dataclass(frozen=True)
@@ -121,6 +121,49 @@ class SetGrades:
 
 
 @dataclass(frozen=True)
+class SetNotes:
+    """Give ``rows`` the reviewer's notes ``notes`` (one step, one undo): the
+    note column of the worksheet (why a grade is so), never a number.
+
+    Parameters
+    ----------
+    rows : tuple of int
+        Candidate indices; each at most once.
+    notes : tuple of str
+        One per row ("" takes a note away).
+    who : str
+        The reviewer, for the audit log.
+    text : str
+        How the step reads in the Edit menu ("note q1/d3").
+
+    Examples
+    --------
+    >>> SetNotes.of([4, 7], ["ask the lead"], who="ana").notes
+    ('ask the lead', 'ask the lead')
+    """
+
+    rows: tuple[int, ...]
+    notes: tuple[str, ...]
+    who: str
+    text: str = ""
+
+    def __post_init__(self) -> None:
+        if len(self.rows) != len(self.notes):
+            raise ValueError("one note per row")
+        if len(set(self.rows)) != len(self.rows):
+            raise ValueError("a row is set twice in one step")
+
+    @classmethod
+    def of(cls, rows: Sequence[int], notes: Sequence[str], *, who: str,
+           text: str = "") -> SetNotes:
+        """``notes`` one per row, or one note for every row."""
+        texts = tuple(str(n) for n in notes)
+        if len(texts) == 1:
+            texts *= len(rows)
+        return cls(tuple(int(r) for r in rows), texts, who, text)
+
+
+@dataclass(frozen=True)
 class SetConventions:
     """Replace the document's conventions (every number is computed again);
     ``who`` is the reviewer the audit log names."""
@@ -130,7 +173,7 @@ class SetConventions:
     who: str = ""
 
 
-Edit = SetGrades | SetConventions
+Edit = SetGrades | SetNotes | SetConventions
 
 
 class Kept:

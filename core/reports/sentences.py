@@ -96,7 +96,7 @@ NO_CHANGES = "No grade or convention has been changed since the judgments were r
 
 def audit_sentence(log: list[AuditEntry]) -> str:
     """What the audit log holds, in one sentence: how many changes, of
-    grades and of which conventions, how many made outside the app.
+    grades, of notes and of which conventions, how many made outside the app.
 
     >>> e = AuditEntry("ana", "t", "q1", "d1", "unknown", "2")
     >>> c = AuditEntry.of_convention("ana", "t", "ties = average", "ties = pessimistic")
@@ -108,8 +108,11 @@ def audit_sentence(log: list[AuditEntry]) -> str:
     if not log:
         return NO_CHANGES
     named = [e.before.split(" = ", 1)[0] for e in log if e.convention]
-    grades = len(log) - len(named)
+    notes = sum(1 for e in log if e.about_note)
+    grades = len(log) - len(named) - notes
     parts = [f"{grades} of {'a grade' if grades == 1 else 'grades'}"] if grades else []
+    if notes:
+        parts.append(f"{notes} of {'a note' if notes == 1 else 'notes'}")
     if named:
         parts.append(f"{len(named)} of {'a convention' if len(named) == 1 else 'conventions'}"
                      f" ({', '.join(dict.fromkeys(named))})")

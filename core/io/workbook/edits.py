@@ -43,6 +43,15 @@ def _same_text(cell: str, text: str) -> bool:
     return bool(_utf16_len(text) > 32_767 and cell == _utf16_truncate(text, 32_767))
 
 
+def _same_note(cell: str, note: str) -> bool:
+    """Whether a note cell still holds ``note`` as exported: also when read
+    without its tabs, as an .ods cell's text is (calamine drops a
+    paragraph's ``<text:tab/>``, and :mod:`~core.io.workbook.ods_rows` as
+    it does): a note with a tab, saved to .ods, was taken on reopening as
+    edited in the spreadsheet, its tabs lost."""
+    return _same_text(cell, note) or ("\t" in note and cell == note.replace("\t", ""))
+
+
 def _parse_grade(value: Any, formula: bool, doc: Document, name: str, row: int) -> PastedGrade:
     """A current-grade cell as a grade, state and reason (the grammar of typed
     and pasted grades, :func:`core.model.grades.read_grade`; a number outside
@@ -297,7 +306,7 @@ def apply_edits(cells: CandidateCells, formulas: set[int], doc: Document,
         got = _parse_grade(cells.grade[k], r in formulas, doc, name, line)
         note_value = cells.note[k]
         note = "" if note_value is None else _cell_text(note_value)
-        note_changed = not _same_text(note, doc.note[i])
+        note_changed = not _same_note(note, doc.note[i])
         if note_changed:
             doc.set_note(i, note)
             notes += 1
