@@ -91,15 +91,18 @@ def test_an_audit_entry_s_edit_compares_every_field_but_convention():
     entry = AuditEntry("ann", "2026-01-02 03:04:05", "q1", "d1", "1", "2", "why", "app", 3.5)
     others = {"who": "ben", "when": "2026-01-02 03:04:06", "query": "q2", "source_id": "d2",
               "before": "0", "after": "3", "note": "", "origin": "outside the app",
-              "seconds": None}
+              "seconds": None, "about_note": True}
     names = [f.name for f in fields(AuditEntry)]
     assert sorted(names) == sorted([*others, "convention"])  # a new field needs a line here
     for name, value in others.items():
         assert replace(entry, **{name: value}).edit() != entry.edit(), name
     assert replace(entry, convention=True).edit() == entry.edit()
     # an entry stored before ``convention`` was kept (9 fields) gives the same edit
-    stored = [getattr(entry, n) for n in names if n != "convention"]
-    assert AuditEntry.read(stored).edit() == entry.edit() == tuple(stored)
+    stored = [getattr(entry, n) for n in names[:names.index("convention")]]
+    assert AuditEntry.read(stored).edit() == entry.edit() == (*stored, False)
+    # and one stored with every field (a note's entry) reads back as stored
+    note = replace(entry, about_note=True)
+    assert AuditEntry.read([getattr(note, n) for n in names]) == note
 
 
 def test_a_field_added_after_convention_is_compared_and_convention_is_not():
