@@ -1,5 +1,6 @@
 """The window as a workplace: where each dock lives, how large the window
-opens, and remembering both between sessions.
+opens, and remembering both between sessions (the rules of where and how
+large, with no widget, are :mod:`app.dock_homes`'s).
 
 Every dock is added with a home (its area, and the dock it is tabbed with or
 split below); :meth:`Workplace.reset` puts every dock back home, sizes the
@@ -25,8 +26,7 @@ one, never first at the size the window is built at.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
-from dataclasses import dataclass, replace
+from collections.abc import Callable
 
 from PySide6.QtCore import (
     QByteArray,
@@ -49,97 +49,32 @@ from PySide6.QtWidgets import (
 )
 
 from app.deferred import Unmade, view_of
+from app.dock_homes import (
+    AREA_SIZE,
+    BESIDE_MEASURE,
+    BESIDE_MOST,
+    GRID_LEAST,
+    LEAST_BELOW,
+    MOST_BELOW,
+    ONE_SIDE_BELOW,
+    ONE_SIDE_SIZE,
+    SIDES,
+    VERTICAL,
+    DockHome,
+    narrowed_sides,
+    one_side_home,
+    share,
+    starts_group,
+)
 from app.geometry import default_geometry, fills_screen, saved_normal_geometry
 from app.settings import Settings
 
-__all__ = ["BESIDE_MEASURE", "BESIDE_MOST", "LAYOUT_VERSION", "ONE_SIDE_BELOW", "STACKED_FROM",
-           "DockHome", "Workplace", "one_side_home"]
+__all__ = ["LAYOUT_VERSION", "Workplace"]
 
 #: Bumped when the docks change so much that an old saved layout would mislead
 #: (3: the window fills a laptop's screen, a narrower navigator and right
 #: column, the conventions tabbed behind the summary on short screens).
 LAYOUT_VERSION = 3
-#: Per dock area at a first start: (share of the window, most, least): the
-#: share, or what the area's docks ask for (their size hint) when more, but
-#: never more than ``most`` of the window nor less than ``least`` pixels
-#: (widths for the side areas, the height for the bottom one, which starts
-#: small and never asks).
-AREA_SIZE: dict[Qt.DockWidgetArea, tuple[float, float, int]] = {
-    # The grid needs its key columns (rank, source, grade, gain, discount,
-    # contribution, cumulative DCG: 566 px at 9 pt, 950 at 16 pt; see
-    # Workplace.grid_least): the side columns share the rest, at 1280 px
-    # enough for query ids of 20 characters beside their NDCG, status and
-    # judged count (the navigator) and the summary's table with its widest
-    # status (the right column).
-    Qt.DockWidgetArea.LeftDockWidgetArea: (0.15, 0.27, 200),
-    Qt.DockWidgetArea.RightDockWidgetArea: (0.2, 0.26, 220),
-    Qt.DockWidgetArea.BottomDockWidgetArea: (0.2, 0.2, 110),
-    Qt.DockWidgetArea.TopDockWidgetArea: (0.2, 0.2, 110),
-}
-#: What the grid keeps of a window's width for its key columns where the
-#: window does not say what they need (:attr:`Workplace.grid_least`): the side
-#: columns give way to it, down to SIDE_LEAST each.
-GRID_LEAST, SIDE_LEAST = 640, 150
-#: The least and the most of its column a dock split below another gets (the
-#: upper one asks for its size hint between those).
-LEAST_BELOW, MOST_BELOW = 0.35, 0.6
-#: The least window height (pixels) at which a dock is stacked below another
-#: in a column (a 1920x1080 screen); shorter, it is a tab behind it.
-STACKED_FROM = 900
-#: Windows narrower than this many average characters of their font have
-#: one side column, the left one (1155 px at the usual 9 pt font, 2020 px at
-#: 16 pt): two would leave each 150-170 px at 960 (a 1920x1080 screen at 2x)
-#: and cut query ids and the summary's table at 16 pt on a 1920 px screen;
-#: buttons, filter boxes and tab titles are cut.
-ONE_SIDE_BELOW = 190
-#: The most of the window's width a dock beside the bottom area's first (the
-#: guidelines beside the audit log) takes, when its view asks for more: 352
-#: px at 1280, 528 at 1920; the audit log keeps the rest.
-BESIDE_MOST = 0.275
-#: ... and no wider than a text reads well, in average characters a line
-#: (typographers' 45-75): wider, the audit log beside them cut its columns.
-BESIDE_MEASURE = 66
-#: The one side column's (share of the window, most, least), as AREA_SIZE.
-ONE_SIDE_SIZE = (0.3, 0.4, 240)
-
-
-@dataclass(frozen=True)
-class DockHome:
-    """Where a dock is put by default: an area, tabbed behind ``tab_with`` or
-    split below ``below`` (dock objectNames), shown or not. With ``below``,
-    ``stacked_from``: split below it only when the window is at least that
-    many pixels tall, tabbed behind it otherwise (0: always below)."""
-
-    area: Qt.DockWidgetArea
-    tab_with: str | None = None
-    below: str | None = None
-    hidden: bool = False
-    stacked_from: int = 0
-
-
-def one_side_home(home: DockHome, homes: dict[str, DockHome]) -> DockHome:
-    """Where a dock at ``home`` goes in a window of one side column: a dock
-    of the right column moves to the left one, its first dock (a column's
-    front, e.g. the summary) below the left column's front (the navigator;
-    behind it in a window less than :data:`STACKED_FROM` tall), one split
-    below it (the conventions) a tab behind it, one tabbed stays so; every
-    other dock stays home. ``homes``: every dock's home, by objectName."""
-    right, left = Qt.DockWidgetArea.RightDockWidgetArea, Qt.DockWidgetArea.LeftDockWidgetArea
-    if home.area != right:
-        return home
-    if home.below is not None:
-        return replace(home, area=left, tab_with=home.below, below=None, stacked_from=0)
-    if home.tab_with is not None:
-        return replace(home, area=left)
-    front = next((n for n, h in homes.items() if h.area == left and _front(h)), None)
-    if front is None:
-        return replace(home, area=left)
-    return replace(home, area=left, below=front, stacked_from=STACKED_FROM)
-
-
-def _front(home: DockHome) -> bool:
-    """``home`` starts a group of its area (it is neither tabbed nor below another)."""
-    return not (home.tab_with or home.below or home.hidden)
 
 
 def _whole_titles(event: QEvent) -> None:
@@ -152,39 +87,6 @@ def _whole_titles(event: QEvent) -> None:
         child.setUsesScrollButtons(True)
 
 
-def _share(area: Qt.DockWidgetArea, length: int, asked: int = 0,
-           size: tuple[float, float, int] | None = None) -> int:
-    share, most, least = size or AREA_SIZE[area]
-    return max(least, min(round(length * most), max(round(length * share), asked)))
-
-
-def _give_way(sizes: dict[Qt.DockWidgetArea, int], width: int,
-              grid_least: int = GRID_LEAST, separator: int = 0,
-              kept: Collection[Qt.DockWidgetArea] = ()) -> dict[Qt.DockWidgetArea, int]:
-    """The side columns' widths, narrowed (to :data:`SIDE_LEAST` at the
-    least) where they would leave the grid less than ``grid_least`` of the
-    window's ``width``, each side also taking its ``separator`` (the handle
-    between it and the grid: 6 px under Fusion, which the grid lost). The
-    sides give way in :data:`GIVES_WAY_FIRST`'s order, each as much as it
-    can before the next gives any; the ``kept`` ones (a width the user set)
-    not at all: what the others cannot give, the grid scrolls."""
-    sides = {a: n for a, n in sizes.items() if a not in _VERTICAL}
-    over = sum(sides.values()) + separator * len(sides) + grid_least - width
-    narrowed = dict(sizes)
-    for area in sorted(set(sides) - set(kept), key=GIVES_WAY_FIRST.index):
-        given = min(max(0, over), max(0, sides[area] - SIDE_LEAST))
-        narrowed[area] -= given
-        over -= given
-    return narrowed
-
-
-_VERTICAL = (Qt.DockWidgetArea.BottomDockWidgetArea, Qt.DockWidgetArea.TopDockWidgetArea)
-_SIDES = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea)
-#: The order the side columns give way to the grid in: the right one first
-#: (the summary's table lets its DCG and ideal DCG go, which the grid says,
-#: and keeps its status), the left one last (the navigator hides its status
-#: column as soon as it has less than it asks for).
-GIVES_WAY_FIRST = (Qt.DockWidgetArea.RightDockWidgetArea, Qt.DockWidgetArea.LeftDockWidgetArea)
 #: The side areas by the names the settings keep them under.
 _SIDE_NAMES = {Qt.DockWidgetArea.LeftDockWidgetArea: "left",
                Qt.DockWidgetArea.RightDockWidgetArea: "right"}
@@ -335,7 +237,7 @@ class Workplace(QObject):
         w, fronts = self.window, {}
         for dock in self.docks.values():
             area = w.dockWidgetArea(dock)
-            if (area in _SIDES and not dock.isFloating()
+            if (area in SIDES and not dock.isFloating()
                     and not dock.visibleRegion().isEmpty()):  # (not behind a tab)
                 fronts[area] = dock
         return fronts
@@ -452,7 +354,7 @@ class Workplace(QObject):
 
     def _size(self, area: Qt.DockWidgetArea) -> tuple[float, float, int]:
         """``area``'s (share of the window, most, least) in this window."""
-        return ONE_SIDE_SIZE if self.one_side and area not in _VERTICAL else AREA_SIZE[area]
+        return ONE_SIDE_SIZE if self.one_side and area not in VERTICAL else AREA_SIZE[area]
 
     def _asked(self) -> dict[Qt.DockWidgetArea, int]:
         """Per side area, the widest size hint of the docks shown there. A
@@ -466,12 +368,12 @@ class Workplace(QObject):
         dock already placed left the bottom docks split otherwise (the
         audit log 35 px narrower at 1280x800)."""
         width = self.window.width()
-        most = {area: round(width * self._size(area)[1]) for area in _SIDES}
+        most = {area: round(width * self._size(area)[1]) for area in SIDES}
         asked: dict[Qt.DockWidgetArea, int] = {}
         unmade: list[tuple[Qt.DockWidgetArea, Unmade]] = []
         for name in self.homes:
             home = self.home(name)
-            if home.hidden or home.area in _VERTICAL:
+            if home.hidden or home.area in VERTICAL:
                 continue
             widget = self.docks[name].widget()
             if isinstance(widget, Unmade):
@@ -491,16 +393,16 @@ class Workplace(QObject):
         w = self.window
         width, height = w.width(), w.height()
         homes = {name: self.home(name) for name in self.homes}
-        fronts = {name: home for name, home in homes.items() if _front(home)}
+        fronts = {name: home for name, home in homes.items() if starts_group(home)}
         asked = self._asked()
-        sizes = _give_way({home.area: _share(
-            home.area, height if home.area in _VERTICAL else width, asked.get(home.area, 0),
+        sizes = narrowed_sides({home.area: share(
+            home.area, height if home.area in VERTICAL else width, asked.get(home.area, 0),
             self._size(home.area)) for home in fronts.values()}, width, self.grid_least(),
             self._separator())
         for name, home in fronts.items():
             if home.area in self.dragged:  # (the user's width: size_for_document)
                 continue
-            vertical = home.area in _VERTICAL
+            vertical = home.area in VERTICAL
             w.resizeDocks([self.docks[name]], [sizes[home.area]],
                           Qt.Orientation.Vertical if vertical else Qt.Orientation.Horizontal)
         self._fitted = False
@@ -514,7 +416,8 @@ class Workplace(QObject):
         return w.style().pixelMetric(QStyle.PixelMetric.PM_DockWidgetSeparatorExtent, None, w)
 
     def give_way(self) -> None:
-        """The side columns narrowed, as a first start would (:func:`_give_way`),
+        """The side columns narrowed, as a first start would
+        (:func:`~app.dock_homes.narrowed_sides`),
         where they leave the grid less than it needs now: its need grew
         (the first edit shows the original grade beside the grade, 58 px at
         9 pt, and pushed the cumulative DCG out of view at 1280x800 and
@@ -529,7 +432,7 @@ class Workplace(QObject):
         sizes = {area: dock.width() for area, dock in fronts.items()}
         least, separator = self.grid_least(), self._separator()
         kept = self.dragged & set(sizes)
-        narrowed = _give_way(sizes, w.width(), least, separator, kept)
+        narrowed = narrowed_sides(sizes, w.width(), least, separator, kept)
         changed = [area for area in sizes if narrowed[area] != sizes[area]]
         if changed:
             w.resizeDocks([fronts[a] for a in changed], [narrowed[a] for a in changed],
@@ -582,7 +485,7 @@ class Workplace(QObject):
         guidelines 394 px at 1920x1080), Qt shared the area by the views'
         size hints: the audit log 478 px, the guidelines 1046."""
         bottom = [self.docks[name] for name in self.homes
-                  if _front(home := self.home(name))
+                  if starts_group(home := self.home(name))
                   and home.area == Qt.DockWidgetArea.BottomDockWidgetArea]
         if len(bottom) < 2:
             return

@@ -34,8 +34,9 @@ from PySide6.QtWidgets import QDockWidget, QMenu, QMessageBox, QWidget
 from app.accessibility import without_mnemonic
 from app.actions import HISTORY, ActionSpec, build_actions, build_menus, history_text, make_action
 from app.deferred import DeferredView, Unmade
+from app.dock_homes import STACKED_FROM, DockHome
 from app.judgment_clock import ActivityClock
-from app.layout import STACKED_FROM, DockHome, Workplace
+from app.layout import Workplace
 from app.models.candidates import CandidateModel, GridColumn
 from app.panels.audit import AuditLogView
 from app.panels.column_chooser import ColumnChooser

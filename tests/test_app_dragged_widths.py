@@ -146,15 +146,15 @@ def test_a_drag_is_kept_with_its_layout_when_the_window_never_closes(qtbot):
 
 
 def test_the_side_columns_give_way_but_not_a_kept_one():
-    from app.layout import SIDE_LEAST, _give_way
+    from app.dock_homes import SIDE_LEAST, narrowed_sides
 
     bottom = Qt.DockWidgetArea.BottomDockWidgetArea
     sizes = {LEFT: 640, RIGHT: 300, bottom: 110}  # (with 6 px handles: 952 of 1280)
     # The grid 32 px short: the right column gives them either way.
-    assert _give_way(sizes, 1280, 360, 6, kept={LEFT}) == {LEFT: 640, RIGHT: 268, bottom: 110}
+    assert narrowed_sides(sizes, 1280, 360, 6, kept={LEFT}) == {LEFT: 640, RIGHT: 268, bottom: 110}
     # 272 short: the right one to its least, then the left gives the rest,
     # unless it is kept (the grid scrolls for the 122 px left).
-    assert _give_way(sizes, 1280, 600, 6) == {LEFT: 518, RIGHT: SIDE_LEAST, bottom: 110}
-    assert _give_way(sizes, 1280, 600, 6, kept={LEFT}) == {
+    assert narrowed_sides(sizes, 1280, 600, 6) == {LEFT: 518, RIGHT: SIDE_LEAST, bottom: 110}
+    assert narrowed_sides(sizes, 1280, 600, 6, kept={LEFT}) == {
         LEFT: 640, RIGHT: SIDE_LEAST, bottom: 110}
-    assert _give_way(sizes, 1280, 600, 6, kept={LEFT, RIGHT}) == sizes
+    assert narrowed_sides(sizes, 1280, 600, 6, kept={LEFT, RIGHT}) == sizes

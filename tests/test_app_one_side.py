@@ -12,7 +12,7 @@ from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QFont, QFontMetricsF
 from PySide6.QtWidgets import QAbstractButton, QApplication, QStyle, QTabBar
 
-from app.layout import ONE_SIDE_BELOW, STACKED_FROM, DockHome, one_side_home
+from app.dock_homes import ONE_SIDE_BELOW, STACKED_FROM, DockHome, one_side_home
 from app.models.audit import AuditColumn
 from app.panels.column_chooser import KEY_COLUMNS
 from app.panels.fit import elided_headers

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QTableView,
 )
 
-from app.layout import BESIDE_MEASURE, BESIDE_MOST
+from app.dock_homes import BESIDE_MEASURE, BESIDE_MOST
 from app.main import build_window
 from app.models.candidates import GridColumn
 from app.panels.fit import elided_headers
@@ -739,16 +739,16 @@ def test_the_side_columns_give_way_right_first_counting_their_handles():
     less than it asked for); the right column (the summary, whose table
     lets its DCG and ideal DCG go) gives way before the left one (the
     navigator, which hides its status column as soon as it is narrowed)."""
-    from app.layout import SIDE_LEAST, _give_way
+    from app.dock_homes import SIDE_LEAST, narrowed_sides
 
     left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
     bottom = Qt.DockWidgetArea.BottomDockWidgetArea
     sizes = {left: 334, right: 312, bottom: 110}
     # 334 + 312 + 2 x 6 + 618 = 1276: the grid has its room, nothing moves.
-    assert _give_way(sizes, 1276, 618, 6) == sizes
+    assert narrowed_sides(sizes, 1276, 618, 6) == sizes
     # The original grade shown: the grid asks 638, 20 px more, from the right.
-    assert _give_way(sizes, 1276, 638, 6) == {left: 334, right: 292, bottom: 110}
+    assert narrowed_sides(sizes, 1276, 638, 6) == {left: 334, right: 292, bottom: 110}
     # More than the right has above its least: the left gives the rest.
-    assert _give_way(sizes, 1100, 638, 6) == {left: 300, right: SIDE_LEAST, bottom: 110}
+    assert narrowed_sides(sizes, 1100, 638, 6) == {left: 300, right: SIDE_LEAST, bottom: 110}
     # One side column (a narrow window): one handle.
-    assert _give_way({left: 334}, 960, 638, 6) == {left: 316}
+    assert narrowed_sides({left: 334}, 960, 638, 6) == {left: 316}

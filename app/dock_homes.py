@@ -1,0 +1,140 @@
+"""Where each dock of the window lives and how much of the window each dock
+area gets: the workplace's rules, with no widget (:class:`app.layout.Workplace`
+applies them to the window's docks, tells the user's widths and keeps them).
+
+A dock's home (:class:`DockHome`) is an area and the dock it is tabbed with or
+split below; in a window of one side column the right column's docks join
+the left one (:func:`one_side_home`). At a first start each area gets its
+share of the window (:data:`AREA_SIZE`, :func:`share`), and where the side
+columns would leave the grid too little for its key columns they give way
+(:func:`narrowed_sides`, in :data:`GIVES_WAY_FIRST`'s order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass, replace
+
+from PySide6.QtCore import Qt
+
+__all__ = ["AREA_SIZE", "BESIDE_MEASURE", "BESIDE_MOST", "GIVES_WAY_FIRST", "GRID_LEAST",
+           "LEAST_BELOW", "MOST_BELOW", "ONE_SIDE_BELOW", "ONE_SIDE_SIZE", "SIDES", "SIDE_LEAST",
+           "STACKED_FROM", "VERTICAL", "DockHome", "narrowed_sides", "one_side_home", "share",
+           "starts_group"]
+
+#: Per dock area at a first start: (share of the window, most, least): the
+#: share, or what the area's docks ask for (their size hint) when more, but
+#: never more than ``most`` of the window nor less than ``least`` pixels
+#: (widths for the side areas, the height for the bottom one, which starts
+#: small and never asks).
+AREA_SIZE: dict[Qt.DockWidgetArea, tuple[float, float, int]] = {
+    # The grid needs its key columns (rank, source, grade, gain, discount,
+    # contribution, cumulative DCG: 566 px at 9 pt, 950 at 16 pt; see
+    # Workplace.grid_least): the side columns share the rest, at 1280 px
+    # enough for query ids of 20 characters beside their NDCG, status and
+    # judged count (the navigator) and the summary's table with its widest
+    # status (the right column).
+    Qt.DockWidgetArea.LeftDockWidgetArea: (0.15, 0.27, 200),
+    Qt.DockWidgetArea.RightDockWidgetArea: (0.2, 0.26, 220),
+    Qt.DockWidgetArea.BottomDockWidgetArea: (0.2, 0.2, 110),
+    Qt.DockWidgetArea.TopDockWidgetArea: (0.2, 0.2, 110),
+}
+#: What the grid keeps of a window's width for its key columns where the
+#: window does not say what they need (:attr:`Workplace.grid_least`): the side
+#: columns give way to it, down to SIDE_LEAST each.
+GRID_LEAST, SIDE_LEAST = 640, 150
+#: The least and the most of its column a dock split below another gets (the
+#: upper one asks for its size hint between those).
+LEAST_BELOW, MOST_BELOW = 0.35, 0.6
+#: The least window height (pixels) at which a dock is stacked below another
+#: in a column (a 1920x1080 screen); shorter, it is a tab behind it.
+STACKED_FROM = 900
+#: Windows narrower than this many average characters of their font have
+#: one side column, the left one (1155 px at the usual 9 pt font, 2020 px at
+#: 16 pt): two would leave each 150-170 px at 960 (a 1920x1080 screen at 2x)
+#: and cut query ids and the summary's table at 16 pt on a 1920 px screen;
+#: buttons, filter boxes and tab titles are cut.
+ONE_SIDE_BELOW = 190
+#: The most of the window's width a dock beside the bottom area's first (the
+#: guidelines beside the audit log) takes, when its view asks for more: 352
+#: px at 1280, 528 at 1920; the audit log keeps the rest.
+BESIDE_MOST = 0.275
+#: ... and no wider than a text reads well, in average characters a line
+#: (typographers' 45-75): wider, the audit log beside them cut its columns.
+BESIDE_MEASURE = 66
+#: The one side column's (share of the window, most, least), as AREA_SIZE.
+ONE_SIDE_SIZE = (0.3, 0.4, 240)
+
+
+@dataclass(frozen=True)
+class DockHome:
+    """Where a dock is put by default: an area, tabbed behind ``tab_with`` or
+    split below ``below`` (dock objectNames), shown or not. With ``below``,
+    ``stacked_from``: split below it only when the window is at least that
+    many pixels tall, tabbed behind it otherwise (0: always below)."""
+
+    area: Qt.DockWidgetArea
+    tab_with: str | None = None
+    below: str | None = None
+    hidden: bool = False
+    stacked_from: int = 0
+
+
+def one_side_home(home: DockHome, homes: dict[str, DockHome]) -> DockHome:
+    """Where a dock at ``home`` goes in a window of one side column: a dock
+    of the right column moves to the left one, its first dock (a column's
+    front, e.g. the summary) below the left column's front (the navigator;
+    behind it in a window less than :data:`STACKED_FROM` tall), one split
+    below it (the conventions) a tab behind it, one tabbed stays so; every
+    other dock stays home. ``homes``: every dock's home, by objectName."""
+    right, left = Qt.DockWidgetArea.RightDockWidgetArea, Qt.DockWidgetArea.LeftDockWidgetArea
+    if home.area != right:
+        return home
+    if home.below is not None:
+        return replace(home, area=left, tab_with=home.below, below=None, stacked_from=0)
+    if home.tab_with is not None:
+        return replace(home, area=left)
+    front = next((n for n, h in homes.items() if h.area == left and starts_group(h)), None)
+    if front is None:
+        return replace(home, area=left)
+    return replace(home, area=left, below=front, stacked_from=STACKED_FROM)
+
+
+def starts_group(home: DockHome) -> bool:
+    """``home`` starts a group of its area (it is neither tabbed nor below another)."""
+    return not (home.tab_with or home.below or home.hidden)
+
+
+def share(area: Qt.DockWidgetArea, length: int, asked: int = 0,
+           size: tuple[float, float, int] | None = None) -> int:
+    share, most, least = size or AREA_SIZE[area]
+    return max(least, min(round(length * most), max(round(length * share), asked)))
+
+
+def narrowed_sides(sizes: dict[Qt.DockWidgetArea, int], width: int,
+              grid_least: int = GRID_LEAST, separator: int = 0,
+              kept: Collection[Qt.DockWidgetArea] = ()) -> dict[Qt.DockWidgetArea, int]:
+    """The side columns' widths, narrowed (to :data:`SIDE_LEAST` at the
+    least) where they would leave the grid less than ``grid_least`` of the
+    window's ``width``, each side also taking its ``separator`` (the handle
+    between it and the grid: 6 px under Fusion, which the grid lost). The
+    sides give way in :data:`GIVES_WAY_FIRST`'s order, each as much as it
+    can before the next gives any; the ``kept`` ones (a width the user set)
+    not at all: what the others cannot give, the grid scrolls."""
+    sides = {a: n for a, n in sizes.items() if a not in VERTICAL}
+    over = sum(sides.values()) + separator * len(sides) + grid_least - width
+    narrowed = dict(sizes)
+    for area in sorted(set(sides) - set(kept), key=GIVES_WAY_FIRST.index):
+        given = min(max(0, over), max(0, sides[area] - SIDE_LEAST))
+        narrowed[area] -= given
+        over -= given
+    return narrowed
+
+
+VERTICAL = (Qt.DockWidgetArea.BottomDockWidgetArea, Qt.DockWidgetArea.TopDockWidgetArea)
+SIDES = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea)
+#: The order the side columns give way to the grid in: the right one first
+#: (the summary's table lets its DCG and ideal DCG go, which the grid says,
+#: and keeps its status), the left one last (the navigator hides its status
+#: column as soon as it has less than it asks for).
+GIVES_WAY_FIRST = (Qt.DockWidgetArea.RightDockWidgetArea, Qt.DockWidgetArea.LeftDockWidgetArea)
