@@ -214,3 +214,60 @@ def test_a_status_is_shown_in_the_longest_form_its_ndcg_cell_holds(qtbot: Any) -
     assert [shown(0), shown(2)] == ["unres.", "undef."]
     view.setColumnWidth(QueryColumn.NDCG, 3 * number)
     assert [shown(0), shown(2)] == ["? unresolved", "∅ undefined"]
+
+
+def test_the_fit_reads_the_models_texts_not_its_cells(qtbot: Any,
+                                                      monkeypatch: Any) -> None:
+    """The navigator's columns are fitted from the model's own texts for the
+    rows Qt measures (:meth:`QueryListModel.shown`), no cell asked through
+    ``data`` (2,318 calls at the launch's arrival: ~26 ms): the widths are
+    Qt's own (``sizeHintForColumn``), on the example and on ids long and in
+    other scripts, at two font sizes, sorted and filtered."""
+    from app.models.queries import QueryListModel
+    from app.panels.fit import header_widths, measured_rows
+    from app.panels.navigator import IDS_CHARACTERS
+
+    asked = [0]
+    data = QueryListModel.data
+
+    def counted(self: QueryListModel, index: Any, role: int = 0) -> Any:
+        asked[0] += 1
+        return data(self, index, role)
+
+    # (patched before the models are made: PySide looks an override up once)
+    monkeypatch.setattr(QueryListModel, "data", counted)
+    for doc in (_document(), _many_queries()):
+        for scale in (1.0, 1.7):
+            nav = QueryNavigator(lambda: 4)
+            qtbot.addWidget(nav)
+            nav.resize(420, 500)
+            font = QFont(nav.font())
+            font.setPointSizeF(font.pointSizeF() * scale)
+            nav.setFont(font)
+            nav.set_evaluation(evaluate(doc))
+            view = nav.view
+            for step in ("as read", "sorted", "filtered"):
+                if step == "sorted":
+                    view.sortByColumn(QueryColumn.NDCG, Qt.SortOrder.DescendingOrder)
+                if step == "filtered":
+                    nav.filter_edit.setText("2")  # (q2; query-002-, -012-, ...)
+                asked[0] = 0
+                nav.fit_columns()
+                assert asked[0] == 0
+                hidden = view.isColumnHidden(QueryColumn.STATUS)
+                view.setColumnHidden(QueryColumn.STATUS, False)  # (measured shown)
+                qt = {c: view.sizeHintForColumn(c) for c in range(len(QueryColumn))}
+                needs = header_widths(view)
+                view.setColumnHidden(QueryColumn.STATUS, hidden)
+                assert nav._ids_width == qt[QueryColumn.QUERY]
+                assert nav._status_width == max(needs[QueryColumn.STATUS],
+                                                min(320, qt[QueryColumn.STATUS]))
+                assert nav._ndcg_width == max(needs[QueryColumn.NDCG],
+                                              min(320, qt[QueryColumn.NDCG]))
+                assert view.columnWidth(QueryColumn.JUDGED) == max(
+                    needs[QueryColumn.JUDGED], min(320, qt[QueryColumn.JUDGED]))
+                ids = [str(nav.model.index(r, 0).data())[:IDS_CHARACTERS]
+                       for r in range(min(200, doc.n_queries))]
+                assert nav._ids_most == max(text_width(view.font(), t) for t in ids) + (
+                    text_margins(view))
+                assert len(measured_rows(view)) == min(200, nav.proxy.rowCount()) > 0
