@@ -27,6 +27,8 @@ class QueryColumn(IntEnum):
 
 
 _COLUMNS = tuple(QueryColumn)
+#: How many statuses a query can have (the status filter's boxes).
+_STATUSES = len(Status)
 #: Every role :meth:`QueryListModel.data` and :meth:`RunColumns.cell` answer.
 _ROLES = frozenset({WHOLE_ROLE, DISPLAY, SORT_ROLE, TOOLTIP, Qt.ItemDataRole.ForegroundRole,
                     Qt.ItemDataRole.FontRole, Qt.ItemDataRole.TextAlignmentRole})
@@ -280,8 +282,10 @@ class QueryFilterProxy(QSortFilterProxyModel):
 
     def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:
         # Asked for every query at each new document (2,000 calls at 2,000
-        # queries): with no text typed and every status ticked, nothing to look up.
-        if not self._text[0] and len(self._statuses) == len(Status):
+        # queries): with no text typed and every status ticked, nothing to look
+        # up (the statuses' count kept: the enum's len, a Python call a row,
+        # took a pass over 2,000 queries from 1.2 to 3.3 ms: hopen8).
+        if not self._text[0] and len(self._statuses) == _STATUSES:
             return True
         model = self.sourceModel()
         if not isinstance(model, QueryListModel) or model.evaluation is None:
