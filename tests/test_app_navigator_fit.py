@@ -271,3 +271,42 @@ def test_the_fit_reads_the_models_texts_not_its_cells(qtbot: Any,
                 assert nav._ids_most == max(text_width(view.font(), t) for t in ids) + (
                     text_margins(view))
                 assert len(measured_rows(view)) == min(200, nav.proxy.rowCount()) > 0
+
+
+def test_the_headers_widths_ask_each_header_once(qtbot: Any, monkeypatch: Any) -> None:
+    """``header_widths`` asks each column's header once without the sort
+    arrow and the sorted column's once more with it (it asked every column
+    twice: the navigator's size hint asks them at each layout); the widths
+    are the same: the arrow's room in the sorted column alone."""
+    from app.models.queries import QueryListModel
+    from app.panels.fit import header_widths
+
+    asked = [0]
+    header_data = QueryListModel.headerData
+
+    def counted(self: QueryListModel, section: int, orientation: Any, role: int = 0) -> Any:
+        asked[0] += role == Qt.ItemDataRole.DisplayRole  # (once a hint)
+        return header_data(self, section, orientation, role)
+
+    # (patched before the model is made: PySide looks an override up once)
+    monkeypatch.setattr(QueryListModel, "headerData", counted)
+    nav = QueryNavigator(lambda: 4)
+    qtbot.addWidget(nav)
+    nav.set_evaluation(evaluate(_document()))
+    view, columns = nav.view, len(QueryColumn)
+    header = view.horizontalHeader()
+    view.sortByColumn(QueryColumn.JUDGED, Qt.SortOrder.AscendingOrder)
+    asked[0] = 0
+    header.sectionSizeHint(QueryColumn.QUERY)
+    assert asked[0] == 1
+    with_arrow = [header.sectionSizeHint(c) for c in range(columns)]
+    asked[0] = 0
+    widths = header_widths(view)
+    shown = sum(not view.isColumnHidden(c) for c in range(columns))  # (a hidden one's: -1)
+    assert asked[0] == shown + 1
+    header.setSortIndicatorShown(False)
+    without = [header.sectionSizeHint(c) for c in range(columns)]
+    header.setSortIndicatorShown(True)
+    assert widths == [with_arrow[c] if c == QueryColumn.JUDGED else without[c]
+                      for c in range(columns)]
+    assert with_arrow[QueryColumn.JUDGED] > without[QueryColumn.JUDGED]

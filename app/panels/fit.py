@@ -21,17 +21,21 @@ def header_widths(view: QTableView) -> list[int]:
     margins, and room for the sort arrow only in the column that shows it
     (Qt's size hint keeps that room in every column of a sortable view)."""
     header = view.horizontalHeader()
-    with_arrow = [header.sectionSizeHint(col) for col in range(header.count())]
+    count = header.count()
     if not header.isSortIndicatorShown():
-        return with_arrow
+        return [header.sectionSizeHint(col) for col in range(count)]
+    # (the sorted column's asked with its arrow, every column once without
+    # it: each hint asks the model's headerData ~5 roles, and the navigator's
+    # size hint asks these at each layout, 24 times over the launch's arrival)
+    sorted_col = header.sortIndicatorSection()
+    with_arrow = header.sectionSizeHint(sorted_col) if 0 <= sorted_col < count else None
     header.setSortIndicatorShown(False)
     try:
-        widths = [header.sectionSizeHint(col) for col in range(header.count())]
+        widths = [header.sectionSizeHint(col) for col in range(count)]
     finally:
         header.setSortIndicatorShown(True)
-    sorted_col = header.sortIndicatorSection()
-    if 0 <= sorted_col < len(widths):
-        widths[sorted_col] = with_arrow[sorted_col]
+    if with_arrow is not None:
+        widths[sorted_col] = with_arrow
     return widths
 
 
