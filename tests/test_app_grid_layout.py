@@ -386,19 +386,30 @@ def test_the_summary_takes_the_room_its_texts_take_and_the_conventions_the_rest(
     assert conventions.y() > w.docks["summaryPanelDock"].y()  # below it, in one column
 
 
-def test_the_grids_columns_are_measured_as_qt_measures_them(qtbot, tmp_path):
+def test_the_grids_columns_are_measured_as_qt_measures_them(qtbot, tmp_path, monkeypatch):
     """The grids' text columns measured from the font's metrics (the rank,
     score and grade by Qt: their delegates change the text) come out as
     ``sizeHintForColumn`` gives them: long ids, unknown grades' words in
     italics down the DCG columns, tie brackets, scores told apart by more
     digits, grades with their rubric's labels, a column hidden, scrolled,
-    at a larger font."""
+    at a larger font. The text columns' cells are the model's own texts
+    (:meth:`CandidateModel.shown`), none asked through ``data``."""
     from PySide6.QtGui import QFont
 
+    from app.models.candidates import CandidateModel
     from app.panels.grid import _contents_widths
     from core.model.conventions import Conventions, Rubric
     from core.model.document import Document, GradeState
 
+    asked = [0]
+    data = CandidateModel.data
+
+    def counted(self, index, role=0):
+        asked[0] += 1
+        return data(self, index, role)
+
+    # (patched before the models are made: PySide looks an override up once)
+    monkeypatch.setattr(CandidateModel, "data", counted)
     w = _open(qtbot, "trec", tmp_path, "1280x800")
     n = 40
     scores = [10.0 - r // 2 for r in range(n)]  # ties in pairs
@@ -418,6 +429,10 @@ def test_the_grids_columns_are_measured_as_qt_measures_them(qtbot, tmp_path):
             assert _contents_widths(view) == {c: view.sizeHintForColumn(c) for c in shown}
             keys = [GridColumn.RANK, GridColumn.SOURCE, GridColumn.GRADE]  # (as key_width asks)
             assert _contents_widths(view, keys) == {c: view.sizeHintForColumn(c) for c in keys}
+            texts = [c for c in shown if view.itemDelegateForColumn(c) is None]
+            asked[0] = 0
+            assert len(_contents_widths(view, texts)) == len(texts) > 3
+            assert asked[0] == 0
 
         for view in (w.grid, w.not_retrieved_view):
             same(view)

@@ -214,3 +214,99 @@ def test_a_status_is_shown_in_the_longest_form_its_ndcg_cell_holds(qtbot: Any) -
     assert [shown(0), shown(2)] == ["unres.", "undef."]
     view.setColumnWidth(QueryColumn.NDCG, 3 * number)
     assert [shown(0), shown(2)] == ["? unresolved", "∅ undefined"]
+
+
+def test_the_fit_reads_the_models_texts_not_its_cells(qtbot: Any,
+                                                      monkeypatch: Any) -> None:
+    """The navigator's columns are fitted from the model's own texts for the
+    rows Qt measures (:meth:`QueryListModel.shown`), no cell asked through
+    ``data`` (2,318 calls at the launch's arrival: ~26 ms): the widths are
+    Qt's own (``sizeHintForColumn``), on the example and on ids long and in
+    other scripts, at two font sizes, sorted and filtered."""
+    from app.models.queries import QueryListModel
+    from app.panels.fit import header_widths, measured_rows
+    from app.panels.navigator import IDS_CHARACTERS
+
+    asked = [0]
+    data = QueryListModel.data
+
+    def counted(self: QueryListModel, index: Any, role: int = 0) -> Any:
+        asked[0] += 1
+        return data(self, index, role)
+
+    # (patched before the models are made: PySide looks an override up once)
+    monkeypatch.setattr(QueryListModel, "data", counted)
+    for doc in (_document(), _many_queries()):
+        for scale in (1.0, 1.7):
+            nav = QueryNavigator(lambda: 4)
+            qtbot.addWidget(nav)
+            nav.resize(420, 500)
+            font = QFont(nav.font())
+            font.setPointSizeF(font.pointSizeF() * scale)
+            nav.setFont(font)
+            nav.set_evaluation(evaluate(doc))
+            view = nav.view
+            for step in ("as read", "sorted", "filtered"):
+                if step == "sorted":
+                    view.sortByColumn(QueryColumn.NDCG, Qt.SortOrder.DescendingOrder)
+                if step == "filtered":
+                    nav.filter_edit.setText("2")  # (q2; query-002-, -012-, ...)
+                asked[0] = 0
+                nav.fit_columns()
+                assert asked[0] == 0
+                hidden = view.isColumnHidden(QueryColumn.STATUS)
+                view.setColumnHidden(QueryColumn.STATUS, False)  # (measured shown)
+                qt = {c: view.sizeHintForColumn(c) for c in range(len(QueryColumn))}
+                needs = header_widths(view)
+                view.setColumnHidden(QueryColumn.STATUS, hidden)
+                assert nav._ids_width == qt[QueryColumn.QUERY]
+                assert nav._status_width == max(needs[QueryColumn.STATUS],
+                                                min(320, qt[QueryColumn.STATUS]))
+                assert nav._ndcg_width == max(needs[QueryColumn.NDCG],
+                                              min(320, qt[QueryColumn.NDCG]))
+                assert view.columnWidth(QueryColumn.JUDGED) == max(
+                    needs[QueryColumn.JUDGED], min(320, qt[QueryColumn.JUDGED]))
+                ids = [str(nav.model.index(r, 0).data())[:IDS_CHARACTERS]
+                       for r in range(min(200, doc.n_queries))]
+                assert nav._ids_most == max(text_width(view.font(), t) for t in ids) + (
+                    text_margins(view))
+                assert len(measured_rows(view)) == min(200, nav.proxy.rowCount()) > 0
+
+
+def test_the_headers_widths_ask_each_header_once(qtbot: Any, monkeypatch: Any) -> None:
+    """``header_widths`` asks each column's header once without the sort
+    arrow and the sorted column's once more with it (it asked every column
+    twice: the navigator's size hint asks them at each layout); the widths
+    are the same: the arrow's room in the sorted column alone."""
+    from app.models.queries import QueryListModel
+    from app.panels.fit import header_widths
+
+    asked = [0]
+    header_data = QueryListModel.headerData
+
+    def counted(self: QueryListModel, section: int, orientation: Any, role: int = 0) -> Any:
+        asked[0] += role == Qt.ItemDataRole.DisplayRole  # (once a hint)
+        return header_data(self, section, orientation, role)
+
+    # (patched before the model is made: PySide looks an override up once)
+    monkeypatch.setattr(QueryListModel, "headerData", counted)
+    nav = QueryNavigator(lambda: 4)
+    qtbot.addWidget(nav)
+    nav.set_evaluation(evaluate(_document()))
+    view, columns = nav.view, len(QueryColumn)
+    header = view.horizontalHeader()
+    view.sortByColumn(QueryColumn.JUDGED, Qt.SortOrder.AscendingOrder)
+    asked[0] = 0
+    header.sectionSizeHint(QueryColumn.QUERY)
+    assert asked[0] == 1
+    with_arrow = [header.sectionSizeHint(c) for c in range(columns)]
+    asked[0] = 0
+    widths = header_widths(view)
+    shown = sum(not view.isColumnHidden(c) for c in range(columns))  # (a hidden one's: -1)
+    assert asked[0] == shown + 1
+    header.setSortIndicatorShown(False)
+    without = [header.sectionSizeHint(c) for c in range(columns)]
+    header.setSortIndicatorShown(True)
+    assert widths == [with_arrow[c] if c == QueryColumn.JUDGED else without[c]
+                      for c in range(columns)]
+    assert with_arrow[QueryColumn.JUDGED] > without[QueryColumn.JUDGED]

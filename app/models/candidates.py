@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
+from PySide6.QtGui import QFont
 
 from app.models.grade_input import parse_grade_text
 from app.models.looks import ITALIC, brush
@@ -106,6 +107,26 @@ _ID_KEYS = frozenset({"query", "source", "version"})
 _TEXT_KEYS = frozenset({"note"})
 #: The grade states' words a number column shows in their place (in italics).
 _STATE_WORDS = frozenset(s.label for s in GradeState if s is not GradeState.NUMBER)
+
+
+def _display(col: CandidateColumn, shown: ShownRows, row: int) -> Any:
+    """The display role of row ``row``'s cell in ``col``: its value, an id
+    or a text shown as a cell shows it."""
+    value = col.value(shown, row)
+    if not isinstance(value, str):
+        return value
+    if col.key in _TEXT_KEYS:  # (a note's line breaks shown as one line)
+        value = _one_line(value)
+    shown_text = shown_id if col.key in _ID_KEYS else bounded
+    return shown_text(value, CELL_SHOWN)
+
+
+def _font(col: CandidateColumn, shown: ShownRows, row: int) -> QFont | None:
+    """The font role of row ``row``'s cell in ``col``: a grade state's word
+    (a running DCG below an unknown grade says "unknown") in italics."""
+    if col.state_words and col.value(shown, row) in _STATE_WORDS:
+        return ITALIC
+    return None
 
 
 class CandidateModel(QAbstractTableModel):
@@ -304,13 +325,7 @@ class CandidateModel(QAbstractTableModel):
         if role in (SORT_ROLE, WHOLE_ROLE):
             return col.value(shown, row)
         if role == DISPLAY:
-            value = col.value(shown, row)
-            if not isinstance(value, str):
-                return value
-            if col.key in _TEXT_KEYS:
-                value = _one_line(value)
-            shown_text = shown_id if col.key in _ID_KEYS else bounded
-            return shown_text(value, CELL_SHOWN)
+            return _display(col, shown, row)
         if role == TOOLTIP:
             tip = col.tooltip(shown, row)
             if tip is None and col.key in _ID_KEYS:
@@ -349,9 +364,20 @@ class CandidateModel(QAbstractTableModel):
                     not edited(shown, row))
                 return brush("muted") if unchanged else None
             if role == Qt.ItemDataRole.FontRole:
-                return ITALIC
+                return ITALIC  # (as _font)
             return brush("unrateable" if word == GradeState.UNRATEABLE.label else "muted")
         return self._grade_and_tie_roles(shown, row, i, col.key, role, state)
+
+    def shown(self, rows: Sequence[int], column: int) -> list[tuple[Any, QFont | None]]:
+        """Each of ``rows``' cells in ``column`` as :meth:`data` answers its
+        display and font roles, without a ``QModelIndex``: the grids' fit
+        measures the rows on screen, and each cell asked through ``data``
+        cost a call into Python a role (hopen8)."""
+        shown = self._shown
+        if shown is None or not 0 <= column < len(self.columns):
+            return [(None, None)] * len(rows)
+        col = self.columns[column]
+        return [(_display(col, shown, row), _font(col, shown, row)) for row in rows]
 
     def _score_digits(self, shown: ShownRows, row: int) -> int:
         """The digits row ``row``'s score needs beside the rows above and

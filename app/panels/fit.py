@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QFont, QFontMetricsF
@@ -20,17 +21,21 @@ def header_widths(view: QTableView) -> list[int]:
     margins, and room for the sort arrow only in the column that shows it
     (Qt's size hint keeps that room in every column of a sortable view)."""
     header = view.horizontalHeader()
-    with_arrow = [header.sectionSizeHint(col) for col in range(header.count())]
+    count = header.count()
     if not header.isSortIndicatorShown():
-        return with_arrow
+        return [header.sectionSizeHint(col) for col in range(count)]
+    # (the sorted column's asked with its arrow, every column once without
+    # it: each hint asks the model's headerData ~5 roles, and the navigator's
+    # size hint asks these at each layout, 24 times over the launch's arrival)
+    sorted_col = header.sortIndicatorSection()
+    with_arrow = header.sectionSizeHint(sorted_col) if 0 <= sorted_col < count else None
     header.setSortIndicatorShown(False)
     try:
-        widths = [header.sectionSizeHint(col) for col in range(header.count())]
+        widths = [header.sectionSizeHint(col) for col in range(count)]
     finally:
         header.setSortIndicatorShown(True)
-    sorted_col = header.sortIndicatorSection()
-    if 0 <= sorted_col < len(widths):
-        widths[sorted_col] = with_arrow[sorted_col]
+    if with_arrow is not None:
+        widths[sorted_col] = with_arrow
     return widths
 
 
@@ -129,8 +134,14 @@ def measured_rows(view: QTableView) -> list[int]:
     return rows
 
 
+#: A column's cells over the rows measured: each one's display value and font
+#: (None: the view's), as the model's ``data`` answers those roles.
+Cells = Callable[[int], Iterable[tuple[Any, QFont | None]]]
+
+
 def text_widths(view: QTableView, columns: Sequence[int],
-                rows: Sequence[int] | None = None) -> dict[int, int]:
+                rows: Sequence[int] | None = None, *, cells: Cells | None = None
+                ) -> dict[int, int]:
     """``view.sizeHintForColumn(c)`` for each of ``columns`` whose cells show
     text alone (no icon, check box, size-hint role or editor; a delegate that
     changes at most the display text: :class:`app.delegates.NumberDelegate`),
@@ -138,10 +149,20 @@ def text_widths(view: QTableView, columns: Sequence[int],
     (:func:`measured_rows` when None) as Qt's style sizes an item (the text's
     advance and the focus frame's margins) rather than through the delegate's
     size hint, which asks the model ~8 roles a cell: the navigator's columns
-    fitted over 200 rows took ~6,400 ``data`` calls."""
+    fitted over 200 rows took ~6,400 ``data`` calls. ``cells``: each
+    column's cells over ``rows`` worked out by the model itself, without a
+    ``QModelIndex`` (the navigator's: :meth:`QueryListModel.shown`)."""
     view.ensurePolished()
     model, root, locale = view.model(), view.rootIndex(), view.locale()
     rows = measured_rows(view) if rows is None else rows
+
+    def asked(col: int) -> Iterator[tuple[Any, Any]]:
+        for row in rows:
+            index: QModelIndex = model.index(row, col, root)
+            value = index.data(Qt.ItemDataRole.DisplayRole)
+            if value is not None:  # (as the delegate resolves it)
+                yield value, index.data(Qt.ItemDataRole.FontRole)
+
     margins = text_margins(view)
     base = view.font()
     base_key = base.key()
@@ -150,30 +171,47 @@ def text_widths(view: QTableView, columns: Sequence[int],
     # words and counts repeat (its 800 cells measured in 10.4 ms rather than
     # 14.0, warm, at 2,000 queries; the view's font's key asked once).
     widths: dict[tuple[str, str], int] = {}
+    fonts: dict[int, tuple[QFont, str]] = {}
     out = {}
     for col in columns:
         delegate = view.itemDelegateForColumn(col) or view.itemDelegate()
         assert isinstance(delegate, QStyledItemDelegate)
         widest = -1  # (no text: the grid's line alone, as Qt's hint)
-        for row in rows:
-            index: QModelIndex = model.index(row, col, root)
-            value = index.data(Qt.ItemDataRole.DisplayRole)
+        # A word's text asked of the delegate once a column (a status's,
+        # repeated); a number each time (0.0 and -0.0 are one key).
+        words: dict[str, str] = {}
+        for value, font in (asked(col) if cells is None else cells(col)):
             if value is None:
                 continue
-            font = index.data(Qt.ItemDataRole.FontRole)  # (as the delegate resolves it)
-            key = base_key
-            if font is not None:
-                font = QFont(font).resolve(base)
-                key = font.key()
-                if key not in metrics:
-                    metrics[key] = QFontMetricsF(font)
-            text = delegate.displayText(value, locale)
+            key = base_key if font is None else _font_key(font, base, fonts, metrics)
+            if type(value) is str:
+                text = words.get(value)
+                if text is None:
+                    text = words[value] = delegate.displayText(value, locale)
+            else:
+                text = delegate.displayText(value, locale)
             width = widths.get((key, text))
             if width is None:
                 width = widths[key, text] = text_width(metrics[key], text)
             widest = max(widest, width)
         out[col] = widest + margins if widest >= 0 else int(view.showGrid())
     return out
+
+
+def _font_key(font: QFont, base: QFont, fonts: dict[int, tuple[QFont, str]],
+              metrics: dict[str, QFontMetricsF]) -> str:
+    """The key of a cell's ``font`` resolved against the view's, its metrics
+    made once: a font object a model hands out again (the navigator's italic)
+    is resolved once (``fonts`` keeps it, so its id is not taken again)."""
+    seen = fonts.get(id(font))
+    if seen is not None and seen[0] is font:
+        return seen[1]
+    resolved = QFont(font).resolve(base)
+    key = resolved.key()
+    if key not in metrics:
+        metrics[key] = QFontMetricsF(resolved)
+    fonts[id(font)] = (font, key)
+    return key
 
 
 def columns_width(view: QTableView) -> int:

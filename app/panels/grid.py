@@ -48,7 +48,13 @@ from app.delegates import (
 from app.models.candidates import CandidateModel, GridColumn
 from app.models.roles import CHOICES_ROLE, EDIT
 from app.panels.column_chooser import KEY_COLUMNS
-from app.panels.fit import fit_columns, fit_rows_to_font, resized_at_once, text_widths
+from app.panels.fit import (
+    fit_columns,
+    fit_rows_to_font,
+    measured_rows,
+    resized_at_once,
+    text_widths,
+)
 from core.engine.columns import COLUMNS, EDITED_MARK
 from core.model.conventions import IdealInventory
 from core.model.document import GradeState
@@ -199,7 +205,12 @@ def _contents_widths(view: QTableView, columns: Sequence[int] | None = None) -> 
     delegates change the text, an editor may be open) by Qt."""
     shown = [c for c in range(view.horizontalHeader().count())
              if not view.isColumnHidden(c)] if columns is None else list(columns)
-    widths = text_widths(view, [c for c in shown if view.itemDelegateForColumn(c) is None])
+    model, rows = view.model(), measured_rows(view)
+    # (their texts the model's own: no cell asked through data, hopen8)
+    cells = (lambda column: model.shown(rows, column)) if isinstance(
+        model, CandidateModel) else None
+    widths = text_widths(view, [c for c in shown if view.itemDelegateForColumn(c) is None],
+                         rows, cells=cells)
     widths.update({c: view.sizeHintForColumn(c) for c in shown if c not in widths})
     return widths
 
