@@ -17,7 +17,7 @@ from app.models.candidates import GridColumn
 from app.settings import Settings
 from app.window import MainWindow
 from core.io.example import load_example
-from core.model.document import GradeState
+from core.model.document import Document, GradeState
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 SHIFT = Qt.KeyboardModifier.ShiftModifier
@@ -58,6 +58,20 @@ def window(qtbot: Any) -> MainWindow:
     qtbot.waitExposed(win)
     win.activateWindow()
     win.grid.setFocus()
+    return win
+
+
+def active_window(qtbot: Any, doc: Document) -> MainWindow:
+    """A window on ``doc`` for reviewer ana, its clipboard actions
+    installed, shown and active (the context its shortcuts need)."""
+    Settings().reviewer = "ana"
+    win = MainWindow(doc)
+    qtbot.addWidget(win, before_close_func=lambda w: w.session.mark_saved())
+    install_clipboard_actions(win)
+    win.show()
+    qtbot.waitExposed(win)
+    win.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is win)  # the shortcuts' context
     return win
 
 
@@ -147,19 +161,11 @@ def test_paste_a_column_of_grades_is_one_undo_step(qtbot: Any, window: MainWindo
 def test_a_50_cell_paste_is_one_re_evaluation_and_so_is_its_undo(
         qtbot: Any, monkeypatch: pytest.MonkeyPatch, shown: list[str]):
     import core.session
-    from core.model.document import Document
 
     n = 60
     doc = Document.from_columns(query=["q"] * n, source_id=[f"https://x.org/{i}" for i in range(n)],
                                 score=[float(n - i) for i in range(n)], grade=[None] * n)
-    Settings().reviewer = "ana"
-    win = MainWindow(doc)
-    qtbot.addWidget(win, before_close_func=lambda w: w.session.mark_saved())
-    install_clipboard_actions(win)
-    win.show()
-    qtbot.waitExposed(win)
-    win.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is win)  # the shortcuts' context
+    win = active_window(qtbot, doc)
     calls = {"reevaluate": 0, "evaluate": 0, "summary": 0, "navigator": 0}
     real_re, real_ev = core.session.reevaluate, core.session.evaluate
     monkeypatch.setattr(core.session, "reevaluate", lambda *a, **kw: (
@@ -315,7 +321,6 @@ def test_ids_with_tabs_breaks_and_quotes_copy_as_libreoffice_does_and_paste_back
     # with a quote as quoted. So: `say "hi"` is copied as it is, a cell that
     # begins with a quote is quoted (else a paste would lose its quotes).
     from core.io.clipboard import parse_range
-    from core.model.document import Document
 
     ids = ["a\tb", "c\nd", 'say "hi"', '"quoted"', "e\u23ceg"]
     doc = Document.from_columns(query=["q"] * 5, source_id=ids, score=[5, 4, 3, 2, 1],

@@ -15,14 +15,13 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QLineEdit, QMessageBox
 
-from app.clipboard_actions import install_clipboard_actions
 from app.models.candidates import GridColumn
 from app.panels.grid import NOTE_MOST
-from app.settings import Settings
 from app.window import MainWindow
 from core.engine.columns import COLUMNS, GRID_COLUMNS
 from core.io.journal import Journal
 from core.model.examples import seed_document
+from tests.test_app_clipboard import active_window
 from tests.test_app_files import Boxes, _finish
 from tests.test_app_files import _window as _file_window
 
@@ -32,14 +31,7 @@ SHIFT = Qt.KeyboardModifier.ShiftModifier
 
 @pytest.fixture
 def window(qtbot: Any) -> MainWindow:
-    Settings().reviewer = "ana"
-    win = MainWindow(seed_document())
-    qtbot.addWidget(win, before_close_func=lambda w: w.session.mark_saved())
-    install_clipboard_actions(win)
-    win.show()
-    qtbot.waitExposed(win)
-    win.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is win)  # the shortcuts' context
+    win = active_window(qtbot, seed_document())
     win.set_query(win.document.query_index("case-A"))
     return win
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ import pytest
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from app.file_formats import write_document
+from app.window import MainWindow
 from core.io.delimited import read_delimited
 from core.io.journal import Journal
 from core.model.examples import seed_document
@@ -43,21 +45,31 @@ def book(tmp_path: Path) -> Path:
 
 def test_a_read_only_file_is_not_replaced_and_save_as_is_offered(
         qtbot: Any, book: Path, boxes: Boxes, monkeypatch: pytest.MonkeyPatch):
+    window = _save_refused(qtbot, book, boxes, monkeypatch, lambda: book.chmod(0o444),
+                           "the file is read-only; it was not changed")
+    assert stat.S_IMODE(book.stat().st_mode) == 0o444
+    assert window.session.modified
+
+
+def _save_refused(qtbot: Any, book: Path, boxes: Boxes, monkeypatch: pytest.MonkeyPatch,
+                  block: Callable[[], object], said: str) -> MainWindow:
+    """A grade typed in ``book`` opened, the file then ``block``ed: Save
+    refuses saying ``said``, offers Save As at the same name (declined
+    here), and the file is unchanged."""
     window, ops = _window(qtbot)
     _finish(qtbot, ops.open_path(book))
     _grade(window, 0, 2.5)
-    book.chmod(0o444)
+    block()
     before = book.read_bytes()
     offered: list[str] = []
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(
         lambda *a, **k: (offered.append(a[2]), ("", ""))[1]))
     boxes.answers = [Button.Save]  # "Save a copy under another name?"
     assert not ops.save(blocking=True)
-    assert "the file is read-only; it was not changed" in boxes.warnings[0]  # type: ignore[attr-defined]
+    assert said in boxes.warnings[0]  # type: ignore[attr-defined]
     assert offered == [str(book)]
     assert book.read_bytes() == before
-    assert stat.S_IMODE(book.stat().st_mode) == 0o444
-    assert window.session.modified
+    return window
 
 
 def test_saving_through_a_link_writes_the_file_and_keeps_the_link(
@@ -178,18 +190,10 @@ def test_the_journal_is_found_by_the_file_s_real_path(qtbot: Any, tmp_path: Path
 
 def test_a_file_open_in_libreoffice_is_not_replaced_and_save_as_is_offered(
         qtbot: Any, book: Path, boxes: Boxes, monkeypatch: pytest.MonkeyPatch):
-    window, ops = _window(qtbot)
-    _finish(qtbot, ops.open_path(book))
-    _grade(window, 0, 2.5)
     # LibreOffice opened it meanwhile: a save of ours would be overwritten by its own
-    (book.parent / ".~lock.sheet.xlsx#").write_bytes(b",ana,vm,07.12.2026 10:10,file:///p;")
-    before = book.read_bytes()
-    offered: list[str] = []
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(
-        lambda *a, **k: (offered.append(a[2]), ("", ""))[1]))
-    boxes.answers = [Button.Save]  # "Save a copy under another name?"
-    assert not ops.save(blocking=True)
-    assert "the file is open in LibreOffice by ana; it was not changed" in boxes.warnings[0]  # type: ignore[attr-defined]
-    assert offered == [str(book)]
-    assert book.read_bytes() == before
+    lock = book.parent / ".~lock.sheet.xlsx#"
+    window = _save_refused(
+        qtbot, book, boxes, monkeypatch,
+        lambda: lock.write_bytes(b",ana,vm,07.12.2026 10:10,file:///p;"),
+        "the file is open in LibreOffice by ana; it was not changed")
     assert window.session.modified
