@@ -217,8 +217,9 @@ def _copy_source(r: Returned, base: Document, where: dict[tuple[str, str], int],
     known = {e.edit() for e in base.audit}
     new = [e for e in doc.audit if e.edit() not in known]
     sent: dict[tuple[str, str], str] = {}  # each touched candidate's grade when sent
-    for e in new:
-        sent.setdefault((e.query, e.source_id), e.before)
+    for e in new:  # (a note's entry says "no note" or "note: ...", never a grade)
+        if not (e.about_note or e.convention):
+            sent.setdefault((e.query, e.source_id), e.before)
     changed, moved, unknown_sent, strange = [], set(), set(), []
     for i, key in enumerate(keys):
         row, was = where.get(key), sent.get(key)
