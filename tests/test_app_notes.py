@@ -16,6 +16,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QLineEdit, QMessageBox
 
 from app.models.candidates import GridColumn
+from app.models.roles import CANDIDATE_ROLE
 from app.panels.grid import NOTE_MOST
 from app.window import MainWindow
 from core.engine.columns import COLUMNS, GRID_COLUMNS
@@ -223,3 +224,32 @@ def test_fill_down_in_the_note_column_fills_the_note(qtbot: Any, window: MainWin
     assert doc.note[model.candidate(1)] == "same source"
     assert window.session.undo_text == "fill down 1 note"
     np.testing.assert_array_equal(doc.grade, grades)  # not the grade above
+
+
+def test_a_grid_of_a_document_without_notes_makes_no_note_column(qtbot: Any):
+    """A run read for its NDCG keeps its empty notes unmade (core.model.lazy):
+    the grid's Note column read them, and showing a query made the column of
+    every candidate's empty note (16 MiB at 2,000,000 candidates: the grade
+    edit's benchmark grew from 394 to 410 MiB). A note typed makes it."""
+    from core.model.document import Document
+
+    n = 3000
+    doc = Document.from_columns(query=[f"q{i // 100}" for i in range(n)],
+                                source_id=[f"d{i}" for i in range(n)],
+                                score=[float(n - i) for i in range(n)],
+                                grade=[float(i % 4) for i in range(n)])
+    column = vars(Document)["note"]
+    Settings().reviewer = "ana"
+    win = MainWindow(doc)
+    qtbot.addWidget(win, before_close_func=lambda w: w.session.mark_saved())
+    win.show()
+    qtbot.waitExposed(win)
+    win.fit_columns()
+    model = win.grid_model
+    assert model.index(0, GridColumn.NOTE).data() == ""
+    assert model.index(0, GridColumn.NOTE).data(Qt.ItemDataRole.ToolTipRole) is None
+    qtbot.wait(50)  # (painted)
+    assert not column.is_made(doc)
+    assert win.set_note(int(model.index(1, GridColumn.NOTE).data(CANDIDATE_ROLE)), "why")
+    assert column.is_made(doc)
+    assert model.index(1, GridColumn.NOTE).data() == "why"

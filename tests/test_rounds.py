@@ -34,6 +34,8 @@ from core.errors import InputError
 from core.model.assignment import Assignment, Conflict, Given, Share
 from core.model.conventions import ConsensusRule, Conventions, Rounding, Rubric
 from core.model.document import Document, GradeState
+from core.model.edits import SetNotes
+from core.session import Worksheet
 
 RUBRIC = Rubric.parse("0,1,2,3")
 WHEN = "2024-05-01T10:00:00+00:00"
@@ -568,6 +570,47 @@ def test_a_copy_never_reverts_grades_the_base_gained_after_sending():
     assert (result.changes_found, result.taken) == (1, 1)
     assert m.grade[row(m, "q00", s1)] == 1.0
     assert m.grade[row(m, "q00", s2)] == 3.0
+
+
+def test_a_note_written_in_a_copy_before_its_grade_is_no_grade_sent():
+    """A copy's first entry of a candidate is its note's ("no note" to
+    "note: ..."): the grade it was sent with is the grade entry's before,
+    else the reviewer's grade of an unknown candidate became a conflict with
+    the base (base unknown, unchanged) and was not counted as graded."""
+    doc = base_doc([2], seed=12)
+    ana = copy_of(doc)
+    s1, _s2 = unknown_sources(doc, "q00")
+    i = row(ana, "q00", s1)
+    Worksheet(ana).apply(SetNotes.of([i], ["the link was slow"], who="ana"))
+    grade(ana, "q00", s1, 1.0, "ana")
+    result = merge(doc, [Returned("ana.xlsx", ana)], who="lead", when=WHEN)
+    assert (result.taken, result.conflicts) == (1, ())
+    m = result.document
+    assert (m.grade[row(m, "q00", s1)], m.note[row(m, "q00", s1)]) == (1.0, "the link was slow")
+    assert [(r.assigned, r.graded, r.changes) for r in result.reviewers] == [(2, 1, 1)]
+
+
+def test_a_returned_workbook_never_reverts_a_note_the_base_gained_after_sending():
+    """The lead rewrites a note after the copy (or the share) went out; the
+    reviewer leaves it: the merge keeps the lead's newer note (the copy's
+    old note had replaced it), and takes a note the reviewer did change."""
+    doc = base_doc([2, 2], seed=12)
+    s1, s2 = unknown_sources(doc, "q00")
+    t1, t2 = unknown_sources(doc, "q01")
+    for q, s in (("q00", s1), ("q00", s2), ("q01", t1), ("q01", t2)):
+        doc.set_note(row(doc, q, s), "as sent")
+    ana = copy_of(doc)
+    _, shares = hand_out(doc, ["ben", "cara"])
+    Worksheet(ana).apply(SetNotes.of([row(ana, "q00", s2)], ["ana's"], who="ana"))
+    later = copy_of(doc)
+    Worksheet(later).apply(SetNotes.of([row(later, q, s) for q, s in (
+        ("q00", s1), ("q00", s2), ("q01", t1))], ["the lead's"], who="lead"))
+    m = merge(later, [Returned("ana.xlsx", ana)], who="lead", when=WHEN).document
+    assert [m.note[row(m, "q00", s)] for s in (s1, s2)] == ["the lead's", "ana's"]
+    ben = next(d for d in shares.values() if "q01" in d.query_ids)
+    Worksheet(ben).apply(SetNotes.of([row(ben, "q01", t2)], ["ben's"], who="ben"))
+    m = merge(later, [Returned("ben.xlsx", ben)], who="lead", when=WHEN).document
+    assert [m.note[row(m, "q01", t)] for t in (t1, t2)] == ["the lead's", "ben's"]
 
 
 def test_copies_as_ratings_give_the_consensus():

@@ -206,6 +206,32 @@ def test_merge_picks_up_edits_resaved_by_libreoffice(base_file: Path, tmp_path: 
         ("ana", a, OUTSIDE_ORIGIN), (merged.audit[-1].who, a, MERGE_ORIGIN)]
 
 
+@pytest.mark.libreoffice
+def test_split_again_replaces_a_workbook_libreoffice_only_saved(tmp_path: Path) -> None:
+    """A reviewer's workbook opened and saved in LibreOffice, nothing typed:
+    still as handed out. A note holding a Windows line break (\\r\\n, as a
+    CSV written on Windows brings it) comes back from LibreOffice as \\n:
+    split refused it ("was edited by ana (its audit log or notes
+    changed)"), and reopening counted a note edited in the spreadsheet."""
+    from core.io.rounds import check_handed_out
+    from core.io.workbook import reopened
+
+    doc = base_doc([3, 4, 2, 5, 3, 0], seed=9)
+    for i in range(len(doc)):
+        doc.set_note(i, f"seen twice\r\nby {i}\tto check")
+    base = tmp_path / "base.xlsx"
+    export_workbook(evaluate(doc), base)
+    books = split(base, tmp_path / "round")
+    (saved,) = recalculate([books["ana"]], tmp_path / "lo")
+    back = read_workbook(saved)
+    found = reopened(back)
+    assert found is None or found.notes == 0
+    assert back.note[0].startswith("seen twice\r\nby ")
+    check_handed_out([saved], hint=lambda theirs: "")  # no refusal
+    books["ana"].write_bytes(saved.read_bytes())
+    split(base, tmp_path / "round")
+
+
 def test_bad_input_ends_with_one_line(base_file: Path, tmp_path: Path,
                                       capsys: pytest.CaptureFixture[str]) -> None:
     books = split(base_file, tmp_path / "round")

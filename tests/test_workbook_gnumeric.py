@@ -92,3 +92,26 @@ def test_a_workbook_saved_by_gnumeric_keeps_the_spaces_of_its_texts(tmp_path: Pa
     assert back.reason[0] == reason
     assert back.state[0] == GradeState.UNRATEABLE
     assert list(back.note) == list(doc.note)
+
+
+def test_notes_with_spaces_at_their_ends_reopen_from_gnumeric_as_written(tmp_path: Path) -> None:
+    """Gnumeric saves an .xlsx's texts without the spaces at their ends: a
+    note "  spaced  " came back "spaced", taken on reopening as a note
+    edited in the spreadsheet (so split refused to hand out again over a
+    reviewer's workbook only opened and saved in Gnumeric)."""
+    from core.io.workbook import reopened
+
+    doc = seed_document()
+    notes = ["  spaced  ", "trail ", " lead", "a\nb "]
+    for i, note in enumerate(notes):
+        doc.set_note(i, note)
+    src = tmp_path / "book.xlsx"
+    export_workbook(evaluate(doc, doc.conventions), src)
+    out = tmp_path / "resaved.xlsx"
+    proc = subprocess.run([ssconvert(), str(src), str(out)], capture_output=True, text=True,
+                          timeout=240, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    back = read_workbook(out)
+    found = reopened(back)
+    assert found is None or found.notes == 0
+    assert list(back.note[:4]) == notes

@@ -410,7 +410,7 @@ def _grade_edit_text(shown: ShownRows, row: int) -> str:
 
 
 def _note(shown: ShownRows, row: int) -> str:
-    return str(shown.ev.doc.note[shown.row(row)])
+    return shown.ev.doc.note_text(shown.row(row))
 
 
 def _note_tip(shown: ShownRows, row: int) -> str | None:

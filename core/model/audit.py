@@ -13,7 +13,7 @@ from typing import Any
 
 from core.model.convention_log import CONVENTION_ENTRY
 
-__all__ = ["OUTSIDE_ORIGIN", "AuditEntry", "note_said", "timestamp"]
+__all__ = ["OUTSIDE_ORIGIN", "AuditEntry", "note_of", "note_said", "timestamp"]
 
 
 @dataclass(frozen=True)
@@ -94,10 +94,24 @@ class AuditEntry:
         return shown(self.when)
 
 
+#: How the audit log writes a note (:func:`note_said`) and no note.
+_NOTE_SAID, _NO_NOTE = "note: ", "no note"
+
+
 def note_said(note: str) -> str:
     """How the audit log writes a note as an entry's from or to: ``note:``
     before it (told from a grade at a glance), ``no note`` for none."""
-    return f"note: {note}" if note else "no note"
+    return f"{_NOTE_SAID}{note}" if note else _NO_NOTE
+
+
+def note_of(said: str) -> str:
+    """The note an ``about_note`` entry's from or to writes (:func:`note_said`
+    read back).
+
+    >>> note_of(note_said("checked twice")), note_of(note_said(""))
+    ('checked twice', '')
+    """
+    return "" if said == _NO_NOTE else said.removeprefix(_NOTE_SAID)
 
 
 #: The origin of an edit made outside the app: a grade or a convention

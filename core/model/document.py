@@ -511,6 +511,12 @@ class Document:
     def set_note(self, index: int, note: str) -> None:
         self.note[index] = note
 
+    def note_text(self, i: int) -> str:
+        """Candidate ``i``'s note, not making the note column for it while
+        none is set (unmade, every note is empty: a grid shows a few rows of
+        millions, and the column of 2,000,000 empty notes is 16 MiB)."""
+        return str(self.note[i]) if vars(Document)["note"].is_made(self) else ""
+
     def changed(self, rows: IntArray | None = None) -> npt.NDArray[np.bool_]:
         """Candidates whose current grade differs from the original (of
         ``rows`` only, when given: an edit's rows cost their number)."""

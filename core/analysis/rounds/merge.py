@@ -65,7 +65,7 @@ from core.analysis.rounds.base import (
 )
 from core.analysis.rounds.report import MergeResult, Refusal, ReviewerCount
 from core.model.assignment import Assignment, Conflict, Share
-from core.model.audit import AuditEntry
+from core.model.audit import AuditEntry, note_of
 from core.model.document import Document, GradeState, grade_text
 
 __all__ = ["MERGE_ORIGIN", "Returned", "merge"]
@@ -217,8 +217,9 @@ def _copy_source(r: Returned, base: Document, where: dict[tuple[str, str], int],
     known = {e.edit() for e in base.audit}
     new = [e for e in doc.audit if e.edit() not in known]
     sent: dict[tuple[str, str], str] = {}  # each touched candidate's grade when sent
-    for e in new:
-        sent.setdefault((e.query, e.source_id), e.before)
+    for e in new:  # (a note's entry says "no note" or "note: ...", never a grade)
+        if not (e.about_note or e.convention):
+            sent.setdefault((e.query, e.source_id), e.before)
     changed, moved, unknown_sent, strange = [], set(), set(), []
     for i, key in enumerate(keys):
         row, was = where.get(key), sent.get(key)
@@ -411,15 +412,38 @@ def _take_notes(merged: Document, base: Document, accepted: list[_Source],
     for src in accepted:
         doc = src.returned.document
         mine = set(src.share.queries) if src.share is not None else set()
+        sent = _notes_sent(base, src)
         for i in range(len(doc)):
             qid = doc.query_ids[int(doc.query[i])]
-            row = where.get((qid, str(doc.source_id[i])))
-            if qid in mine and row is not None and doc.note[i] != base.note[row]:
+            key = (qid, str(doc.source_id[i]))
+            row = where.get(key)
+            if qid in mine and row is not None and doc.note[i] != base.note[row] \
+                    and sent.get(key) != doc.note[i]:
                 notes.setdefault(row, {})[src.label] = str(doc.note[i])
     for row, by in notes.items():
         texts = list(dict.fromkeys(by.values()))
         merged.note[row] = texts[0] if len(texts) == 1 else " | ".join(
             f"{label}: {text}" for label, text in by.items())
+
+
+def _notes_sent(base: Document, src: _Source) -> dict[tuple[str, str], str]:
+    """The notes ``src`` was sent with of the candidates whose note the base
+    changed since (by query and source id): the note before the base's first
+    note entry ``src`` lacks (a copy's), or made after the hand-out (a
+    share's). A source still holding that note did not change it: the
+    base's newer note is kept (a copy's old note had replaced it)."""
+    doc = src.returned.document
+    if src.copy:
+        known = {e.edit() for e in doc.audit}
+        since = [e for e in base.audit if e.about_note and e.edit() not in known]
+    else:
+        a = doc.assignment
+        handed = a.when if a is not None else ""
+        since = [e for e in base.audit if e.about_note and e.when > handed]
+    out: dict[tuple[str, str], str] = {}
+    for e in since:
+        out.setdefault((e.query, e.source_id), note_of(e.before))
+    return out
 
 
 def _copy(doc: Document) -> Document:

@@ -48,8 +48,15 @@ def _same_note(cell: str, note: str) -> bool:
     without its tabs, as an .ods cell's text is (calamine drops a
     paragraph's ``<text:tab/>``, and :mod:`~core.io.workbook.ods_rows` as
     it does): a note with a tab, saved to .ods, was taken on reopening as
-    edited in the spreadsheet, its tabs lost."""
-    return _same_text(cell, note) or ("\t" in note and cell == note.replace("\t", ""))
+    edited in the spreadsheet, its tabs lost; and with its Windows line
+    breaks (``\r\n``, a note imported from such a CSV or pasted) as the
+    ``\n`` LibreOffice saves them as: split then refused to hand out again
+    over a reviewer's workbook it had only opened and saved; and without the
+    spaces at its ends, which Gnumeric drops saving an .xlsx."""
+    if _same_text(cell, note):
+        return True
+    lines = note.replace("\r\n", "\n").replace("\r", "\n")
+    return cell in (lines, lines.replace("\t", ""), lines.strip())
 
 
 def _parse_grade(value: Any, formula: bool, doc: Document, name: str, row: int) -> PastedGrade:
