@@ -615,6 +615,29 @@ def test_export_to_csv_says_in_one_line_what_the_csv_does_not_keep(tmp_path, cap
     assert capsys.readouterr().err == ""  # nothing lost: nothing said
 
 
+def test_a_worksheet_csv_of_annotators_opened_says_their_grades_are_not_read(tmp_path, capsys):
+    """The worksheet CSV an import wrote, opened by evaluate (or export):
+    one warning line names the annotators' columns it does not read and
+    the import that keeps them (their grades were dropped saying nothing);
+    the numbers are the consensus column's, as before."""
+    sheet = tmp_path / "judged by two.csv"
+    sheet.write_text("query,doc,Alice,Bob\nshoes,d1,3,1\nshoes,d2,1,2\nshoes,d3,0,3\n"
+                     "hats,d4,2,2\n", encoding="utf-8")
+    written = tmp_path / "w.csv"
+    assert run(["import", str(sheet), "-o", str(written)])[0] == 0
+    capsys.readouterr()
+    assert run(["evaluate", str(written), "--format", "json"])[0] == 0
+    assert capsys.readouterr().err == (
+        f"ndcg-worksheet: warning: {written}: grade_Alice, grade_Bob: the grades of 2 "
+        "annotators, not read when the worksheet is opened (its grade column is the grade); "
+        f"to keep each annotator's grades, import it: ndcg-worksheet import {written} -o "
+        "OUT.xlsx\n")
+    assert run(["import", str(written), "-o", str(tmp_path / "kept.xlsx")])[0] == 0
+    capsys.readouterr()
+    assert run(["evaluate", str(EXAMPLE_PATH)])[0] == 0
+    assert capsys.readouterr().err == ""
+
+
 def test_export_unknown_suffix(tmp_path, capsys):
     code, _ = run(["export", str(EXAMPLE_PATH), "-o", str(tmp_path / "x.bin")])
     assert code == 2
