@@ -183,19 +183,20 @@ def _vocabulary(p: Profile) -> set[str]:
 
 
 def _alike(p: Profile, grades: list[Profile], marks: set[str], counts: bool = False,
-           scale: tuple[float, float] = (0.0, -1.0)) -> bool:
+           pool: list[Profile] | None = None) -> bool:
     """Whether column ``p`` holds grades the way the used grade columns do:
     grades sharing their labels, or whole numbers within their scale (any
     whole numbers, where ``counts``: a column the guess left out as
     counting each query's rows, whose values the chance of grades doing
     so weighs, :func:`_a_rank`; a few rows show little of a scale). A
     column counting the rows (0, 1, 2, 3) is read as a row number, yet on
-    a few rows it holds grades within ``scale`` (the lowest and highest of
-    the sheet's columns of grades) as well."""
+    a few rows grades like the sheet's (``pool``) count so by chance
+    (:func:`~core.io.annotator.ranks.counting_chance`) as well."""
     full = [t for t in p.texts if t]
     if not p.graded:
-        return (p.numeric == 1.0 and p.whole == 1.0 and scale[0] <= p.lo and p.hi <= scale[1]
-                and counting(full) and not p.constant and name_field(p.name).field is None)
+        return (pool is not None and p.numeric == 1.0 and p.whole == 1.0 and counting(full)
+                and not p.constant and name_field(p.name).field is None
+                and ranks.counting_chance(p, pool) >= ranks.BY_CHANCE)
     if p.constant or quantity_header(p.name) or combined_grade(p.name):
         return False
     if name_field(p.name).field not in (None, "grade"):
@@ -225,14 +226,18 @@ def _alike_unused(sheet: Sheet, by_col: dict[int, Profile], unused: list[int]
     counts = {c for c, _, flag in mapping.left_out if flag.startswith("--map rank=")}
     numbers = [g for g in (*grades, *map(by_col.__getitem__, unused))
                if g.graded and g.numeric == 1.0 and g.whole == 1.0]
-    scale = (min((g.lo for g in numbers), default=0.0), max((g.hi for g in numbers), default=-1.0))
     alike = [p for p in map(by_col.__getitem__, unused)
-             if _alike(p, grades, marks, p.col in counts, scale)
+             if _alike(p, grades, marks, p.col in counts, _with(p, numbers))
              and p.col != consensus  # the consensus written beside its annotators'
              and not (query is not None and source is not None
-                      and (_a_rank(p, grades, query, source, mapping)
-                           or _a_batch(p, grades, query, source)))]
+                      and (_a_rank(p, _with(p, numbers), query, source, mapping)
+                           or _a_batch(p, _with(p, numbers), query, source)))]
     return alike
+
+
+def _with(p: Profile, grades: list[Profile]) -> list[Profile]:
+    """``grades`` and ``p``, once."""
+    return grades if any(g is p for g in grades) else [p, *grades]
 
 
 def _a_rank(p: Profile, grades: list[Profile], query: Profile, source: Profile,
@@ -240,7 +245,8 @@ def _a_rank(p: Profile, grades: list[Profile], query: Profile, source: Profile,
     """A column counting each query's sources (a rank's values, left out):
     beside an annotator's column (an item's judgments on rows of their
     own: a column of one value per item is no annotator's), or beyond
-    chance for grades like the used columns'
+    chance for grades like the sheet's (``grades``: every column of whole
+    numbers read as grades, used or not, this one too)
     (:meth:`~core.io.annotator.ranks.Counted.chance`;
     beside the sheet's ranking, a rank or a score, only beyond what a
     grade scale holds: no second ranking is needed). One that grades

@@ -28,6 +28,7 @@ __all__ = [
     "batch_reason",
     "batched",
     "counted",
+    "counting_chance",
     "counts_ranks",
     "falls",
     "listing",
@@ -298,6 +299,18 @@ def runs_chance(p: Profile, grades: list[Profile]) -> float:
     runs = len({*nums})
     starts = max(1, max(scale) - min(scale) + 2 - runs)
     return min(1.0, math.prod(map(shares(grades, nums), nums)) * _cuts(len(nums), runs) * starts)
+
+
+def counting_chance(p: Profile, grades: list[Profile]) -> float:
+    """How likely the annotators' ``grades`` (:func:`shares`), drawn at
+    random, count the rows one by one as ``p`` does (0, 1, 2, 3: read as a
+    row number): as likely as its values, times the places the count may
+    start on the scale. Four rows of grades 0-3 do so about one time in
+    three hundred; ten rows counting 1..10 beside grades 1-5 never do."""
+    nums = [int(float(t)) for t in p.texts if t]
+    scale = [*nums, *(int(float(t)) for g in grades for t in g.texts if _whole(t))]
+    starts = max(1, max(scale) - min(scale) + 2 - len(nums))
+    return min(1.0, math.prod(map(shares(grades, nums), nums)) * starts)
 
 
 def _cuts(n: int, runs: int) -> int:
