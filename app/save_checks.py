@@ -28,7 +28,7 @@ from app.shown import boxed, shown_id
 from app.workers import show_error
 from core.errors import InputError
 from core.io.atomic import check_writable
-from core.io.delimited import cannot_encode, not_kept, text_encoding
+from core.io.delimited import KEPT, cannot_encode, not_kept, text_encoding
 from core.io.identity import FileState, real_path
 from core.model.document import Document
 
@@ -136,9 +136,9 @@ class SaveChecks(QObject):
         kind = path.suffix.lstrip(".").upper()
         answer = QMessageBox.question(
             self.window, self.tr("Save as {0}?").format(kind),
-            boxed(self.tr("{0} keeps the grades, notes and reasons, but not:\n\n{1}\n\nAn "
-                          "audited workbook (.xlsx) keeps everything. Save as {2} anyway?").format(
-                path.name, "\n".join(f"• {item}" for item in lost), kind)),
+            boxed(self.tr("{0} keeps {3}, but not:\n\n{1}\n\nAn audited workbook (.xlsx) "
+                          "keeps everything. Save as {2} anyway?").format(
+                path.name, "\n".join(f"• {item}" for item in lost), kind, KEPT)),
             Button.Save | Button.Cancel, Button.Cancel)
         if answer != Button.Save:
             return False

@@ -569,6 +569,11 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
                                    else ["none", "score", "rank"]))
     named = draw(st.booleans())
     declare = ranking != "none" and not named and (split or gaps or draw(st.booleans()))
+    # A few small queries, one row per item: grades count each query's
+    # items 1..n by chance often enough that a rank under a header naming
+    # nothing may be an annotator's grades; the import may refuse there
+    # (docs/import.md, "A rank is never the grade").
+    small = n_q <= 3 and per_q <= 4 and (layout != "long" or len(people) == 1)
     kinds = draw(st.lists(st.sampled_from(DISTRACTORS), max_size=5, unique=True))
     if among and not set(kinds) & set(among):
         kinds.append(draw(st.sampled_from(among)))
@@ -627,6 +632,7 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
             values[(q, d)] if ranking == "score" else -values[(q, d)]) for q, d in items}
         if declare:
             sheet.flags = ["--map", f"{ranking}={header}"]
+        sheet.ambiguous |= ranking == "rank" and not named and not declare and small
     start = datetime(2024, 3, 4, 10, 0)
     for kind in kinds:
         if kind == "tally":
@@ -648,6 +654,7 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
                 and _within_queries(cells, per_row)
         elif kind == "rank":  # small whole numbers, yet never grades: the import must know
             cells, names, gradey = _ranks(rnd, per_row), UNNAMED, False
+            sheet.ambiguous |= small  # (unless grades could count so by chance)
         else:
             cells, names, gradey = _distractor(kind, rnd, len(per_row), start)
             gradey |= _reads_as_grades(cells)

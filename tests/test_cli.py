@@ -592,6 +592,52 @@ def test_export_csv_keeps_states(tmp_path):
     assert "case-F-unknown\tB\tv1\t2.0\tunknown" in out_csv.read_text()
 
 
+def test_export_to_csv_says_in_one_line_what_the_csv_does_not_keep(tmp_path, capsys):
+    """An audited workbook of two annotators' grades exported to CSV: one
+    warning line names what the CSV keeps and what it does not (their
+    grades, the conventions declared), as the window asks before such a
+    save (it wrote the CSV saying nothing); the CSV is written all the same."""
+    sheet = tmp_path / "judged.csv"
+    sheet.write_text("query,doc,Alice,Bob\nshoes,d1,3,1\nshoes,d2,1,2\nshoes,d3,0,3\n"
+                     "hats,d4,2,2\n", encoding="utf-8")
+    book, out_csv = tmp_path / "judged.xlsx", tmp_path / "w.csv"
+    assert run(["import", str(sheet), "-o", str(book)])[0] == 0
+    capsys.readouterr()
+    code, text = run(["export", str(book), "-o", str(out_csv)])
+    assert code == 0
+    assert text == f"wrote {out_csv}: 4 candidates\n"
+    assert capsys.readouterr().err == (
+        "ndcg-worksheet: warning: the CSV written keeps the grades, notes and reasons, but "
+        "not: the conventions declared (rubric: 0,1,2,3); the individual grades of 2 "
+        "annotators (an audited workbook, .xlsx, keeps everything)\n")
+    assert out_csv.read_text("utf-8").splitlines()[1] == "shoes,d1,,,2.0,,"
+    run(["export", str(EXAMPLE_PATH), "-o", str(tmp_path / "plain.csv")])
+    assert capsys.readouterr().err == ""  # nothing lost: nothing said
+
+
+def test_a_worksheet_csv_of_annotators_opened_says_their_grades_are_not_read(tmp_path, capsys):
+    """The worksheet CSV an import wrote, opened by evaluate (or export):
+    one warning line names the annotators' columns it does not read and
+    the import that keeps them (their grades were dropped saying nothing);
+    the numbers are the consensus column's, as before."""
+    sheet = tmp_path / "judged by two.csv"
+    sheet.write_text("query,doc,Alice,Bob\nshoes,d1,3,1\nshoes,d2,1,2\nshoes,d3,0,3\n"
+                     "hats,d4,2,2\n", encoding="utf-8")
+    written = tmp_path / "w.csv"
+    assert run(["import", str(sheet), "-o", str(written)])[0] == 0
+    capsys.readouterr()
+    assert run(["evaluate", str(written), "--format", "json"])[0] == 0
+    assert capsys.readouterr().err == (
+        f"ndcg-worksheet: warning: {written}: grade_Alice, grade_Bob: the grades of 2 "
+        "annotators, not read when the worksheet is opened (its grade column is the grade); "
+        f"to keep each annotator's grades, import it: ndcg-worksheet import {written} -o "
+        "OUT.xlsx\n")
+    assert run(["import", str(written), "-o", str(tmp_path / "kept.xlsx")])[0] == 0
+    capsys.readouterr()
+    assert run(["evaluate", str(EXAMPLE_PATH)])[0] == 0
+    assert capsys.readouterr().err == ""
+
+
 def test_export_unknown_suffix(tmp_path, capsys):
     code, _ = run(["export", str(EXAMPLE_PATH), "-o", str(tmp_path / "x.bin")])
     assert code == 2

@@ -231,3 +231,94 @@ def test_a_ranking_given_as_qrels_is_told_to_import_it_first(
     qrels = tmp_path / "run.qrels"
     assert main(["import", str(sheet), "--map", "grade=C", "-o", str(qrels)], io.StringIO()) == 0
     assert main(["evaluate", str(run), "--qrels", str(qrels)], io.StringIO()) == 0
+
+
+def test_a_small_wide_sheet_typed_by_hand_keeps_every_annotator(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Alice and Bob grading 0-3, four rows typed by hand: Bob's 1, 2, 3
+    over shoes counts its documents as a rank would, but his 2 over hats,
+    a query of one document, is no rank of it (a rank there is 1): both
+    are annotators' grades, read wide (Bob's grades were left out as
+    'whole numbers counting each query's sources', the sheet read as long:
+    Alice's alone)."""
+    sheet = _write(tmp_path / "a.csv", ["query,doc,Alice,Bob", "shoes,d1,3,1", "shoes,d2,1,2",
+                                        "shoes,d3,0,3", "hats,d4,2,2"])
+    assert _import(sheet, capsys) == (0, "")
+    lines = sheet.with_suffix(".out.csv").read_text("utf-8").splitlines()
+    assert lines[0].endswith(",grade_Alice,grade_Bob")
+    assert [line.split(",")[-2:] for line in lines[1:]] == [
+        ["3", "1"], ["1", "2"], ["0", "3"], ["2", "2"]]
+
+
+def test_a_small_sheet_whose_grades_could_be_a_rank_is_refused_naming_both_ways(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Carol and Dan, two queries of two documents: Dan's 1, 2 and 1, 2
+    count each query's documents as a rank does and as grades do one time
+    in sixteen: nothing tells, so the import stops in one line naming the
+    column and both flags (Dan's grades were dropped as a rank's values);
+    each flag then reads the sheet as said. Beside a rank named so, Bob's
+    1, 2, 3 and 1, 2 are refused the same way, no second ranking offered."""
+    sheet = _write(tmp_path / "b.csv", ["query,doc,Carol,Dan", "q1,a,2,1", "q1,b,1,2",
+                                        "q2,c,3,1", "q2,d,0,2"])
+    assert _import(sheet, capsys) == (2, (
+        f"ndcg-worksheet: error: {sheet}: 1 more column of grades like Carol's is not used: "
+        "Dan, counting each query's rows 1, 2, … (or 0, 1, …) as a rank does and as grades of "
+        "a few small queries may: nothing tells which (pass --annotators Carol,Dan if each is "
+        "one annotator's grades, --map grade=Carol to take Carol alone and leave Dan out, or "
+        "--map rank=Dan if it is the ranking)\n"))
+    assert _import(sheet, capsys, "--annotators", "Carol,Dan")[0] == 0
+    lines = sheet.with_suffix(".out.csv").read_text("utf-8").splitlines()
+    assert [line.split(",")[-2:] for line in lines[1:]] == [
+        ["2", "1"], ["1", "2"], ["3", "1"], ["0", "2"]]
+    assert _import(sheet, capsys, "--map", "rank=Dan")[0] == 0
+    lines = sheet.with_suffix(".out.csv").read_text("utf-8").splitlines()
+    assert [line.split(",")[3:5] for line in lines[1:]] == [
+        ["-1", "2"], ["-2", "1"], ["-1", "3"], ["-2", "0"]]
+    ranked = _write(tmp_path / "c.csv", ["query,rank,doc,Alice,Bob,Eve", "q1,1,a,3,1,2",
+                                         "q1,2,b,1,2,2", "q1,3,c,0,3,1", "q2,1,d,2,1,0",
+                                         "q2,2,e,2,2,3"])
+    code, err = _import(ranked, capsys)
+    assert code == 2
+    assert err.endswith(": 1 more column of grades like Alice, Eve's is not used: Bob, counting "
+                        "each query's rows 1, 2, … (or 0, 1, …) as a rank does and as grades of "
+                        "a few small queries may: nothing tells which (pass --annotators "
+                        "Alice,Eve,Bob if each is one annotator's grades, --annotators Alice,Eve "
+                        "to take Alice, Eve only and leave Bob out)\n"), err
+
+
+def test_two_columns_of_grades_that_could_both_be_ranks_are_named_together(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Ana's and Ben's grades each count both queries' documents (2, 1, 3 /
+    0, 1, 2 and 1, 2, 3 / 1, 2, 3): refused naming both, with the flag that
+    reads them as annotators' grades (it named Ana alone, its way out
+    --map grade=C, Ben's grades dropped)."""
+    sheet = _write(tmp_path / "f.csv", ["Query,Document,Ana,Ben", "q1,a,2,1", "q1,b,1,2",
+                                        "q1,c,3,3", "q2,d,0,1", "q2,e,1,2", "q2,f,2,3"])
+    code, err = _import(sheet, capsys)
+    assert code == 2
+    assert err.endswith(
+        "; columns C (Ana) and D (Ben) each count 1, 2, 3, … within each query, as a rank does "
+        "and as grades of a few small queries may (if each holds one annotator's grades, pass "
+        "--annotators C,D; if C (Ana) is the ranking, pass --map rank=C with --map grade=D)\n"), err
+    assert _import(sheet, capsys, "--annotators", "C,D")[0] == 0
+
+
+def test_a_few_rows_counting_up_in_runs_are_grades_as_read(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Eve's 0, 1, 1, 1, 1, 2 count up down six rows in runs, as a batch's
+    number does, and as grades 0-3 do about one time in two hundred: read
+    as grades (they were left out as a batch's number, and with Carol's
+    counting each query's rows as a rank's would, the import refused as
+    holding no grade, naming Carol alone); Carol's are refused as could
+    be a rank, naming the flag that reads both, which does."""
+    sheet = _write(tmp_path / "i.csv", ["topic,Document,rank,Carol,Eve", "q1,d1,1,1,0",
+                                        "q1,d2,2,3,1", "q1,d3,3,0,1", "q1,d4,4,2,1",
+                                        "red scarf,d5,1,1,1", "red scarf,d6,2,0,2"])
+    code, err = _import(sheet, capsys)
+    assert code == 2
+    assert ": 1 more column of grades like Eve's is not used: Carol, counting each " in err, err
+    assert "(pass --annotators Eve,Carol if each is one annotator's grades, " in err, err
+    assert _import(sheet, capsys, "--annotators", "Eve,Carol")[0] == 0
+    lines = sheet.with_suffix(".out.csv").read_text("utf-8").splitlines()
+    assert lines[0].endswith(",grade_Eve,grade_Carol")
+    assert [line.split(",")[-2] for line in lines[1:]] == ["0", "1", "1", "1", "1", "2"]

@@ -29,10 +29,16 @@ def _read(args: argparse.Namespace, flags: Conventions) -> Document:
     given), read knowing the conventions the flags give (``flags``: the
     rubric reads a table's grade labels; a run under trec_eval's tie order
     is ordered beside its join)."""
-    from core.io.load import load_document
+    from core.io.load import annotators_not_read, load_document
 
-    return load_document(args.input, qrels=args.qrels, encoding=getattr(args, "encoding", None),
-                         rubric=flags.rubric, ties=flags.ties)
+    doc = load_document(args.input, qrels=args.qrels, encoding=getattr(args, "encoding", None),
+                        rubric=flags.rubric, ties=flags.ties)
+    left = "" if args.qrels or args.input == "-" else annotators_not_read(args.input)
+    if left:  # (read back by the import alone)
+        from app.cli.notices import say_warning
+
+        say_warning(left)
+    return doc
 
 
 def load_input(args: argparse.Namespace) -> tuple[Document, Conventions]:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from app.cli.evaluate import evaluate_input, load_input
-from app.cli.notices import add_strict, say_not_carried, say_reopened
+from app.cli.notices import add_strict, say_not_carried, say_reopened, say_warning
 from app.cli.options import INPUT_HELP, QRELS_HELP, add_convention_arguments, add_encoding
 from app.cli.stdio import STDIN, text_output
 from core.errors import InputError, NdcgError
@@ -136,9 +136,13 @@ def _write_text(doc: Document, kind: str, target: str, tag: str | None = None) -
     from core.model.numbers import counted
 
     if kind in ("csv", "tsv"):
-        from core.io.delimited import write_delimited
+        from core.io.delimited import KEPT, not_kept, write_delimited
 
         check_computable(doc, target)  # what we write, we read
+        lost = not_kept(doc)  # said before writing, as the window asks before saving
+        if lost:
+            say_warning(f"the {kind.upper()} written keeps {KEPT}, but not: "
+                        f"{'; '.join(lost)} (an audited workbook, .xlsx, keeps everything)")
         write_delimited(doc, target, delimiter="," if kind == "csv" else "\t")
         return f"wrote {{}}: {counted(len(doc), 'candidate')}"
     if kind == "qrels":

@@ -18,7 +18,8 @@ if TYPE_CHECKING:
     from core.engine.evaluation import Evaluation
     from core.model.document import Document
 
-__all__ = ["add_strict", "say_empty_run", "say_not_carried", "say_reopened", "say_unjudged"]
+__all__ = ["add_strict", "say_empty_run", "say_not_carried", "say_reopened", "say_unjudged",
+           "say_warning"]
 
 PROG = "ndcg-worksheet"
 
@@ -72,6 +73,11 @@ def say_not_carried(lost: list[str], err: TextIO | None = None, *,
     err = err or sys.stderr
     for what in lost:
         err.write(f"{PROG}: warning: not kept in {written} written: {visible(what)}\n")
+
+
+def say_warning(text: str, err: TextIO | None = None) -> None:
+    """One warning line on stderr."""
+    (err or sys.stderr).write(f"{PROG}: warning: {visible(text)}\n")
 
 
 def say_unjudged(ev: Evaluation, name: str, args: argparse.Namespace,

@@ -44,7 +44,7 @@ from core.model.document import Document, GradeState
 from core.model.numbers import NumberError, counted, read_numbers
 from core.reports.text import csv_line, protect, unprotect_all
 
-__all__ = ["HEADER_ALIASES", "cannot_encode", "keep_text_encoding", "not_kept",
+__all__ = ["HEADER_ALIASES", "KEPT", "cannot_encode", "keep_text_encoding", "not_kept",
            "qrels_not_kept", "read_delimited", "read_text", "text_encoding", "write_delimited"]
 
 #: The encoding each document read by :func:`read_delimited` was decoded with.
@@ -413,6 +413,12 @@ def write_delimited(doc: Document, path: str | Path, *, delimiter: str = ",",
         tmp.write_bytes(data)
 
     atomic_write(Path(path), write)
+
+
+#: What a worksheet CSV/TSV keeps beside each candidate's query, source,
+#: version and score (:func:`not_kept` says what it does not), in the
+#: window's question before such a save and the command line's warning.
+KEPT = "the grades, notes and reasons"
 
 
 def not_kept(doc: Document, *, tag: bool = True) -> list[str]:

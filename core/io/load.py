@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import shlex
 from pathlib import Path
 
 from core.errors import InputError, NotOwnWorkbook
@@ -15,6 +16,7 @@ from core.model.rubric import Rubric
 
 __all__ = [
     "WORKBOOK_SUFFIXES",
+    "annotators_not_read",
     "is_annotator_sheet",
     "load_document",
     "looks_like_trec_run",
@@ -195,6 +197,32 @@ def is_annotator_sheet(path: Path) -> bool:
     header = next(csv.reader([first], delimiter=header_delimiter(first, path)), [])
     found = match_header(header)
     return not all(f in found for f in REQUIRED) and not looks_like_trec_run(path)
+
+
+def annotators_not_read(path: str | Path) -> str:
+    """What opening a worksheet CSV/TSV written by the import leaves out, in
+    one line: its annotators' columns (``grade_<name>``, read back by the
+    import alone: :func:`core.io.annotator.write.written_annotators`),
+    and how to keep them; ``""`` for any other file."""
+    path = Path(path)
+    if path.suffix.lower() not in (*TEXT_SHEET_SUFFIXES, ".tab", ".txt"):
+        return ""
+    text = _head_text(path)
+    if text is None or not text.splitlines():
+        return ""
+    from core.io.annotator.write import written_annotators
+    from core.io.headers import header_delimiter
+    from core.model.numbers import counted
+
+    first = text.splitlines()[0]
+    header = next(csv.reader([first], delimiter=header_delimiter(first, path)), [])
+    cols = written_annotators(header)
+    if not cols:
+        return ""
+    return (f"{path}: {', '.join(header[c] for c, _ in cols)}: the grades of "
+            f"{counted(len(cols), 'annotator')}, not read when the worksheet is opened (its "
+            "grade column is the grade); to keep each annotator's grades, import it: "
+            f"ndcg-worksheet import {shlex.quote(str(path))} -o OUT.xlsx")
 
 
 def _head_text(path: Path) -> str | None:

@@ -20,13 +20,13 @@ import numpy.typing as npt
 
 from core.analysis.consensus import consensus as combine
 from core.errors import InputError
+from core.io.annotator import ranks
 from core.io.annotator.cells import Reject, number
 from core.io.annotator.detect import detect_mapping
 from core.io.annotator.legend import legend_columns, legend_words
 from core.io.annotator.model import ColumnMapping, cell_text, take_alone
 from core.io.annotator.names import combined_grade, name_field, quantity_header
-from core.io.annotator.profile import Profile, profile_columns, span
-from core.io.annotator.ranks import batched, rank_like
+from core.io.annotator.profile import Profile, counting, profile_columns, span
 from core.io.annotator.sheet import Sheet
 from core.io.annotator.write import written_consensus
 from core.io.safety import column_letters
@@ -182,10 +182,22 @@ def _vocabulary(p: Profile) -> set[str]:
     return {t.casefold() for t in p.texts if t}
 
 
-def _alike(p: Profile, grades: list[Profile], marks: set[str]) -> bool:
+def _alike(p: Profile, grades: list[Profile], marks: set[str], counts: bool = False,
+           pool: list[Profile] | None = None) -> bool:
     """Whether column ``p`` holds grades the way the used grade columns do:
-    grades sharing their labels, or whole numbers within their scale."""
-    if not p.graded or p.constant or quantity_header(p.name) or combined_grade(p.name):
+    grades sharing their labels, or whole numbers within their scale (any
+    whole numbers, where ``counts``: a column the guess left out as
+    counting each query's rows, whose values the chance of grades doing
+    so weighs, :func:`_a_rank`; a few rows show little of a scale). A
+    column counting the rows (0, 1, 2, 3) is read as a row number, yet on
+    a few rows grades like the sheet's (``pool``) count so by chance
+    (:func:`~core.io.annotator.ranks.counting_chance`) as well."""
+    full = [t for t in p.texts if t]
+    if not p.graded:
+        return (pool is not None and p.numeric == 1.0 and p.whole == 1.0 and counting(full)
+                and not p.constant and name_field(p.name).field is None
+                and ranks.counting_chance(p, pool) >= ranks.BY_CHANCE)
+    if p.constant or quantity_header(p.name) or combined_grade(p.name):
         return False
     if name_field(p.name).field not in (None, "grade"):
         return False
@@ -196,7 +208,7 @@ def _alike(p: Profile, grades: list[Profile], marks: set[str]) -> bool:
         if own & (_vocabulary(g) - marks):
             return True
         if p.numeric > 0.9 and g.numeric > 0.9 and p.whole > 0.95 and g.whole > 0.95 \
-                and g.lo <= p.lo and p.hi <= g.hi:
+                and (counts or (g.lo <= p.lo and p.hi <= g.hi)):
             return True
     return False
 
@@ -211,12 +223,52 @@ def _alike_unused(sheet: Sheet, by_col: dict[int, Profile], unused: list[int]
     marks = {m.strip().casefold() for m in mapping.unknown_marks if m.strip()}
     query, source = by_col.get(mapping.query or 0), by_col.get(mapping.source_id or 0)
     consensus = written_consensus(sheet.header) if mapping.grades else None
-    alike = [p for p in map(by_col.__getitem__, unused) if _alike(p, grades, marks)
+    counts = {c for c, _, flag in mapping.left_out if flag.startswith("--map rank=")}
+    numbers = [g for g in (*grades, *map(by_col.__getitem__, unused))
+               if g.graded and g.numeric == 1.0 and g.whole == 1.0]
+    alike = [p for p in map(by_col.__getitem__, unused)
+             if _alike(p, grades, marks, p.col in counts, _with(p, numbers))
              and p.col != consensus  # the consensus written beside its annotators'
              and not (query is not None and source is not None
-                      and (rank_like(p, query, source)  # a rank's values, left out
-                           or batched(p, query, source)))]  # a batch's number
+                      and (_a_rank(p, _with(p, numbers), query, source, mapping)
+                           or _a_batch(p, _with(p, numbers), query, source)))]
     return alike
+
+
+def _with(p: Profile, grades: list[Profile]) -> list[Profile]:
+    """``grades`` and ``p``, once."""
+    return grades if any(g is p for g in grades) else [p, *grades]
+
+
+def _a_rank(p: Profile, grades: list[Profile], query: Profile, source: Profile,
+            mapping: ColumnMapping) -> bool:
+    """A column counting each query's sources (a rank's values, left out):
+    beside an annotator's column (an item's judgments on rows of their
+    own: a column of one value per item is no annotator's), or beyond
+    chance for grades like the sheet's (``grades``: every column of whole
+    numbers read as grades, used or not, this one too)
+    (:meth:`~core.io.annotator.ranks.Counted.chance`;
+    beside the sheet's ranking, a rank or a score, only beyond what a
+    grade scale holds: no second ranking is needed). One that grades
+    could fill so by chance (a few small queries, one row per item) may be
+    an annotator's grades, and is refused as one left unused, never
+    dropped on a guess."""
+    got = ranks.counted(p, query, source)
+    if not got.rank_like() or mapping.annotator is not None:
+        return got.rank_like()
+    if mapping.rank is not None or mapping.score is not None:
+        return got.counts_ranks()
+    return got.counts_ranks() or got.chance(grades) < ranks.BY_CHANCE
+
+
+def _a_batch(p: Profile, grades: list[Profile], query: Profile, source: Profile) -> bool:
+    """A batch's or a group's number (:func:`~core.io.annotator.ranks.batch_reading`),
+    left out; one counting up down the rows in runs that grades could
+    make by chance (a few rows) may be an annotator's grades, and is
+    refused as one left unused, never dropped on a guess."""
+    reading = ranks.batch_reading(p, query, source)
+    return reading != ranks.ROWS or ranks.runs_chance(p, grades) < ranks.BY_CHANCE \
+        if reading else False
 
 
 def _unused_grades(sheet: Sheet, alike: list[Profile]) -> None:
@@ -231,11 +283,29 @@ def _unused_grades(sheet: Sheet, alike: list[Profile]) -> None:
     what = ", ".join(sheet.name(c) for c in used)
     alone = (take_alone(refs[0], what) if mapping.grade is not None
              else f"--annotators {','.join(refs[:len(used)])} to take {what} only")
+    ranked, rank_flag = _counting(sheet, alike)
     raise sheet.fail(
         f"{counted(len(alike), 'more column')} of grades like {what}'s "
-        f"{agreed(len(alike), 'is')} not used: {names}",
+        f"{agreed(len(alike), 'is')} not used: {names}" + ranked,
         hint=f"pass --annotators {','.join(refs)} if each is one annotator's grades, "
-        f"{alone} and leave {names} out" + _left_out_instead(sheet, [p.col for p in alike]))
+        f"{alone} and leave {names} out" + _left_out_instead(sheet, [p.col for p in alike])
+        + rank_flag)
+
+
+def _counting(sheet: Sheet, alike: list[Profile]) -> tuple[str, str]:
+    """What else the columns of ``alike`` the guess left out as a rank's
+    values could be (their flag ``--map rank=``): grades of a few small
+    queries count 1..n by chance as often as not, so nothing tells. The
+    words of the refusal, and of its hint (the rank's flag, where the
+    sheet holds no ranking yet)."""
+    ranked = {c: flag for c, _, flag in sheet.mapping.left_out if flag.startswith("--map rank=")}
+    cols = [p.col for p in alike if p.col in ranked]
+    if not cols:
+        return "", ""
+    free = sheet.mapping.rank is None and sheet.mapping.score is None and len(cols) == 1
+    return (", counting each query's rows 1, 2, … (or 0, 1, …) as a rank does and as grades "
+            "of a few small queries may: nothing tells which",
+            f", or {ranked[cols[0]]} if it is the ranking" if free else "")
 
 
 def _left_out_instead(sheet: Sheet, alike: list[int]) -> str:

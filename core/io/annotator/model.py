@@ -182,8 +182,11 @@ class ColumnMapping:
         :data:`BATCH_OR_GRADES`; None otherwise. ``say`` words the flags to
         pass: :func:`pass_flags` for the import, :func:`import_first` for a
         sheet read without it (``evaluate --qrels SHEET`` takes no ``--map``)."""
-        counted = next((c for c, _, flag in self.left_out if flag.startswith("--map rank=")
-                        and c != self.rank), None)
+        counts = [c for c, _, flag in self.left_out if flag.startswith("--map rank=")
+                  and c != self.rank]
+        if len(counts) > 1:
+            return self._counts_or_grades(header, counts, say)
+        counted = counts[0] if counts else None
         col = counted if counted is not None else self.rank
         if col is None:
             return self._batch_or_grades(header, say) or self._labels_or_grades(header, say)
@@ -197,6 +200,20 @@ class ColumnMapping:
                 f"{run}; to import it as the ranking of graded judgments, "
                 f"{say(f'--map rank={letter}', '--map grade=COLUMN')}; if it does hold grades, "
                 + say(f"--map grade={letter}"))
+
+    def _counts_or_grades(self, header: Sequence[str], cols: list[int],
+                          say: Callable[..., str]) -> tuple[str, str]:
+        """Several columns each counting 1, 2, 3, … within each query: ranks,
+        or annotators' grades of a few small queries (2- and 3-row queries
+        count so by chance as often as not): none is dropped on a guess."""
+        letters = [column_letters(c + 1) for c in cols]
+        ranking = "" if self.rank is not None or self.score is not None else (
+            f"; if {_ref(header, cols[0])} is the ranking, "
+            + say(f"--map rank={letters[0]}", f"--map grade={letters[1]}"))
+        return (f"columns {' and '.join(_ref(header, c) for c in cols)} each count 1, 2, 3, … "
+                "within each query, as a rank does and as grades of a few small queries may",
+                f"if each holds one annotator's grades, {say('--annotators ' + ','.join(letters))}"
+                + ranking)
 
     def _batch_or_grades(self, header: Sequence[str], say: Callable[..., str]
                          ) -> tuple[str, str] | None:

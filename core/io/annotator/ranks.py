@@ -9,6 +9,7 @@ ranking from its values alone (:mod:`~core.io.annotator.roles`).
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable
 from contextlib import suppress
@@ -17,8 +18,34 @@ from typing import NamedTuple
 
 from core.io.annotator.profile import Profile, determines, grouped, items, span
 
-__all__ = ["GROUPS", "QUERIES", "ROWS", "Counted", "batch_reading", "batch_reason", "batched",
-           "counted", "counts_ranks", "falls", "listing", "numbers_rows", "rank_like", "tied"]
+__all__ = [
+    "BY_CHANCE",
+    "GROUPS",
+    "QUERIES",
+    "ROWS",
+    "Counted",
+    "batch_reading",
+    "batch_reason",
+    "batched",
+    "counted",
+    "counting_chance",
+    "counts_ranks",
+    "falls",
+    "listing",
+    "numbers_rows",
+    "rank_like",
+    "runs_chance",
+    "shares",
+    "tied",
+]
+
+
+#: Below this chance that grades (:func:`shares`) count each query's
+#: sources 1..n (:meth:`Counted.chance`), or count up down the rows in runs
+#: (:func:`runs_chance`), as a column does, the column is a rank's values
+#: or a batch's number; above it, it may be an annotator's grades (grades
+#: 0-3 used alike count 1, 2 in a 2-row query one time in eight).
+BY_CHANCE = 1e-4
 
 
 def numbers_rows(p: Profile, query: Profile) -> bool:
@@ -53,15 +80,39 @@ class Counted(NamedTuple):
     """A column's whole numbers grouped by query once, for both readings
     of a rank (:meth:`rank_like`, :meth:`counts_ranks`): how many queries
     of several sources the sheet holds, and the values (sorted) of each
-    of those where the column says one per source."""
+    of those where the column says one per source (and which of those go
+    up or down the rows in order: ``rising``); ``odd``: the queries
+    of one source whose value is no rank of it (neither 1 nor 0: ``2``
+    beside a query's 1, 2, 3 is a grade, no rank), each a query that does
+    not count."""
 
     several: int
     per_query: list[list[int]]
+    odd: int = 0
+    #: The queries of ``per_query`` (their places) whose values go up (or
+    #: down) the rows: 1, 2, 3 as typed in a ranking's order.
+    rising: frozenset[int] = frozenset()
 
     def _sizes(self, counts: Callable[[list[int]], bool]) -> list[int] | None:
         """The sizes of the queries ``counts`` accepts; None when under 90%."""
         sizes = [len(got) for got in self.per_query if counts(got)]
-        return sizes if self.several and len(sizes) >= 0.9 * self.several else None
+        of = self.several + self.odd
+        return sizes if self.several and len(sizes) >= 0.9 * of else None
+
+    def chance(self, grades: list[Profile]) -> float:
+        """How likely the annotators' ``grades`` (:func:`shares`), drawn at
+        random, count each query's sources as this column does (in the
+        rows' order where it goes up or down them, as a rank typed in the
+        ranking's order does; else in any order): the evidence of a rank's
+        values alone. 2-row queries count 1, 2 about one time in eight
+        beside grades 0-3: a small hand-typed sheet's grades often do."""
+        share = shares(grades, [v for got in self.per_query for v in got])
+        p = 1.0
+        for at, got in enumerate(self.per_query):
+            if _exact(got):  # in any order, or up down the rows as typed
+                orders = 1 if at in self.rising else math.factorial(len(got))
+                p *= orders * math.prod(map(share, got))
+        return p
 
     def rank_like(self) -> bool:
         """Whole numbers counting each query's sources: 1..n (or 0..n-1)
@@ -92,15 +143,54 @@ def counted(p: Profile, query: Profile, source: Profile,
         return Counted(0, [])
     by_query = grouped(query.texts, p.texts)
     several = listing(query, source) if listed is None else listed
-    per_query = []
+    per_query: list[list[int]] = []
+    rising: list[int] = []
+    odd = sum(1 for q, ss in grouped(query.texts, source.texts).items()
+              if len(ss) == 1 and not _first(by_query.get(q, set())))
+    down: dict[str, list[str]] = {}  # each query's values down the rows, an item's once
+    for q, _, v in dict.fromkeys(zip(query.texts, source.texts, p.texts, strict=True)):
+        if q in several and v:
+            down.setdefault(q, []).append(v)
     for q, sources in several.items():
         try:
             got = sorted(int(float(v)) for v in by_query.get(q, ()))
+            rows = [float(v) for v in down.get(q, ())]
         except ValueError:
             return Counted(0, [])
         if len(got) == len(sources):
+            if rows in (sorted(rows), sorted(rows, reverse=True)):
+                rising.append(len(per_query))
             per_query.append(got)
-    return Counted(len(several), per_query)
+    return Counted(len(several), per_query, odd, frozenset(rising))
+
+
+def shares(grades: list[Profile], values: list[int]) -> Callable[[int], float]:
+    """Each whole number's share of the annotators' ``grades``, on the
+    scale from the lowest to the highest of theirs and of ``values``, each
+    level seen once more (a level they did not use is rare, not
+    impossible); none when they hold no whole numbers."""
+    seen = Counter(int(float(t)) for g in grades for t in g.texts if _whole(t))
+    if not seen:
+        return lambda v: 0.0
+    levels = [*seen, *values]
+    total = seen.total() + max(levels) - min(levels) + 1
+    return lambda v: (seen[v] + 1) / total
+
+
+def _whole(text: str) -> bool:
+    """A cell holding a whole number."""
+    try:
+        return float(text).is_integer()
+    except ValueError:
+        return False
+
+
+def _first(values: set[str]) -> bool:
+    """A one-source query's values a rank gives it: 1 (or 0)."""
+    try:
+        return all(float(v) in (0.0, 1.0) for v in values)
+    except ValueError:
+        return False
 
 
 def listing(query: Profile, source: Profile) -> dict[str, set[str]]:
@@ -195,6 +285,41 @@ def _counts_up(p: Profile) -> bool:
     return (len(runs) >= 2 and all(x.is_integer() for x in nums)
             and all(b[0] - a[0] == 1 for a, b in pairwise(runs))
             and all(len(r) >= 2 for r in runs[1:-1]))
+
+
+def runs_chance(p: Profile, grades: list[Profile]) -> float:
+    """How likely the annotators' ``grades`` (:func:`shares`), drawn at
+    random, count up down the rows in runs as ``p`` does
+    (:data:`ROWS`): as likely as its values, times the ways of cutting
+    the rows into as many runs (each but the first and the last of two
+    rows or more) and of starting on the scale. A few rows of grades do
+    so often (0, 1, 1, 1, 1, 2: one time in two hundred beside grades 0-3)."""
+    nums = [int(float(t)) for t in p.texts if t]
+    scale = [*nums, *(int(float(t)) for g in grades for t in g.texts if _whole(t))]
+    runs = len({*nums})
+    starts = max(1, max(scale) - min(scale) + 2 - runs)
+    return min(1.0, math.prod(map(shares(grades, nums), nums)) * _cuts(len(nums), runs) * starts)
+
+
+def counting_chance(p: Profile, grades: list[Profile]) -> float:
+    """How likely the annotators' ``grades`` (:func:`shares`), drawn at
+    random, count the rows one by one as ``p`` does (0, 1, 2, 3: read as a
+    row number): as likely as its values, times the places the count may
+    start on the scale. Four rows of grades 0-3 do so about one time in
+    three hundred; ten rows counting 1..10 beside grades 1-5 never do."""
+    nums = [int(float(t)) for t in p.texts if t]
+    scale = [*nums, *(int(float(t)) for g in grades for t in g.texts if _whole(t))]
+    starts = max(1, max(scale) - min(scale) + 2 - len(nums))
+    return min(1.0, math.prod(map(shares(grades, nums), nums)) * starts)
+
+
+def _cuts(n: int, runs: int) -> int:
+    """The ways of cutting ``n`` rows into ``runs`` runs, each but the
+    first and the last of two rows or more."""
+    if runs == 1:
+        return 1
+    inner = n - 2 - 2 * (runs - 2)  # rows left over the least each run takes
+    return math.comb(inner + runs - 1, runs - 1) if inner >= 0 else 0
 
 
 def batch_reason(p: Profile, reading: str) -> str:

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from core.io.annotator.model import BATCH_OR_GRADES
 from core.io.annotator.profile import Profile, counting, determines, grouped, items, span
 from core.io.annotator.ranks import (
+    BY_CHANCE,
     QUERIES,
     ROWS,
     Counted,
@@ -47,6 +48,7 @@ from core.io.annotator.ranks import (
     falls,
     listing,
     numbers_rows,
+    runs_chance,
     tied,
 )
 from core.io.headers import normalize
@@ -338,12 +340,16 @@ def _batches(graded: list[Profile], query: Profile, source: Profile,
     such a column holds grades constant within each query (beside another
     column of grades, the two are read as grades are), unless it counts
     up: then nothing tells, and it is left out with the flag that makes
-    it the grade."""
+    it the grade. A few rows counting up in runs where no grade is named
+    (0, 1, 1, 1, 1, 2) are what grades do by chance
+    (:func:`~core.io.annotator.ranks.runs_chance`): graded, as read."""
     readings = {p.col: batch_reading(p, query, source, listed) for p in graded}
     varying = any(not readings[p.col] for p in graded)
     kept = []
     for p in graded:
         reading = readings[p.col]
+        if reading == ROWS and not beside and runs_chance(p, graded) >= BY_CHANCE:
+            reading = ""  # a few rows of grades count up so by chance: grades, as read
         if reading == ROWS or (reading and beside) or (reading == QUERIES and varying):
             ignored[p.col] = (batch_reason(p, reading), "")  # no judgment of one document
         elif reading == QUERIES:
