@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QApplication, QLineEdit, QMessageBox
 from app.models.candidates import GridColumn
 from app.models.roles import CANDIDATE_ROLE
 from app.panels.grid import NOTE_MOST
+from app.settings import Settings
 from app.window import MainWindow
 from core.engine.columns import COLUMNS, GRID_COLUMNS
 from core.io.journal import Journal
