@@ -85,7 +85,7 @@ def test_report_is_the_first_sheet_and_reads_as_a_report(seed_book: Path) -> Non
     assert "Unresolved queries: 1 (no NDCG until their unknown grades are judged)" in texts
     assert "case-F-unknown" in texts
     assert "NDCG report: seed cases A-F" in texts
-    assert "No grade or convention has been changed since the judgments were read." in texts
+    assert "No grade, note or convention has been changed since the judgments were read." in texts
 
 
 def test_report_means_are_the_summary_numbers_at_full_precision(seed_book: Path) -> None:

@@ -16,7 +16,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QFont
 
 from app.models.grade_input import parse_grade_text
-from app.models.looks import ITALIC, brush
+from app.models.looks import ITALIC, STATE_TONE, brush
 from app.models.roles import (
     CANDIDATE_ROLE,
     CHOICES_ROLE,
@@ -106,7 +106,8 @@ _ID_KEYS = frozenset({"query", "source", "version"})
 #: marked ⏎), whole on hover.
 _TEXT_KEYS = frozenset({"note"})
 #: The grade states' words a number column shows in their place (in italics).
-_STATE_WORDS = frozenset(s.label for s in GradeState if s is not GradeState.NUMBER)
+_STATE_OF_WORD = {s.label: s for s in GradeState if s is not GradeState.NUMBER}
+_STATE_WORDS = frozenset(_STATE_OF_WORD)
 
 
 def _display(col: CandidateColumn, shown: ShownRows, row: int) -> Any:
@@ -365,7 +366,7 @@ class CandidateModel(QAbstractTableModel):
                 return brush("muted") if unchanged else None
             if role == Qt.ItemDataRole.FontRole:
                 return ITALIC  # (as _font)
-            return brush("unrateable" if word == GradeState.UNRATEABLE.label else "muted")
+            return brush(STATE_TONE[_STATE_OF_WORD[word]])
         return self._grade_and_tie_roles(shown, row, i, col.key, role, state)
 
     def shown(self, rows: Sequence[int], column: int) -> list[tuple[Any, QFont | None]]:

@@ -10,11 +10,12 @@ from dataclasses import dataclass
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from core.engine.evaluation import Status
+from core.model.grades import GradeState
 from core.model.numbers import full_text  # re-exported
 
-__all__ = ["ITALIC", "LOOK_OF_LABEL", "STATUS_LOOK", "STATUS_TOOLTIP", "TONES", "StatusLook",
-           "Tone", "brush", "colour", "dark_in_use", "full_text", "qt_number", "use_dark",
-           "warm_brushes"]
+__all__ = ["ITALIC", "LOOK_OF_LABEL", "STATE_TONE", "STATUS_LOOK", "STATUS_TOOLTIP", "TONES",
+           "StatusLook", "Tone", "brush", "colour", "dark_in_use", "full_text", "qt_number",
+           "use_dark", "warm_brushes"]
 
 ITALIC = QFont()
 ITALIC.setItalic(True)
@@ -148,6 +149,12 @@ LOOK_OF_SHOWN: dict[str, StatusLook] = {
     **{look.text: look for st, look in STATUS_LOOK.items() if st is not Status.OK},
     **LOOK_OF_LABEL}
 
+#: The tone a grade state's word is shown in, wherever it shows (the grid's
+#: grade, a running DCG below an unknown grade, an annotator's grade in the
+#: Judges view); a number has none.
+STATE_TONE: dict[GradeState, str] = {GradeState.UNKNOWN: "muted",
+                                     GradeState.UNRATEABLE: "unrateable"}
+
 #: The Status column's tooltip: every status with its reason.
 STATUS_TOOLTIP = "\n".join(f"{STATUS_LOOK[st].label}: {st.reason}" for st in Status)
 
@@ -156,4 +163,3 @@ def qt_number(value: float) -> float | None:
     """A float for Qt, None where the value is not determined (NaN)."""
     value = float(value)
     return None if math.isnan(value) else value
-

@@ -111,8 +111,8 @@ class AuditLogView(QTableView):
         self.audit_model.rowsInserted.connect(self._entries_added)
         self.audit_model.modelReset.connect(self._entries_reset)
         self.placeholder = self.tr(
-            "No grade changes yet. Every grade you set, paste or undo is listed here with "
-            "your name and the time, and saved with the workbook.")
+            "No grade changes yet. Every grade you set, paste or undo, and every note you "
+            "write, is listed here with your name and the time, and saved with the workbook.")
 
     def _entries_reset(self) -> None:
         model = self.audit_model

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from app.accessibility import label_control
 from app.actions import ActionSpec
 from app.delegates import NumberDelegate
-from app.models.looks import ITALIC, brush
+from app.models.looks import ITALIC, STATE_TONE, brush
 from app.panels.scrolled import scrolled
 from app.review.common import Index, RowsModel, read_only_table
 from app.shown import shown_id
@@ -136,7 +136,7 @@ class CandidateAgreementModel(RowsModel):
             for r, i in enumerate(rows):
                 state = int(doc.state[i])
                 if state != GradeState.NUMBER:
-                    self._tones[(r, CandidateColumn.GRADE)] = _TONE[state]
+                    self._tones[(r, CandidateColumn.GRADE)] = STATE_TONE[GradeState(state)]
                 grades = [self._cell(doc, report, r, i, a) for a in range(len(names))]
                 flag = bool(report.disagree[i])
                 table.append((doc.source_text(i), grade_text(float(doc.grade[i]), state),
@@ -154,7 +154,7 @@ class CandidateAgreementModel(RowsModel):
         marked = doc.unrateable_ratings
         if marked is None or not marked[i, a]:
             return None
-        self._tones[(r, 2 + a)] = _TONE[GradeState.UNRATEABLE]
+        self._tones[(r, 2 + a)] = STATE_TONE[GradeState.UNRATEABLE]
         words = doc.unrateable_words
         return mark_text(str(words[i, a]) if words is not None else "")
 
@@ -179,9 +179,6 @@ class CandidateAgreementModel(RowsModel):
 
 
 #: The tone of each grade state a cell says in words (app.models.looks).
-_TONE = {int(GradeState.UNKNOWN): "muted", int(GradeState.UNRATEABLE): "unrateable"}
-
-
 class JudgesView(QWidget):
     """Agreement of the document's annotators (objectName ``judgesView``)."""
 

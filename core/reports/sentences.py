@@ -91,7 +91,7 @@ def mean_sentence(s: CutoffSummary, conventions: Conventions, n_queries: int,
 
 
 #: What the audit sentence says of an empty log.
-NO_CHANGES = "No grade or convention has been changed since the judgments were read."
+NO_CHANGES = "No grade, note or convention has been changed since the judgments were read."
 
 
 def audit_sentence(log: list[AuditEntry]) -> str:
