@@ -52,8 +52,14 @@ from core.io.workbook.additions_types import (
     our_sheets,
 )
 from core.io.workbook.layout import COLUMN_INDEX, SHEETS
-from core.io.workbook.record import file_headers
-from core.io.workbook.record_columns import metadata_annotators, read_record_columns
+from core.io.workbook.record import file_headers, header_text
+from core.io.workbook.record_columns import (
+    header_columns,
+    metadata_annotators,
+    read_record_columns,
+    record_rows,
+)
+from core.io.workbook.saved_rows import read_header
 from core.io.workbook.sheet_conventions import defined_names
 from core.io.workbook.targets import is_ods
 
@@ -429,7 +435,7 @@ def read_additions(path: str | Path) -> Additions:
     check = check_xlsx(path)
     ours, out_name = our_sheets(check.sheets, defined_names(path, name), file_headers(name), name)
     out = Additions(name, not_carried=cannot_carry(path, check), annotators_name=out_name)
-    out.annotator_columns = _record_columns(path, check.sheets, out_name)
+    out.annotator_columns = _record_columns(path, check, out_name)
     if not _needs_reading(path, check, ours):
         return out
     with tempfile.TemporaryDirectory(prefix="ndcg-additions-") as folder:
@@ -438,22 +444,28 @@ def read_additions(path: str | Path) -> Additions:
     return out
 
 
-def _record_columns(path: Path, sheets: list[str], renamed: str) -> RecordColumns | None:
+def _record_columns(path: Path, check: WorkbookCheck, renamed: str) -> RecordColumns | None:
     """The Annotators record's columns of ``path`` (calamine: values only;
-    :func:`~core.io.workbook.record_columns.read_record_columns`)."""
+    :mod:`~core.io.workbook.record_columns`): told by the header alone when
+    it names each column of the sheet, else from every cell."""
     sheet = renamed or SHEETS["annotators"]
-    if sheet not in sheets:
+    if sheet not in check.sheets:
         return None
     import python_calamine
 
+    name = str(path)
     try:
-        book = python_calamine.CalamineWorkbook.from_path(str(path))
-        rows = book.get_sheet_by_name(sheet).to_python(skip_empty_area=False)
+        book = python_calamine.CalamineWorkbook.from_path(name)
     except Exception as exc:  # calamine's errors vary by version
         raise InputError(f"the workbook cannot be read: {type(exc).__name__}: {exc}",
-                         file=str(path), sheet=sheet,
+                         file=name, sheet=sheet,
                          hint="open it in Excel or LibreOffice and save it again") from exc
-    return read_record_columns(rows, metadata_annotators(book, str(path)))
+    rows, named = record_rows(book, sheet, name), metadata_annotators(book, name)
+    header = read_header(path, check, sheet, name)
+    width = check.used.get(sheet, (0, 0))[1]  # (its cells', from the safety check)
+    if header is not None and len(header) == width and all(map(header_text, header)):
+        return header_columns(header, rows, named)
+    return read_record_columns(rows(), named)
 
 
 def _read_into(out: Additions, path: Path, name: str, ours: frozenset[str]) -> None:
