@@ -89,6 +89,10 @@ _FILL_RGB = re.compile(rb'<(?:\w+:)?(?:fgColor|bgColor)\b[^>]*\brgb="([0-9A-Fa-f
 #: A fill's colour from the theme or the legacy palette (the export writes none).
 _FG_PALETTE = re.compile(rb'<(?:\w+:)?fgColor\b[^>]*\b(?:theme|indexed)="')
 _FG_THEME = re.compile(rb'<(?:\w+:)?fgColor\b[^>]*\btheme="')
+#: A cell fill, its pattern solid, and a background colour (of a pattern).
+_FILL = re.compile(rb"<(?:\w+:)?fill\b.*?</(?:\w+:)?fill>", re.S)
+_SOLID = re.compile(rb'<(?:\w+:)?patternFill\b[^>]*\bpatternType="solid"')
+_BG_COLOR = re.compile(rb"<(?:\w+:)?bgColor\b[^>]*>")
 EDITABLE_COLUMNS = (COLUMN_INDEX["current grade"], COLUMN_INDEX["note"])
 
 
@@ -409,10 +413,18 @@ def _theme_fills(z: zipfile.ZipFile) -> bool:
     return _FG_THEME.search(_fills_xml(z)) is not None
 
 
+def _shown(fills: bytes) -> bytes:
+    """The fills' XML less the background colours of solid fills, which show
+    their foreground alone: LibreOffice writes one there, the Annotators
+    record's disagreement colour (a conditional format's) among them."""
+    return b"".join(_BG_COLOR.sub(b"", f) if _SOLID.search(f) else f
+                    for f in _FILL.findall(fills))
+
+
 def _other_fills(z: zipfile.ZipFile) -> bool:
-    """Whether the styles' cell fills hold a colour the export does not write
+    """Whether the styles' cell fills show a colour the export does not write
     (conditional formats' colours are apart, in ``dxfs``)."""
-    fills = _fills_xml(z)
+    fills = _shown(_fills_xml(z))
     colours = {m.decode()[-6:].upper() for m in _FILL_RGB.findall(fills)}
     return bool(colours - OUR_FILLS) or _FG_PALETTE.search(fills) is not None
 
