@@ -52,11 +52,10 @@ from core.io.workbook.additions_types import (
     our_sheets,
 )
 from core.io.workbook.layout import COLUMN_INDEX, SHEETS
-from core.io.workbook.record import file_headers, header_text
+from core.io.workbook.record import file_headers
 from core.io.workbook.record_columns import (
     header_columns,
     metadata_annotators,
-    read_record_columns,
     record_rows,
 )
 from core.io.workbook.saved_rows import read_header
@@ -458,8 +457,9 @@ def read_additions(path: str | Path) -> Additions:
 
 def _record_columns(path: Path, check: WorkbookCheck, renamed: str) -> RecordColumns | None:
     """The Annotators record's columns of ``path`` (calamine: values only;
-    :mod:`~core.io.workbook.record_columns`): told by the header alone when
-    it names each column of the sheet, else from every cell."""
+    :func:`~core.io.workbook.record_columns.header_columns`): told by its
+    header row, read from the sheet's XML, when that names each column of
+    the sheet, else from every cell."""
     sheet = renamed or SHEETS["annotators"]
     if sheet not in check.sheets:
         return None
@@ -472,12 +472,9 @@ def _record_columns(path: Path, check: WorkbookCheck, renamed: str) -> RecordCol
         raise InputError(f"the workbook cannot be read: {type(exc).__name__}: {exc}",
                          file=name, sheet=sheet,
                          hint="open it in Excel or LibreOffice and save it again") from exc
-    rows, named = record_rows(book, sheet, name), metadata_annotators(book, name)
-    header = read_header(path, check, sheet, name)
     width = check.used.get(sheet, (0, 0))[1]  # (its cells', from the safety check)
-    if header is not None and len(header) == width and all(map(header_text, header)):
-        return header_columns(header, rows, named)
-    return read_record_columns(rows(), named)
+    return header_columns(read_header(path, check, sheet, name), width,
+                          record_rows(book, sheet, name), metadata_annotators(book, name))
 
 
 def _read_into(out: Additions, path: Path, name: str, ours: frozenset[str]) -> None:

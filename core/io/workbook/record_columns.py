@@ -16,9 +16,10 @@ a reviewer's column: a record whose header names each column of its sheet
 sheet's used width from its cells) is told by its header, and its cells
 are read (:func:`read_rows`) only when a column is not an annotator's: an
 inserted column or a renamed header. A blank header cell or a cell right
-of the header (typed beside the record) has the whole sheet read, as do
-an .ods (calamine parses all of its sheets at once) and a header this
-reader does not know.
+of the header (typed beside the record) has the whole sheet read, as does
+a header this reader does not know. An .ods is told the same way from
+its header row as calamine read it (it parses all of content.xml at
+once: only the cells' making into Python values is spared).
 """
 
 from __future__ import annotations
@@ -54,14 +55,18 @@ def read_record_columns(rows: list[list[Any]], named: Callable[[], Collection[st
         c < len(row) and row[c] is not None and row[c] != "" for row in rows)])
 
 
-def header_columns(header: Sequence[str], rows: Callable[[], list[list[Any]]],
+def header_columns(header: Sequence[Any] | None, width: int,
+                   rows: Callable[[], list[list[Any]]],
                    named: Callable[[], Collection[str]] = tuple) -> RecordColumns | None:
-    """:func:`read_record_columns` of a record whose ``header`` names each
-    of its columns (none blank, no cell right of it: its sheet as wide as
-    its header), told by the header alone: ``rows`` is called only when a
-    column's values are asked (a reviewer's column to write again), never
-    for a record as it was written."""
-    return _columns(header, len(header), rows, named)
+    """:func:`read_record_columns` of the record whose sheet is ``width``
+    columns wide (its used area's, from A), told by its ``header`` alone
+    where that names each of them (none blank): ``rows`` is then called
+    only when a column's values are asked (a reviewer's column to write
+    again), never for a record as it was written. Else (a header not read:
+    None, a blank header, cells right of it) from every cell."""
+    if header is not None and len(header) == width and all(map(header_text, header)):
+        return _columns(header, width, rows, named)
+    return read_record_columns(rows(), named)
 
 
 def _columns(header: Sequence[Any], width: int, rows: Callable[[], list[list[Any]]],
