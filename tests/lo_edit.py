@@ -23,6 +23,8 @@ edit is one of:
 - ``{"op": "fill", "sheet": S, "cell": "B3", "rgb": "FF0000"}`` (a background colour)
 - ``{"op": "insert_column", "sheet": S, "column": 3}`` (an empty column inserted
   before the 0-based column, as Insert Columns Before does: those after it move)
+- ``{"op": "delete_column", "sheet": S, "column": 3}`` (the 0-based column
+  deleted, as Delete Columns does: those after it move back)
 - ``{"op": "sort", "sheet": S, "range": "A1:AB24", "column": 1, "descending": true}``
   (the range's first row a header; the sheet's protection lifted first, as a
   person must)
@@ -137,6 +139,10 @@ def _apply(doc: Any, edit: dict[str, Any]) -> None:
     if op == "insert_column":
         sheet.unprotect("")
         sheet.Columns.insertByIndex(int(edit["column"]), 1)
+        return
+    if op == "delete_column":
+        sheet.unprotect("")
+        sheet.Columns.removeByIndex(int(edit["column"]), 1)
         return
     if sheet.isProtected():
         sheet.unprotect("")

@@ -53,7 +53,12 @@ from core.io.workbook.additions_types import (
 )
 from core.io.workbook.layout import COLUMN_INDEX, SHEETS
 from core.io.workbook.record import file_headers
-from core.io.workbook.record_columns import metadata_annotators, read_record_columns
+from core.io.workbook.record_columns import (
+    header_columns,
+    metadata_annotators,
+    record_rows,
+)
+from core.io.workbook.saved_rows import read_header
 from core.io.workbook.sheet_conventions import defined_names
 from core.io.workbook.targets import is_ods
 
@@ -83,6 +88,10 @@ _FILL_RGB = re.compile(rb'<(?:\w+:)?(?:fgColor|bgColor)\b[^>]*\brgb="([0-9A-Fa-f
 #: A fill's colour from the theme or the legacy palette (the export writes none).
 _FG_PALETTE = re.compile(rb'<(?:\w+:)?fgColor\b[^>]*\b(?:theme|indexed)="')
 _FG_THEME = re.compile(rb'<(?:\w+:)?fgColor\b[^>]*\btheme="')
+#: A cell fill, its pattern solid, and a background colour (of a pattern).
+_FILL = re.compile(rb"<(?:\w+:)?fill\b.*?</(?:\w+:)?fill>", re.S)
+_SOLID = re.compile(rb'<(?:\w+:)?patternFill\b[^>]*\bpatternType="solid"')
+_BG_COLOR = re.compile(rb"<(?:\w+:)?bgColor\b[^>]*>")
 EDITABLE_COLUMNS = (COLUMN_INDEX["current grade"], COLUMN_INDEX["note"])
 
 
@@ -403,10 +412,18 @@ def _theme_fills(z: zipfile.ZipFile) -> bool:
     return _FG_THEME.search(_fills_xml(z)) is not None
 
 
+def _shown(fills: bytes) -> bytes:
+    """The fills' XML less the background colours of solid fills, which show
+    their foreground alone: LibreOffice writes one there, the Annotators
+    record's disagreement colour (a conditional format's) among them."""
+    return b"".join(_BG_COLOR.sub(b"", f) if _SOLID.search(f) else f
+                    for f in _FILL.findall(fills))
+
+
 def _other_fills(z: zipfile.ZipFile) -> bool:
-    """Whether the styles' cell fills hold a colour the export does not write
+    """Whether the styles' cell fills show a colour the export does not write
     (conditional formats' colours are apart, in ``dxfs``)."""
-    fills = _fills_xml(z)
+    fills = _shown(_fills_xml(z))
     colours = {m.decode()[-6:].upper() for m in _FILL_RGB.findall(fills)}
     return bool(colours - OUR_FILLS) or _FG_PALETTE.search(fills) is not None
 
@@ -429,7 +446,7 @@ def read_additions(path: str | Path) -> Additions:
     check = check_xlsx(path)
     ours, out_name = our_sheets(check.sheets, defined_names(path, name), file_headers(name), name)
     out = Additions(name, not_carried=cannot_carry(path, check), annotators_name=out_name)
-    out.annotator_columns = _record_columns(path, check.sheets, out_name)
+    out.annotator_columns = _record_columns(path, check, out_name)
     if not _needs_reading(path, check, ours):
         return out
     with tempfile.TemporaryDirectory(prefix="ndcg-additions-") as folder:
@@ -438,22 +455,26 @@ def read_additions(path: str | Path) -> Additions:
     return out
 
 
-def _record_columns(path: Path, sheets: list[str], renamed: str) -> RecordColumns | None:
+def _record_columns(path: Path, check: WorkbookCheck, renamed: str) -> RecordColumns | None:
     """The Annotators record's columns of ``path`` (calamine: values only;
-    :func:`~core.io.workbook.record_columns.read_record_columns`)."""
+    :func:`~core.io.workbook.record_columns.header_columns`): told by its
+    header row, read from the sheet's XML, when that names each column of
+    the sheet, else from every cell."""
     sheet = renamed or SHEETS["annotators"]
-    if sheet not in sheets:
+    if sheet not in check.sheets:
         return None
     import python_calamine
 
+    name = str(path)
     try:
-        book = python_calamine.CalamineWorkbook.from_path(str(path))
-        rows = book.get_sheet_by_name(sheet).to_python(skip_empty_area=False)
+        book = python_calamine.CalamineWorkbook.from_path(name)
     except Exception as exc:  # calamine's errors vary by version
         raise InputError(f"the workbook cannot be read: {type(exc).__name__}: {exc}",
-                         file=str(path), sheet=sheet,
+                         file=name, sheet=sheet,
                          hint="open it in Excel or LibreOffice and save it again") from exc
-    return read_record_columns(rows, metadata_annotators(book, str(path)))
+    width = check.used.get(sheet, (0, 0))[1]  # (its cells', from the safety check)
+    return header_columns(read_header(path, check, sheet, name), width,
+                          record_rows(book, sheet, name), metadata_annotators(book, name))
 
 
 def _read_into(out: Additions, path: Path, name: str, ours: frozenset[str]) -> None:

@@ -69,15 +69,16 @@ class Cell:
 
 @dataclass(frozen=True)
 class RecordColumns:
-    """The Annotators record's cells as read (``rows``, from A1), where its
-    identity columns are (``query``, ``source``) and its other columns
-    (``columns``: index and header), their values by candidate made only
-    when asked (:meth:`values`: the annotators' columns never are), and
-    the annotators its workbook's metadata names (``named``, read when
-    asked: the record's own columns where the document saved over it has
-    other annotators)."""
+    """The Annotators record's cells (``rows``: called for them, from A1;
+    a record whose header tells its columns is read only when a column's
+    values are asked), where its identity columns are (``query``,
+    ``source``) and its other columns (``columns``: index and header),
+    their values by candidate made only when asked (:meth:`values`: the
+    annotators' columns never are), and the annotators its workbook's
+    metadata names (``named``, read when asked: the record's own columns
+    where the document saved over it has other annotators)."""
 
-    rows: list[list[Any]]
+    rows: Callable[[], list[list[Any]]]
     query: int
     source: int
     columns: list[tuple[int, str]]
@@ -90,7 +91,7 @@ class RecordColumns:
         """Column ``c``'s filled cells by their rows' candidates."""
         q, s = self.query, self.source
         return {(key_text(_id(row, q)), key_text(_id(row, s))): row[c]
-                for row in self.rows[1:] if c < len(row) and row[c] is not None
+                for row in self.rows()[1:] if c < len(row) and row[c] is not None
                 and row[c] != ""}
 
 
