@@ -43,7 +43,7 @@ PER_QUERY = 100
 def write_sheet(path: Path, n: int) -> None:
     """The annotators' sheet: query, URL, score, alice's, bob's and chen's grades."""
     import xlsxwriter
-    from make_data import _url
+    from make_data import url_ids
 
     rng = np.random.default_rng(7)
     grades = rng.integers(0, 4, n)
@@ -51,7 +51,7 @@ def write_sheet(path: Path, n: int) -> None:
     ws = wb.add_worksheet("Judgments")
     ws.write_row(0, 0, ["query", "url", "score", "alice", "bob", "chen"])
     for q in range(n // PER_QUERY):
-        urls = _url(q, list(range(PER_QUERY)), rng)
+        urls = url_ids(q, list(range(PER_QUERY)), rng)
         for d, url in enumerate(urls):
             i = q * PER_QUERY + d
             r, g = i + 1, int(grades[i])

@@ -50,7 +50,7 @@ def _unique(q: int, d: list[int], rng: np.random.Generator) -> list[str]:
     return [f"q{q}_{x}" for x in d]
 
 
-def _url(q: int, d: list[int], rng: np.random.Generator) -> list[str]:
+def url_ids(q: int, d: list[int], rng: np.random.Generator) -> list[str]:
     """Addresses of 60-120 characters: host, section, date, query, slug."""
     n = len(d)
     hosts = rng.integers(0, 400, n).tolist()
@@ -71,7 +71,7 @@ def _url(q: int, d: list[int], rng: np.random.Generator) -> list[str]:
 
 
 _IDS: dict[str, Callable[[int, list[int], np.random.Generator], list[str]]] = {
-    "shared": _shared, "unique": _unique, "url": _url,
+    "shared": _shared, "unique": _unique, "url": url_ids,
 }
 
 
