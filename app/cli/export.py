@@ -139,11 +139,11 @@ def _write_text(doc: Document, kind: str, target: str, tag: str | None = None) -
         from core.io.delimited import KEPT, not_kept, write_delimited
 
         check_computable(doc, target)  # what we write, we read
-        lost = not_kept(doc)  # said before writing, as the window asks before saving
+        write_delimited(doc, target, delimiter="," if kind == "csv" else "\t")
+        lost = not_kept(doc)  # (said once written: a refused write says only why)
         if lost:
             say_warning(f"the {kind.upper()} written keeps {KEPT}, but not: "
                         f"{'; '.join(lost)} (an audited workbook, .xlsx, keeps everything)")
-        write_delimited(doc, target, delimiter="," if kind == "csv" else "\t")
         return f"wrote {{}}: {counted(len(doc), 'candidate')}"
     if kind == "qrels":
         from core.io.delimited import qrels_not_kept
