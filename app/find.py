@@ -1,16 +1,20 @@
-"""Find (Ctrl+F): a small bar that searches query ids and source ids.
+"""Find (Ctrl+F): a small bar that searches query ids, source ids and the
+reviewer's notes.
 
 Enter jumps to the next match (switching the query in the navigator),
-Shift+Enter to the previous one; both wrap. Escape closes the bar and gives
-the grid its focus back. Matches run in document order: a query whose id
-matches, then its candidates whose source id matches, in grid order.
-Matching is a case-insensitive substring test.
+Shift+Enter to the previous one; both wrap; the bar says which column
+matched ("2 of 5, in Note"), and a match in a note alone makes the note's
+cell current. Escape closes the bar and gives the grid its focus back.
+Matches run in document order: a query whose id matches, then its
+candidates whose source id or note matches, in grid order. Matching is a
+case-insensitive substring test.
 
 Wire it with ``install_find(window)``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -20,12 +24,23 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QToolBar, QToolBut
 
 from app.accessibility import label_control
 from app.actions import ActionSpec
+from app.models.candidates import GridColumn
 from app.shown import holds, typed
+from core.engine.columns import COLUMNS
 
 if TYPE_CHECKING:
     from app.window_api import WindowApi
 
-__all__ = ["FindBar", "find_matches", "install_find"]
+__all__ = ["FindBar", "find_matches", "install_find", "matched_columns"]
+
+
+#: The candidates' columns a find searches (the grid's keys: their titles
+#: say where a match is), each with the document's texts of that column.
+_SEARCHED: tuple[tuple[str, Callable[[Any], Any]], ...] = (
+    ("source", lambda doc: doc.source_id),
+    ("note", lambda doc: doc.note),
+)
+_TITLES = {c.key: c.title for c in COLUMNS}
 
 
 def find_matches(doc: Any, ev: Any, text: str) -> list[tuple[int, int]]:
@@ -33,8 +48,13 @@ def find_matches(doc: Any, ev: Any, text: str) -> list[tuple[int, int]]:
     needles = typed(text.strip().casefold())
     if not needles[0]:
         return []
-    hits = np.fromiter((holds(str(s).casefold(), needles) for s in doc.source_id),
-                       dtype=bool, count=len(doc))
+    hits = np.zeros(len(doc), dtype=bool)
+    for _key, texts in _SEARCHED:
+        values = texts(doc)
+        written = np.flatnonzero(values != "")  # (most candidates have no note)
+        hits[written] |= np.fromiter((holds(str(s).casefold(), needles)
+                                      for s in values[written].tolist()),
+                                     dtype=bool, count=written.size)
     found = np.flatnonzero(hits)
     by_query: dict[int, list[int]] = {}
     if found.size:
@@ -49,6 +69,15 @@ def find_matches(doc: Any, ev: Any, text: str) -> list[tuple[int, int]]:
             out.append((q, -1))
         out.extend((q, i) for i in by_query.get(q, ()))
     return out
+
+
+def matched_columns(doc: Any, text: str, i: int) -> list[str]:
+    """The keys of candidate ``i``'s columns that hold ``text`` (``query``
+    for the query itself: ``i`` -1), as :func:`find_matches` found it."""
+    if i < 0:
+        return ["query"]
+    needles = typed(text.strip().casefold())
+    return [key for key, texts in _SEARCHED if holds(str(texts(doc)[i]).casefold(), needles)]
 
 
 class _Field(QLineEdit):
@@ -93,7 +122,7 @@ class FindBar(QToolBar):
         label = QLabel(self.tr("Find:"), box)
         self.field = _Field(box)
         self.field.setObjectName("findField")
-        self.field.setPlaceholderText(self.tr("query id or source id (Enter: next, "
+        self.field.setPlaceholderText(self.tr("query id, source id or note (Enter: next, "
                                               "Shift+Enter: previous)"))
         self.field.setClearButtonEnabled(True)
         # Its hint whole (at 320 px it read "... Shift+Enter: pr..." at 1280x800).
@@ -164,11 +193,16 @@ class FindBar(QToolBar):
             self.position = (self.position + delta) % len(found)
         q, i = found[self.position]
         w = self.window_
+        where = matched_columns(w.document, self.field.text(), i)
         if i >= 0:
-            w.select_candidate(i)
+            # A note alone matched: its cell current (when shown), where it reads.
+            note = where == ["note"] and not w.grid.isColumnHidden(GridColumn.NOTE)
+            w.select_candidate(i, column=GridColumn.NOTE if note else GridColumn.GRADE)
         else:
             w.set_query(q)
-        self.status.setText(self.tr("{0} of {1}").format(self.position + 1, len(found)))
+        self.status.setText(self.tr("{0} of {1}, in {2}").format(
+            self.position + 1, len(found), self.tr(" and ").join(
+                _TITLES[key] for key in where)))
         self.field.setFocus(Qt.FocusReason.OtherFocusReason)  # Enter keeps stepping
 
 
@@ -176,5 +210,5 @@ def install_find(window: WindowApi) -> FindBar:
     """Add Find (Ctrl+F) and its bar to ``window``; returns the bar."""
     bar = FindBar(window)
     window.add_action(ActionSpec("find", "&Find…", "edit", QKeySequence.StandardKey.Find,
-                                 "Find a query id or a source id"), bar.open_bar)
+                                 "Find a query id, a source id or a note"), bar.open_bar)
     return bar

@@ -38,6 +38,7 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QWidget
 
 from app.actions import ActionSpec
 from app.layout import Workplace
+from app.models.candidates import GridColumn
 from app.panels.conventions import ConventionsPanel
 from app.panels.grid import GradingTableView, GridPanel
 from app.panels.navigator import QueryNavigator
@@ -163,7 +164,8 @@ class WindowApi(QMainWindow):
     def set_query(self, q: int) -> None:
         raise NotImplementedError
 
-    def select_candidate(self, index: int) -> None:
+    def select_candidate(self, index: int, *, focus: bool = True,
+                         column: GridColumn = GridColumn.GRADE) -> None:
         raise NotImplementedError
 
     def show_message(self, text: str, ms: int = 8000) -> None:

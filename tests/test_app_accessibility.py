@@ -352,6 +352,38 @@ def test_a_grid_cell_says_its_column_query_and_source(window: Any):
     assert said[(row, int(GridColumn.GRADE))] == expected
 
 
+@pytest.mark.usefixtures("never_block")
+def test_a_note_cell_says_its_note_or_no_note(qtbot: Any, window: Any):
+    """The Note column's cells said where they are and nothing of the note
+    (the cell shows a long one elided, its line breaks marked): a screen
+    reader now says the whole note, or that there is none, as the audit log
+    writes them."""
+    from PySide6.QtGui import QAccessible
+
+    from app.models.candidates import GridColumn
+
+    doc = window.document
+    model = window.grid_model
+    window.set_query(int(doc.query[0]))
+    first, second = (int(model.candidate(r)) for r in range(2))
+    note = "Two pages in one: ask the lead before grading it, whichever way it reads"
+    assert window.set_note(first, note)
+    where = [f"Note, query {doc.query_ids[int(doc.query[i])]}, source {doc.source_text(i)}"
+             for i in (first, second)]
+    expected = {0: f"{where[0]}, note: {note}", 1: f"{where[1]}, no note"}
+    table = QAccessible.queryAccessibleInterface(window.grid)
+    said = {}
+    for n in range(table.childCount()):
+        cell = table.child(n).tableCellInterface()
+        if cell is not None and cell.columnIndex() == int(GridColumn.NOTE):
+            said[cell.rowIndex()] = table.child(n).text(QAccessible.Text.Description)
+    assert {r: said[r] for r in expected} == expected
+    # the grade's cell says where it is, as before
+    grade = model.index(0, GridColumn.GRADE)
+    assert model.data(grade, Qt.ItemDataRole.AccessibleDescriptionRole) == (
+        f"Grade, {where[0].partition(', ')[2]}")
+
+
 def test_a_refused_grade_and_a_field_error_are_announced(qtbot: Any, window: Any):
     """Not only red text or a passing message: the status bar and the field
     carry the sentence for a screen reader."""

@@ -278,7 +278,7 @@ def test_find_jumps_through_queries_and_sources(qtbot: Any, window: MainWindow):
     qtbot.keyClick(field, Qt.Key.Key_Return)
     assert window.current_query_id == "case-E"
     bar = window.find_bar
-    assert bar.status.text() == "1 of 1"
+    assert bar.status.text() == "1 of 1, in Query"
     field.clear()
     qtbot.keyClicks(field, "x")  # source X of case-E only
     qtbot.keyClick(field, Qt.Key.Key_Return)
@@ -301,6 +301,41 @@ def test_find_jumps_through_queries_and_sources(qtbot: Any, window: MainWindow):
     qtbot.keyClick(field, Qt.Key.Key_Escape)
     assert not bar.isVisible()
     assert QApplication.focusWidget() is window.grid
+
+
+def test_find_searches_the_reviewers_notes_and_says_which_column_matched(
+        qtbot: Any, window: MainWindow):
+    """Find searched query and source ids only: a reviewer searching the
+    note they wrote ("ask the lead") found nothing. Now a note matches, its
+    cell made current, and the bar says which column matched."""
+    doc = window.document
+    q = int(doc.query_index("case-C"))
+    i = int(doc.members(q)[1])
+    assert window.set_note(i, "Two pages in one: Ask the lead\nbefore grading")
+    window.set_query(0)
+    qtbot.keyClick(window.grid, Qt.Key.Key_F, CTRL)
+    field = window.findChild(QLineEdit, "findField")
+    qtbot.keyClicks(field, "ask the lead")
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    bar = window.find_bar
+    assert bar.status.text() == "1 of 1, in Note"
+    assert window.current_query == q
+    index = window.grid.currentIndex()
+    assert window.grid_model.candidate(index.row()) == i
+    assert index.column() == GridColumn.NOTE
+    # a source id matching says so, its grade cell current
+    field.clear()
+    qtbot.keyClicks(field, "x")  # source X of case-E only
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert bar.status.text() == "1 of 1, in Source"
+    assert window.grid.currentIndex().column() == GridColumn.GRADE
+    # a note holding the source's id too: both said
+    x = int(window.grid_model.candidate(window.grid.currentIndex().row()))
+    assert window.set_note(x, "x marks a duplicate")
+    field.clear()
+    qtbot.keyClicks(field, "x")
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert bar.status.text() == "1 of 1, in Source and Note"
 
 
 def test_find_with_no_match_says_so(qtbot: Any, window: MainWindow):

@@ -343,6 +343,68 @@ def test_merging_two_copies_of_the_document_gives_conflicts(qtbot, window, tmp_p
     assert shown.grade[row(shown, q, s[1])] == 2.0
 
 
+def test_merge_again_never_replaces_a_merged_workbook_resolved_since(qtbot, window,
+                                                                     tmp_path: Path):
+    """Review > Merge over a merged workbook whose conflict the lead
+    resolved and saved replaced it, the resolution lost (as merge -o did):
+    refused in the dialog naming the file and what to do, nothing written;
+    Replace, ticked with a real click, replaces it. A merged workbook still
+    as written is written again."""
+    import shutil
+
+    from core.io.workbook import export_workbook
+
+    base = tmp_path / "base.xlsx"
+    export_workbook(evaluate(base_doc([3, 2], seed=4)), base)
+    doc = read_workbook(base)
+    q = doc.query_ids[0]
+    s = unknown_of(doc, q)
+    copies = [tmp_path / "ana.xlsx", tmp_path / "ben.xlsx"]
+    for path, grade_of in zip(copies, (1, 3), strict=True):
+        shutil.copy(base, path)
+        edit_grades(path, {(q, s[0]): grade_of})
+    rounds = controller(window, RoundsController)
+    merged = tmp_path / "merged.xlsx"
+
+    def merge_into(*, replace: bool = False):  # type: ignore[no-untyped-def]
+        window.set_document(doc, base)
+        rounds.last_merge = None
+        dialog = rounds.show_merge()
+        dialog.files.addItems([str(p) for p in copies])
+        dialog.output.setText(str(merged))
+        if replace:
+            qtbot.mouseClick(dialog.replace, Qt.MouseButton.LeftButton)
+            assert dialog.replace.isChecked()
+        _ok(dialog)
+        return dialog
+
+    for _ in range(2):  # the second time over the merged workbook as written
+        assert not merge_into().isVisible()
+        qtbot.waitUntil(lambda: window.path == merged, timeout=20000)
+    # the lead resolves the conflict (ana's grade) and saves
+    conflicts = controller(window, ConflictsController)
+    view = conflicts.view
+    rect = view.table.visualRect(view.model.index(0, ConflictColumn.QUERY))
+    qtbot.mouseClick(view.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    qtbot.mouseClick(view.choice_buttons["ana"], Qt.MouseButton.LeftButton)
+    assert window.save_handler is not None
+    assert window.save_handler()
+    resolved = merged.read_bytes()
+    dialog = merge_into()
+    assert dialog.isVisible()
+    assert dialog.error.text() == (
+        f"not replaced, so that no one's work is lost: {merged} was edited since it was "
+        "merged (its audit log or notes changed) (name another merged workbook, or tick "
+        "Replace)")
+    assert merged.read_bytes() == resolved
+    dialog.reject()
+    assert not merge_into(replace=True).isVisible()
+    qtbot.waitUntil(lambda: rounds.last_merge is not None and window.path == merged,
+                    timeout=20000)
+    again = read_workbook(merged)
+    assert again.state[row(again, q, s[0])] == GradeState.UNKNOWN  # open again
+
+
 def test_merge_takes_and_writes_ods_as_the_command_line_does(qtbot, window, tmp_path: Path,
                                                              monkeypatch):
     """Review > Merge offers every workbook the readers take (core's one list:

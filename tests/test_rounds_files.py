@@ -462,3 +462,77 @@ def test_a_round_split_from_a_run_and_its_qrels_is_merged_against_them(tmp_path:
              if str(merged.source_id[i]) == unknown_of(ana, q)[0])
     assert (merged.grade[i], merged.state[i]) == (3.0, GradeState.NUMBER)
     assert np.isnan(merged.original_grade[i])  # unknown in the base, as handed out
+
+
+def test_merge_again_never_replaces_a_merged_workbook_someone_worked_on(
+        base_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """merge -o over a merged workbook whose conflict the lead resolved
+    replaced it without a word, the resolution lost. A merged workbook still
+    as merge wrote it is written again (its reviewer's added column carried
+    as before); one resolved in the editor, graded in a spreadsheet, given a
+    sheet, or no merged workbook at all is refused in one line naming it and
+    what to do, nothing written; --replace replaces it."""
+    from core.io.workbook.additions import additions_to_keep
+    from core.model.edits import GradeValue, SetGrades
+    from core.session import Worksheet
+
+    books = split(base_file, tmp_path / "round")
+    code, _ = run("split", base_file, "--reviewers", "cara", "-o", tmp_path / "second")
+    assert code == 0
+    cara = tmp_path / "second" / "base-cara.xlsx"
+    ben = read_workbook(books["ben"])
+    q = ben.query_ids[0]
+    x, y = unknown_of(ben, q)[:2]
+    edit_grades(books["ben"], {(q, x): 0})
+    edit_grades(cara, {(q, x): 2})
+    wb = openpyxl.load_workbook(books["ben"])
+    wb[SHEETS["candidates"]]["AC1"] = "ben's doubts"
+    wb.save(books["ben"])
+    merged = tmp_path / "merged.xlsx"
+    merge = ("merge", base_file, books["ben"], cara, "-o", merged)
+    assert run(*merge)[0] == 0
+    assert run(*merge)[0] == 0  # as merge wrote it (ben's column in it): written again
+    written = read_workbook(merged)
+    # the lead resolves the conflict in the editor (ben's grade) and saves
+    sheet = Worksheet(written)
+    sheet.apply(SetGrades.of([row(written, q, x)], [GradeValue(0.0, GradeState.NUMBER)],
+                             who="lead", text="resolve"))
+    export_workbook(sheet.evaluation, merged, keep=additions_to_keep(merged))
+    kept = merged.read_bytes()
+    capsys.readouterr()
+    code, _ = run(*merge)
+    assert code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"ndcg-worksheet: error: not replaced, so that no one's work is lost: {merged} was "
+        "edited since it was merged (its audit log or notes changed) (write to another file "
+        "with -o, or add --replace to replace it, losing that work)")
+    assert merged.read_bytes() == kept
+    # a grade typed in LibreOffice, a sheet added: work too
+    run("merge", base_file, books["ben"], cara, "-o", merged, "--replace")
+    edit_grades(merged, {(q, y): 1})
+    assert run(*merge)[0] == 2
+    assert f"{merged} was edited since it was merged" in capsys.readouterr().err
+    run("merge", base_file, books["ben"], cara, "-o", merged, "--replace")
+    wb = openpyxl.load_workbook(merged)
+    wb.create_sheet("Lead's notes")["A1"] = "ask ben about x"
+    wb.save(merged)
+    assert run(*merge)[0] == 2
+    assert (f"{merged} holds what was added since it was merged (sheet \"Lead's notes\")"
+            in capsys.readouterr().err)
+    # --replace replaces it: the conflict open again, the lead's sheet gone
+    code, _ = run(*merge, "--replace")
+    assert code == 0
+    again = read_workbook(merged)
+    assert again.state[row(again, q, x)] == GradeState.UNKNOWN
+    assert not read_additions_of(merged).sheets
+    # a workbook merge did not write is not replaced either
+    other = tmp_path / "other.xlsx"
+    export_workbook(evaluate(base_doc([2])), other)
+    assert run("merge", base_file, books["ben"], cara, "-o", other)[0] == 2
+    assert f"{other} is not a workbook merge wrote" in capsys.readouterr().err
+
+
+def read_additions_of(path: Path) -> Any:
+    from core.io.workbook.additions import read_additions
+
+    return read_additions(path)

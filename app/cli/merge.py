@@ -24,6 +24,10 @@ def add_merge_arguments(p: argparse.ArgumentParser) -> None:
                    help="the reviewers' workbooks as they came back")
     p.add_argument("-o", "--output", required=True, metavar="MERGED.xlsx",
                    help="the merged workbook to write (.xlsx, or .ods for LibreOffice)")
+    p.add_argument("--replace", action="store_true",
+                   help="replace MERGED.xlsx even when someone worked on it since it was "
+                        "merged (conflicts resolved, grades, notes, sheets added: lost; "
+                        "without it merge refuses, naming it)")
     p.add_argument("--report", metavar="MERGE.json",
                    help="also write what the merge did as JSON")
     p.add_argument("--as-ratings", action="store_true",
@@ -46,7 +50,13 @@ def cmd_merge(args: argparse.Namespace, out: TextIO) -> int:
     # evaluate and export start without them.
     from core.analysis.rounds import Returned, merge, now
     from core.engine.evaluation import evaluate
-    from core.io.rounds import check_outputs, read_base, read_returned, write_merge_report
+    from core.io.rounds import (
+        check_merged,
+        check_outputs,
+        read_base,
+        read_returned,
+        write_merge_report,
+    )
     from core.io.workbook import check_workbook_target, export_workbook
     from core.io.workbook.additions import additions_of_all
     from core.model.numbers import agreed, counted
@@ -67,6 +77,9 @@ def cmd_merge(args: argparse.Namespace, out: TextIO) -> int:
                          hint="name the workbooks handed out from this base, or copies of it")
     # What the reviewers (and the base's authors) added is kept in the merged workbook.
     keep = additions_of_all([args.base, *args.returned])
+    if not args.replace:
+        check_merged(args.output, keep=keep, hint="write to another file with -o, or add "
+                                                  "--replace to replace it, losing that work")
     say_not_carried(keep.not_carried)
     export_workbook(evaluate(result.document), args.output, keep=keep)
     if args.report:

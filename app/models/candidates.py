@@ -42,6 +42,7 @@ from core.engine.columns import (
 )
 from core.engine.evaluation import Evaluation
 from core.engine.order import order_follows_grades
+from core.model.audit import note_said
 from core.model.document import GradeState, grade_text
 from core.model.numbers import digits_apart
 
@@ -352,6 +353,8 @@ class CandidateModel(QAbstractTableModel):
                                                                 *map(shown_id, ids))
             if col.key in ("grade", "original") and edited(shown, row):  # (the mark, said)
                 said += f", {edited_from(shown, row)}"
+            if col.key == "note":  # the whole note (the cell elides it), or none
+                said += f", {note_said(str(doc.note[i]))}"
             return f"{said}. {notes}" if notes else said
         state = _STATES[int(shown.ev.doc.state[i])]
         if role in (Qt.ItemDataRole.FontRole, Qt.ItemDataRole.ForegroundRole):

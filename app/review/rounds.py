@@ -48,6 +48,7 @@ from core.engine.evaluation import evaluate
 from core.errors import InputError, NdcgError
 from core.io.rounds import (
     check_handed_out,
+    check_merged,
     check_outputs,
     read_returned,
     reviewer_path,
@@ -214,9 +215,14 @@ class MergeDialog(QDialog):
             "On: every copy's grades become that reviewer's ratings, and the grade is their "
             "consensus."))
         form.addRow("", self.as_ratings)
+        # (off: a merged workbook someone worked on is never replaced, as merge's --replace)
+        self.replace = QCheckBox(self.tr("Replace a merged workbook someone worked on "
+                                         "(its resolutions and grades are lost)"), self)
+        self.replace.setObjectName("mergeReplace")
+        form.addRow("", self.replace)
         # Tab as the rows read: each field, then its Browse… button.
         tab_order(self.files, add, remove, self.output, self._browse_buttons[0], self.report,
-                  self._browse_buttons[1], self.as_ratings)
+                  self._browse_buttons[1], self.as_ratings, self.replace)
         self.error, self.button_box = _lay_out(self, self.tr(
             "The base is the document shown. Returned workbooks are those handed out from it, "
             "or copies of it sent as they are (each a reviewer of the whole document). A grade "
@@ -255,7 +261,8 @@ class MergeDialog(QDialog):
         try:
             self.controller.merge_files(self.paths(), self.output.text().strip(),
                                         self.report.text().strip() or None,
-                                        as_ratings=self.as_ratings.isChecked())
+                                        as_ratings=self.as_ratings.isChecked(),
+                                        replace=self.replace.isChecked())
         except NdcgError as exc:
             self.error.setText(str(exc))
             announce(self.error, str(exc))
@@ -341,12 +348,14 @@ class RoundsController(QObject):
                       for s in plan.shares), folder), 20000)
 
     def merge_files(self, paths: list[str], output: str, report: str | None, *,
-                    as_ratings: bool = False) -> Task:
+                    as_ratings: bool = False, replace: bool = False) -> Task:
         """Merge the returned workbooks ``paths`` into the document shown,
         write ``output`` (and ``report``), then open ``output``; InputError
-        (nothing written) when the names cannot be used, or when nothing
-        could be taken (shown as the task's error). ``as_ratings``: copies
-        of the document sent without a hand-out give ratings, not conflicts."""
+        (nothing written) when the names cannot be used, when ``output`` is a
+        merged workbook someone worked on since and ``replace`` is False, or
+        when nothing could be taken (shown as the task's error).
+        ``as_ratings``: copies of the document sent without a hand-out give
+        ratings, not conflicts."""
         if not paths:
             raise InputError("add the returned workbooks to merge")
         if not output:
@@ -357,6 +366,15 @@ class RoundsController(QObject):
         check_outputs(outputs, [*([w.path] if w.path is not None else []), *paths])
         base = copy.deepcopy(w.document)  # the worker reads a copy: edits may go on
         who, base_name, base_path = w.reviewer(), self._base_name(), w.path
+        from core.io.workbook.additions import additions_of_all
+
+        # What the base's and the reviewers' people added is kept; read here
+        # when a workbook is there to check against it (said in the dialog).
+        keep = None
+        if not replace and Path(output).exists():
+            keep = additions_of_all([base_path, *paths])
+            check_merged(output, keep=keep, hint=self.tr(
+                "name another merged workbook, or tick Replace"))
 
         def work(_progress: Any, _cancelled: Any) -> MergeResult:
             returned = [Returned(name, doc) for name, doc in read_returned(paths)]
@@ -368,11 +386,9 @@ class RoundsController(QObject):
                                  hint="add the workbooks handed out from this document, "
                                       "or copies of it")
             from core.io.workbook import export_workbook
-            from core.io.workbook.additions import additions_of_all
 
-            # What the base's and the reviewers' people added is kept.
-            keep = additions_of_all([base_path, *paths])
-            export_workbook(evaluate(result.document), output, keep=keep)
+            carried = keep if keep is not None else additions_of_all([base_path, *paths])
+            export_workbook(evaluate(result.document), output, keep=carried)
             if report:
                 write_merge_report(result.to_dict(base=base_name, merged=output), report)
             return result

@@ -18,11 +18,13 @@ from core.errors import InputError, NotOwnWorkbook
 from core.io.atomic import atomic_write_text, check_writable
 from core.io.identity import real_path
 from core.io.load import WORKBOOK_SUFFIXES, load_document
+from core.io.workbook.additions_types import Additions
 from core.model.document import Document
 from core.model.numbers import counted
 
 __all__ = [
     "check_handed_out",
+    "check_merged",
     "check_outputs",
     "read_base",
     "read_returned",
@@ -106,10 +108,30 @@ def check_handed_out(paths: Sequence[str | Path], *,
     workbooks (which a merge can take; the command line and the editor
     differ)."""
     found = [(Path(p), *_not_as_handed_out(Path(p))) for p in paths]
-    found = [(p, why, theirs) for p, why, theirs in found if why]
+    _refuse([(p, why, theirs) for p, why, theirs in found if why], "no reviewer's", hint)
+
+
+def check_merged(path: str | Path, *, keep: Additions, hint: str) -> None:
+    """InputError when the file at ``path`` is there and is not a merged
+    workbook exactly as ``merge`` wrote it (so merging over it would lose
+    someone's work): graded, a conflict resolved, a note or a convention
+    written since (an audit entry past those the merge wrote, or an edit
+    read back on reopening), a sheet, column or comment added beyond those
+    the merge carried from its base and returned workbooks (``keep``, as
+    this merge writes them again), or no merged workbook of ours at all. A
+    merged workbook still as written may be replaced; ``hint`` says what to
+    do."""
+    why = _not_as_merged(Path(path), keep)
+    if why:
+        _refuse([(Path(path), why, False)], "no one's", lambda _theirs: hint)
+
+
+def _refuse(found: list[tuple[Path, str, bool]], whose: str,
+            hint: Callable[[list[Path]], str]) -> None:
+    """The one line naming each file worked on, and why."""
     if found:
         raise InputError(
-            "not replaced, so that no reviewer's work is lost: "
+            f"not replaced, so that {whose} work is lost: "
             + "; ".join(f"{p} {why}" for p, why, _ in found),
             hint=hint([p for p, _, theirs in found if theirs]))
 
@@ -119,31 +141,74 @@ def _not_as_handed_out(path: Path) -> tuple[str, bool]:
     handed out ("" when it is, or is not there), and whether it is a
     reviewer's workbook."""
     from core.analysis.rounds.base import grade_key, original_key
-    from core.io.workbook import read_workbook, reopened
-    from core.io.workbook.additions import read_additions
 
-    if not path.exists() and not path.is_symlink():
-        return "", False
-    try:
-        doc = read_workbook(path)
-    except InputError:
-        return "is not a workbook split wrote", False
+    doc = _ours(path)
+    if doc is None:
+        return ("", False) if not _there(path) else ("is not a workbook split wrote", False)
     a = doc.assignment
     if a is None or len(a.shares) != 1:
         return "is not a reviewer's workbook split wrote", False
     graded = sum(grade_key(doc, i) != original_key(doc, i) for i in range(len(doc)))
     if graded:
         return f"was graded by {a.reviewer} ({counted(graded, 'grade')} changed)", True
-    found = reopened(doc)
-    if doc.audit or (found is not None and not found.empty):
-        return f"was edited by {a.reviewer} (its audit log or notes changed)", True
+    return _worked_on(doc, path, 0, Additions(), f"by {a.reviewer}",
+                      f"what {a.reviewer} added"), True
+
+
+def _not_as_merged(path: Path, keep: Additions) -> str:
+    """Why the file at ``path`` is not a merged workbook exactly as merge
+    wrote it with ``keep`` carried ("" when it is, or is not there)."""
+    doc = _ours(path)
+    if doc is None:
+        return "is not a workbook merge wrote" if _there(path) else ""
+    a = doc.assignment
+    if a is None:
+        return "is not a workbook merge wrote"
+    if a.logged is None:
+        return ("was merged by an earlier version, which kept no record to tell whether "
+                "it was worked on since")
+    return _worked_on(doc, path, a.logged, keep, "since it was merged",
+                      "what was added since it was merged")
+
+
+def _there(path: Path) -> bool:
+    return path.exists() or path.is_symlink()
+
+
+def _ours(path: Path) -> Document | None:
+    """The document of our workbook at ``path``; None when there is none
+    (no file, or one that is no workbook of ours)."""
+    from core.io.workbook import read_workbook
+
+    if not _there(path):
+        return None
     try:
-        added = read_additions(path)
+        return read_workbook(path)
     except InputError:
-        return "cannot be read whole", True
-    if added or added.not_carried:
-        return f"holds what {a.reviewer} added ({added.summary() or 'charts or images'})", True
-    return "", True
+        return None
+
+
+def _worked_on(doc: Document, path: Path, written: int, carried: Additions, edited: str,
+               added: str) -> str:
+    """What "worked on" means, for a workbook of ours read as ``doc`` from
+    ``path`` ("" when it was not): an audit entry past the ``written``
+    first ones, an edit read back on reopening (a grade, a note or a
+    convention typed in the spreadsheet), or something added beyond what its
+    writer carried there (``carried``). ``edited`` and ``added`` say by
+    whom."""
+    from core.io.workbook import reopened
+    from core.io.workbook.additions import read_additions
+
+    found = reopened(doc)
+    if len(doc.audit) > written or (found is not None and not found.empty):
+        return f"was edited {edited} (its audit log or notes changed)"
+    try:
+        extra = read_additions(path).beyond(carried)
+    except InputError:
+        return "cannot be read whole"
+    if extra or extra.not_carried:
+        return f"holds {added} ({extra.summary() or 'charts or images'})"
+    return ""
 
 
 def write_workbooks(evaluations: Sequence[tuple[Path, Evaluation]]) -> list[Path]:

@@ -84,6 +84,11 @@ class Assignment:
         The queries given to two reviewers (for agreement).
     conflicts : tuple of Conflict
         Left open by a merge (a merged document only).
+    logged : int or None
+        How many audit entries the merged document held as the merge wrote
+        it (a merged document only; None in a reviewer's workbook, and in a
+        workbook merged before it was kept): an entry past them is work done
+        since (a grade, a conflict resolved, a note, a convention).
 
     Examples
     --------
@@ -99,6 +104,7 @@ class Assignment:
     shares: tuple[Share, ...]
     overlap: tuple[str, ...] = ()
     conflicts: tuple[Conflict, ...] = field(default=())
+    logged: int | None = None
 
     @property
     def reviewer(self) -> str:
@@ -112,6 +118,7 @@ class Assignment:
     # -- the metadata's JSON ----------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         """JSON values (every number a float or an int, every text a string)."""
+        logged = {} if self.logged is None else {"logged": self.logged}
         return {
             "base_id": self.base_id,
             "base_name": self.base_name,
@@ -123,6 +130,7 @@ class Assignment:
                            "base": _given_dict(c.base),
                            "values": [_given_dict(g) for g in c.values]}
                           for c in self.conflicts],
+            **logged,
         }
 
     @classmethod
@@ -140,8 +148,9 @@ class Assignment:
             for c in (_mapping(x, "assignment conflict") for x in _list(d, "conflicts")))
         if not shares:
             raise ValueError("assignment: no share")
+        logged = None if d.get("logged") is None else _count(d, "logged")
         return cls(_text(d, "base_id"), _text(d, "base_name"), _text(d, "when"), shares,
-                   _texts(d, "overlap"), conflicts)
+                   _texts(d, "overlap"), conflicts, logged)
 
 
 # -- validating the JSON field by field ---------------------------------------------------

@@ -39,12 +39,13 @@ ratings and the grade their consensus.
 The merged document is a copy of the base with the grades merged, the
 reviewers' ratings as new annotators, an :class:`Assignment` recording the
 round (its shares, overlap queries and open conflicts, after any the base
-had), and its audit log: the base's entries, then every entry of each
-document handed out from this base (of a copy, those the base's log lacks,
-compared on the edit they record: :meth:`AuditEntry.edit`, so a base and a
-copy in workbooks of different ages agree; who, when, from, to, note; an edit
-made in a spreadsheet is the reviewer's), then one entry per grade the merge
-changed (origin ``merge``).
+had, and how many entries its audit log holds: ``logged``), and its audit
+log: the base's entries, then every entry of each document handed out
+from this base (of a copy, those the base's log lacks, compared on the edit
+they record: :meth:`AuditEntry.edit`, so a base and a copy in workbooks of
+different ages agree; who, when, from, to, note; an edit made in a
+spreadsheet is the reviewer's), then one entry per grade the merge changed
+(origin ``merge``).
 """
 
 from __future__ import annotations
@@ -150,7 +151,7 @@ def merge(base: Document, returned: Sequence[Returned], *, who: str, when: str,
             bid, base_name, when,
             tuple(Share(s.label, s.share.queries, s.share.unknown)
                   for s in accepted if s.share is not None),
-            overlap, before + tuple(outcome.conflicts))
+            overlap, before + tuple(outcome.conflicts), logged=len(merged.audit))
     return MergeResult(
         document=merged, base_id=bid, changes_found=sum(len(s.changes) for s in sources),
         taken=outcome.taken, identical=outcome.identical, conflicts=tuple(outcome.conflicts),

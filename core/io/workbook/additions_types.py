@@ -160,6 +160,25 @@ class Additions:
     def __bool__(self) -> bool:
         return bool(self.sheets or self.candidates)
 
+    def beyond(self, carried: Additions) -> Additions:
+        """What this holds that ``carried`` (what a writer put there) lacks: its
+        sheets of other names, and the Candidates header cells, cells,
+        comments and colours not among ``carried``'s (a merged workbook
+        carries its base's and reviewers' additions; one added since is
+        someone's work)."""
+        mine, kept = self.candidates, carried.candidates
+        names = {s.name for s in carried.sheets}
+        out = Additions(self.source, [s for s in self.sheets if s.name not in names],
+                        not_carried=list(self.not_carried))
+        header = {(cell.col, cell.value) for cell in kept.header}
+        out.candidates.header = [cell for cell in mine.header
+                                 if (cell.col, cell.value) not in header]
+        out.candidates.cells = _beyond(mine.cells, kept.cells, lambda x: (x.col, x.value))
+        out.candidates.comments = _beyond(mine.comments, kept.comments,
+                                          lambda x: (x.col, x.text))
+        out.candidates.fills = _beyond(mine.fills, kept.fills, lambda x: x)
+        return out
+
     def summary(self) -> str:
         """What will be kept, in words ("" when nothing)."""
         parts = [f"sheet {s.name!r}" for s in self.sheets]
@@ -175,6 +194,18 @@ class Additions:
         if n:
             parts.append(counted(n, "Candidates cell colour"))
         return ", ".join(parts)
+
+
+def _beyond(mine: dict[Key, list[Any]], kept: dict[Key, list[Any]],
+            what: Callable[[Any], Any]) -> dict[Key, list[Any]]:
+    """``mine``'s items, by candidate, whose ``what`` is not among ``kept``'s."""
+    out = {}
+    for key, items in mine.items():
+        known = {what(x) for x in kept.get(key, [])}
+        extra = [x for x in items if what(x) not in known]
+        if extra:
+            out[key] = extra
+    return out
 
 
 def key_text(value: Any) -> str:
