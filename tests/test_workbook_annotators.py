@@ -65,6 +65,14 @@ def imported(tmp_path: Path) -> Document:
     return import_annotations(path, consensus="mean", rounding="none").document
 
 
+def exported(tmp_path: Path) -> tuple[Document, Path]:
+    """The imported document (:func:`imported`) and its workbook, written."""
+    doc = imported(tmp_path)
+    out = tmp_path / "book.xlsx"
+    export_workbook(evaluate(doc), out)
+    return doc, out
+
+
 def sheet_values(path: Path, sheet: str = SHEET) -> list[list[Any]]:
     book = python_calamine.CalamineWorkbook.from_path(str(path))
     return [list(r) for r in book.get_sheet_by_name(sheet).to_python()]

@@ -18,15 +18,18 @@ import python_calamine
 from core.engine.evaluation import evaluate
 from core.io.workbook import SHEETS, export_workbook, read_workbook, reopened
 from core.model.document import Document
-from tests.test_workbook_annotators import HEADER, ROWS, SHEET, imported, sheet_values
+from tests.test_workbook_annotators import (
+    HEADER,
+    ROWS,
+    SHEET,
+    exported,
+    sheet_values,
+)
 
 
 @pytest.fixture
 def book(tmp_path: Path) -> tuple[Document, Path]:
-    doc = imported(tmp_path)
-    out = tmp_path / "book.xlsx"
-    export_workbook(evaluate(doc), out)
-    return doc, out
+    return exported(tmp_path)
 
 
 def rewrite(path: Path, out: Path, rows: list[list[Any]]) -> None:

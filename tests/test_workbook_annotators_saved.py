@@ -20,7 +20,13 @@ import python_calamine
 from core.engine.evaluation import evaluate
 from core.io.workbook import export_workbook, read_workbook, reopened
 from core.model.document import Document
-from tests.test_workbook_annotators import HEADER, ROWS, SHEET, imported, sheet_values
+from tests.test_workbook_annotators import (
+    HEADER,
+    ROWS,
+    SHEET,
+    exported,
+    sheet_values,
+)
 
 
 @pytest.fixture
@@ -137,10 +143,7 @@ EDITS: dict[str, tuple[Callable[[Any], None], bool, list[list[Any]]]] = {
 
 @pytest.fixture
 def book(tmp_path: Path) -> tuple[Document, Path]:
-    doc = imported(tmp_path)
-    out = tmp_path / "book.xlsx"
-    export_workbook(evaluate(doc), out)
-    return doc, out
+    return exported(tmp_path)
 
 
 @pytest.mark.parametrize("kind", list(EDITS))
