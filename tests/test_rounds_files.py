@@ -162,12 +162,17 @@ def test_merge_takes_excel_edits_and_refuses_another_base(base_file: Path,
     assert [x.reviewer for x in merged.assignment.shares] == ["ana", "ben"]
 
 
-def test_conflicts_are_kept_in_the_merged_workbook(base_file: Path, tmp_path: Path) -> None:
+def _two_rounds(base_file: Path, tmp_path: Path) -> tuple[dict[str, Path], Path, Document]:
+    """``base_file`` split for ana and ben (their workbooks by name), and
+    again for cara alone (her workbook), with ben's read."""
     books = split(base_file, tmp_path / "round")
     code, _ = run("split", base_file, "--reviewers", "cara", "-o", tmp_path / "second")
     assert code == 0
-    cara = tmp_path / "second" / "base-cara.xlsx"
-    ben = read_workbook(books["ben"])
+    return books, tmp_path / "second" / "base-cara.xlsx", read_workbook(books["ben"])
+
+
+def test_conflicts_are_kept_in_the_merged_workbook(base_file: Path, tmp_path: Path) -> None:
+    books, cara, ben = _two_rounds(base_file, tmp_path)
     q = ben.query_ids[0]
     x = unknown_of(ben, q)[0]
     edit_grades(books["ben"], {(q, x): 0})
@@ -476,11 +481,7 @@ def test_merge_again_never_replaces_a_merged_workbook_someone_worked_on(
     from core.model.edits import GradeValue, SetGrades
     from core.session import Worksheet
 
-    books = split(base_file, tmp_path / "round")
-    code, _ = run("split", base_file, "--reviewers", "cara", "-o", tmp_path / "second")
-    assert code == 0
-    cara = tmp_path / "second" / "base-cara.xlsx"
-    ben = read_workbook(books["ben"])
+    books, cara, ben = _two_rounds(base_file, tmp_path)
     q = ben.query_ids[0]
     x, y = unknown_of(ben, q)[:2]
     edit_grades(books["ben"], {(q, x): 0})
