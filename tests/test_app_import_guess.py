@@ -207,3 +207,9 @@ def test_the_editor_opens_a_run_with_a_sheet_as_qrels(qtbot: Any, boxes: Boxes) 
     for i in range(len(doc)):
         key = (doc.query_ids[int(doc.query[i])], str(doc.source_id[i]))
         assert doc.grade[i] == pytest.approx(want[key])
+    # on the sheet's Bad ... Perfect scale, as the wizard reads it: its means
+    # (0.5) no levels (was 0, 0.5, 2, 3, unlabelled) nor grades off it
+    shown = window.evaluation
+    assert shown.rubric.text == "0=Bad,1=Fair,2=Good,3=Excellent,4=Perfect"
+    assert not shown.outside_rubric.any()
+    assert doc.annotators == ["rater-1", "rater-2"]

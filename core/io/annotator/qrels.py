@@ -114,11 +114,47 @@ def run_with_judgments(run: str | Path | Run, sheet: str | Path,
     sheet = Path(sheet)
     judgments = _judgments(sheet, conventions)
     if isinstance(run, Run):  # joined on the text of every id, the sheet's as they are
-        return document_from_judged(run, _judged(judgments), conventions)
-    if is_parquet(run):  # on the bytes of every id, the sheet's as they are (white space too)
-        return _table_join(Path(run), judgments, sheet, conventions)
-    with _as_qrels(judgments, sheet) as qrels:
-        return document_from_trec(run, qrels, conventions)
+        doc = document_from_judged(run, _judged(judgments), conventions)
+    elif is_parquet(run):  # on the bytes of every id, the sheet's as they are (white space too)
+        doc = _table_join(Path(run), judgments, sheet, conventions)
+    else:
+        with _as_qrels(judgments, sheet) as qrels:
+            doc = document_from_trec(run, qrels, conventions)
+    return _on_the_sheets_scale(doc, judgments, conventions)
+
+
+def _on_the_sheets_scale(doc: Document, judgments: Document,
+                         conventions: Conventions | None) -> Document:
+    """``doc`` (a run joined with the sheet's current grades) on the scale
+    the import declared (the sheet's, or the ``--rubric`` chosen) with its
+    guidelines, unless the caller's conventions declare their own, and with
+    the annotators' grades of each judged candidate: a consensus mean (4/3
+    of grades 1, 1, 2) is a mean of the scale's levels, as the import
+    wizard's document says, never a level of a scale made of the means
+    (0, 0.3333, 0.5, ...: the rubric found from the grades alone), nor a
+    grade off a declared 0-3 scale."""
+    chosen = conventions if conventions is not None else doc.conventions
+    doc.conventions = chosen.replace(
+        rubric=chosen.rubric if chosen.rubric is not None else judgments.conventions.rubric,
+        guidelines=chosen.guidelines or judgments.conventions.guidelines)
+    if judgments.ratings is None or not judgments.annotators:
+        return doc
+    row_of = {(judgments.query_ids[q], str(s)): r for r, (q, s) in enumerate(
+        zip(judgments.query.tolist(), judgments.source_id, strict=True))}
+    rows = np.flatnonzero(doc.state == GradeState.NUMBER)  # the sheet's judgments alone
+    found = np.fromiter((row_of.get((doc.query_ids[int(doc.query[i])], str(doc.source_id[i])), -1)
+                         for i in rows.tolist()), np.int64, rows.size)
+    rows, found = rows[found >= 0], found[found >= 0]
+    doc.annotators = list(judgments.annotators)
+    doc.ratings = np.full((len(doc), len(doc.annotators)), np.nan)
+    doc.ratings[rows] = judgments.ratings[found]
+    if judgments.unrateable_ratings is not None:
+        doc.unrateable_ratings = np.zeros(doc.ratings.shape, dtype=bool)
+        doc.unrateable_ratings[rows] = judgments.unrateable_ratings[found]
+    if judgments.unrateable_words is not None:
+        doc.unrateable_words = np.full(doc.ratings.shape, "", dtype=object)
+        doc.unrateable_words[rows] = judgments.unrateable_words[found]
+    return doc
 
 
 def _judgments(sheet: Path, conventions: Conventions | None = None) -> Document:

@@ -1,0 +1,92 @@
+"""An annotators' sheet given as a run's qrels (``--qrels SHEET``) keeps the
+scale the import declares: the wizard's 0-3 scale, its consensus means
+(4/3 of grades 1, 1, 2) means of that scale's levels, never levels of a
+scale made of the means (0, 0.3333, 0.5, ...), nor grades off it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from tempfile import TemporaryDirectory
+
+import numpy as np
+from hypothesis import HealthCheck, assume, given, settings
+
+from core.engine.evaluation import evaluate
+from core.io.annotator import import_annotations
+from core.io.annotator.qrels import run_with_judgments
+from core.model.conventions import Conventions
+from core.model.document import Document, GradeState
+from core.model.rubric import Rubric
+from tests.sheetgen import Drawn, sheets, write_sheet
+
+SHEET = ("query,doc,annotator,relevance\n"
+         "q1,d1,ana,3\nq1,d1,ben,2\nq1,d2,ana,0\nq1,d2,ben,1\n"
+         "q1,d3,ana,1\nq1,d3,ben,1\nq1,d3,cara,2\n"
+         "q2,d4,ana,2\nq2,d4,ben,2\nq2,d5,ana,0\nq2,d5,ben,0\nq2,d5,cara,1\n")
+RUN = "q1 Q0 d1 1 3 r\nq1 Q0 d2 2 2 r\nq1 Q0 d3 3 1 r\nq2 Q0 d4 1 2 r\nq2 Q0 d5 2 1 r\n"
+
+
+def _by_key(doc: Document) -> dict[tuple[str, str], int]:
+    return {(doc.query_ids[int(q)], str(s)): i
+            for i, (q, s) in enumerate(zip(doc.query.tolist(), doc.source_id, strict=True))}
+
+
+def test_the_means_of_a_0_3_sheet_stay_on_its_scale(tmp_path: Path) -> None:
+    sheet, run = tmp_path / "judged.csv", tmp_path / "run.txt"
+    sheet.write_text(SHEET, encoding="utf-8")
+    run.write_text(RUN, encoding="utf-8")
+    doc = run_with_judgments(run, sheet)
+    ev = evaluate(doc)
+    # by hand: d1 (3+2)/2, d2 (0+1)/2, d3 (1+1+2)/3, d4 2, d5 (0+0+1)/3
+    assert doc.grade.tolist() == [2.5, 0.5, 4 / 3, 2.0, 1 / 3]
+    assert ev.rubric.values == (0.0, 1.0, 2.0, 3.0)  # was 0, 0.3333, 0.5, 1.3333, 2, 2.5
+    assert not ev.outside_rubric.any()  # each mean lies between its annotators' grades
+    assert doc.annotators == ["ana", "ben", "cara"]
+    assert doc.ratings is not None
+    assert doc.ratings[2].tolist() == [1.0, 1.0, 2.0]
+    # the scale chosen (evaluate --rubric) is the scale, as the import takes it
+    chosen = run_with_judgments(run, sheet, Conventions(rubric=Rubric.parse("0,1,2,3,4")))
+    assert evaluate(chosen).rubric.values == (0.0, 1.0, 2.0, 3.0, 4.0)
+    assert chosen.grade.tolist() == doc.grade.tolist()
+
+
+@settings(max_examples=16, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
+                                 HealthCheck.data_too_large])
+@given(sheets(topics=True))
+def test_a_sheet_as_qrels_is_the_wizards_document_on_the_wizards_scale(sheet: Drawn) -> None:
+    """Drawn sheets (numbered topics, so that a TREC run can name them),
+    each read by the import as the wizard reads it and given as the qrels
+    of a run ranking every candidate it lists: the same grades, the same
+    declared scale, the same annotators' grades and the same grades
+    flagged off the scale, candidate by candidate."""
+    assume(not sheet.flags and not sheet.ambiguous and not sheet.extra_grade)
+    with TemporaryDirectory() as tmp:
+        path = write_sheet(sheet, Path(tmp) / "drawn.csv")
+        try:
+            wizard = import_annotations(path).document
+        except Exception:  # refused sheets are tests/test_import_properties.py's
+            assume(False)
+            raise
+        assume(bool((wizard.state == GradeState.NUMBER).any()))
+        assume(all(len(q.split()) == 1 for q in wizard.query_ids))  # (a transposed sheet's)
+        run = Path(tmp) / "run.txt"
+        run.write_text("".join(
+            f"{wizard.query_ids[int(q)]} Q0 {s} 1 {len(wizard) - i} r\n"
+            for i, (q, s) in enumerate(zip(wizard.query.tolist(), wizard.source_id,
+                                           strict=True))), encoding="utf-8")
+        joined = run_with_judgments(run, path)
+    assert joined.conventions.rubric == wizard.conventions.rubric
+    mine, theirs = evaluate(joined), evaluate(wizard)
+    assert mine.rubric == theirs.rubric
+    rows = _by_key(joined)
+    for key, w in _by_key(wizard).items():
+        if wizard.state[w] != GradeState.NUMBER:
+            continue
+        j = rows[key]
+        assert joined.grade[j] == wizard.grade[w], key
+        assert mine.outside_rubric[j] == theirs.outside_rubric[w], key
+        if wizard.ratings is not None:
+            assert joined.ratings is not None
+            np.testing.assert_array_equal(joined.ratings[j], wizard.ratings[w])
+    assert joined.annotators == wizard.annotators
