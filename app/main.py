@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from app.banner import UnjudgedBanner
     from app.fileops import FileOps
     from app.outside_edits import OutsideEditsBanner
+    from app.unread_annotators import UnreadAnnotatorsBanner
     from app.window_api import WindowApi
 
 # The window's modules are imported once the splash shows (they take a
@@ -308,7 +309,7 @@ def _opened(window: WindowApi, extras: _Extras, shown: Path,
             qrels: str | Path | None) -> None:
     """What the file ``shown`` at launch (with ``qrels``) calls for: its
     origin, edits a crash left, its unjudged candidates, edits made in the
-    spreadsheet."""
+    spreadsheet, a worksheet's annotators' columns not read."""
     from app.file_formats import origin_of
 
     # A run and its qrels, an annotators' sheet: sources Save never replaces.
@@ -317,6 +318,7 @@ def _opened(window: WindowApi, extras: _Extras, shown: Path,
     if qrels is not None:
         extras.unjudged_banner.offer()
     extras.outside_edits.offer(window.document)  # edits made in the spreadsheet
+    extras.unread_annotators.offer(shown)  # a worksheet's annotators' columns left out
 
 
 @dataclass(frozen=True)
@@ -327,6 +329,7 @@ class _Extras:
     file_ops: FileOps
     unjudged_banner: UnjudgedBanner
     outside_edits: OutsideEditsBanner
+    unread_annotators: UnreadAnnotatorsBanner
 
 
 def _install_extras(window: WindowApi, read_as: os.stat_result | None = None) -> _Extras:
@@ -348,6 +351,7 @@ def _install_extras(window: WindowApi, read_as: os.stat_result | None = None) ->
     from app.outside_edits import install_outside_edits
     from app.plot_dock import install_plots
     from app.preferences import install_preferences
+    from app.unread_annotators import install_unread_annotators
 
     window.file_ops = file_ops = install_file_ops(window, read_as=read_as)
     window.clipboard_actions = install_clipboard_actions(window)
@@ -360,6 +364,7 @@ def _install_extras(window: WindowApi, read_as: os.stat_result | None = None) ->
     file_ops.opened.connect(lambda _path: banner.offer() if file_ops.qrels else None)
     window.judgments_only_banner = install_judgments_only_banner(window)
     window.outside_edits = outside = install_outside_edits(window)
+    unread = install_unread_annotators(window, file_ops)  # (offered as each file opens)
     window.file_drop = install_drop(window, file_ops.open_path)
     window.keyboard = install_keyboard(window)
     install_encoding_status(window, file_ops)
@@ -367,7 +372,7 @@ def _install_extras(window: WindowApi, read_as: os.stat_result | None = None) ->
     # Help > Keyboard shortcuts lists every action's shortcut when opened
     # (the review docks' too, installed after it).
     window.help_menu = install_help(window)
-    return _Extras(file_ops, banner, outside)
+    return _Extras(file_ops, banner, outside, unread)
 
 
 def install_review_docks(window: WindowApi) -> None:

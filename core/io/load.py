@@ -199,11 +199,12 @@ def is_annotator_sheet(path: Path) -> bool:
     return not all(f in found for f in REQUIRED) and not looks_like_trec_run(path)
 
 
-def annotators_not_read(path: str | Path) -> str:
+def annotators_not_read(path: str | Path, how: str | None = None) -> str:
     """What opening a worksheet CSV/TSV written by the import leaves out, in
     one line: its annotators' columns (``grade_<name>``, read back by the
     import alone: :func:`core.io.annotator.write.written_annotators`),
-    and how to keep them; ``""`` for any other file."""
+    and how to keep them (``how``: the way to import it, by default the
+    ``import`` command; the editor's is its menu); ``""`` for any other file."""
     path = Path(path)
     if path.suffix.lower() not in (*TEXT_SHEET_SUFFIXES, ".tab", ".txt"):
         return ""
@@ -222,7 +223,7 @@ def annotators_not_read(path: str | Path) -> str:
     return (f"{path}: {', '.join(header[c] for c, _ in cols)}: the grades of "
             f"{counted(len(cols), 'annotator')}, not read when the worksheet is opened (its "
             "grade column is the grade); to keep each annotator's grades, import it: "
-            f"ndcg-worksheet import {shlex.quote(str(path))} -o OUT.xlsx")
+            + (how or f"ndcg-worksheet import {shlex.quote(str(path))} -o OUT.xlsx"))
 
 
 def _head_text(path: Path) -> str | None:
