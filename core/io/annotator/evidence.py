@@ -23,16 +23,18 @@ from core.errors import InputError
 from core.io.annotator import ranks
 from core.io.annotator.cells import Reject, number
 from core.io.annotator.detect import detect_mapping
-from core.io.annotator.legend import legend_columns, legend_words
+from core.io.annotator.legend import find_legend, legend_columns, legend_words
 from core.io.annotator.model import ColumnMapping, cell_text, take_alone
 from core.io.annotator.names import combined_grade, name_field, quantity_header
 from core.io.annotator.profile import Profile, counting, profile_columns, span
+from core.io.annotator.scales import header_range
 from core.io.annotator.sheet import Sheet
 from core.io.annotator.write import written_consensus
 from core.io.safety import column_letters
 from core.model.conventions import ConsensusRule, Rounding
 from core.model.document import Document, GradeState
 from core.model.numbers import NumberError, agreed, counted, number_text, read_numbers
+from core.model.rubric import Rubric
 
 __all__ = ["NotConsensus", "check_consensus", "check_rank", "check_sheet"]
 
@@ -84,12 +86,12 @@ def check_rank(sheet: Sheet, query: list[str], source: list[str], alive: list[bo
                 "the sheet holds no ranking, or --order rows if the row order is one")
 
 
-def check_sheet(sheet: Sheet) -> None:
+def check_sheet(sheet: Sheet, rubric: Rubric | None = None) -> None:
     """Refuse a grade column that holds no grades (the sheet holds no graded
     judgments) and columns of grades like the used ones left unused. Only
     the columns that need it are looked at: a grade column named so is
     read cell by cell, and a sheet whose columns all have a role has none
-    left unused."""
+    left unused. ``rubric``: the scale the user declares (``--rubric``)."""
     mapping = sheet.mapping
     if "grade" in mapping.declared:
         return
@@ -108,7 +110,7 @@ def check_sheet(sheet: Sheet) -> None:
                 hint="pass --map grade=COLUMN for the column of grades, or "
                 "--annotators COL,COL,... for one column per annotator")
     if unused:
-        _unused_grades(sheet, _alike_unused(sheet, by_col, unused))
+        _unused_grades(sheet, _alike_unused(sheet, by_col, unused, rubric))
 
 
 def _unused(sheet: Sheet) -> list[int]:
@@ -213,17 +215,22 @@ def _alike(p: Profile, grades: list[Profile], marks: set[str], counts: bool = Fa
     return False
 
 
-def _alike_unused(sheet: Sheet, by_col: dict[int, Profile], unused: list[int]
-                  ) -> list[Profile]:
+def _alike_unused(sheet: Sheet, by_col: dict[int, Profile], unused: list[int],
+                  rubric: Rubric | None = None) -> list[Profile]:
     """The columns of ``unused`` whose values are grades like the used grade
     columns' (not a rank's, nor a batch's number, nor the consensus written
-    beside its annotators')."""
+    beside its annotators', nor a count of each query's rows leaving the
+    scale declared: :func:`_declared_scale`)."""
     mapping = sheet.mapping
     grades = [by_col[c] for c, _ in mapping.sources() if c in by_col]
     marks = {m.strip().casefold() for m in mapping.unknown_marks if m.strip()}
     query, source = by_col.get(mapping.query or 0), by_col.get(mapping.source_id or 0)
     consensus = written_consensus(sheet.header) if mapping.grades else None
     counts = {c for c, _, flag in mapping.left_out if flag.startswith("--map rank=")}
+    scale = _declared_scale(sheet, rubric) if counts & set(unused) else None
+    if scale is not None:  # no grades on the scale declared: a rank's values, as left out
+        unused = [c for c in unused if c not in counts
+                  or (scale[0] <= by_col[c].lo and by_col[c].hi <= scale[1])]
     numbers = [g for g in (*grades, *map(by_col.__getitem__, unused))
                if g.graded and g.numeric == 1.0 and g.whole == 1.0]
     alike = [p for p in map(by_col.__getitem__, unused)
@@ -233,6 +240,24 @@ def _alike_unused(sheet: Sheet, by_col: dict[int, Profile], unused: list[int]
                       and (_a_rank(p, _with(p, numbers), query, source, mapping)
                            or _a_batch(p, _with(p, numbers), query, source)))]
     return alike
+
+
+def _declared_scale(sheet: Sheet, rubric: Rubric | None) -> tuple[float, float] | None:
+    """The lowest and highest grade of the scale declared: by the user
+    (``--rubric``), by the sheet's legend (``0 = not relevant, ..., 3 =
+    perfect``), or by the range a used grade column's header writes
+    (``Relevance (0-3)``); None where nothing declares one. A column of
+    whole numbers outside it is no annotator's grades on it (they would
+    be refused as off the scale): 1, 2, 3, 4 beside ``Relevance (0-3)``
+    counts a query's rows as a rank does, and only so."""
+    if rubric is not None:
+        return rubric.values[0], rubric.values[-1]
+    legend = find_legend(sheet.table, sheet.mapping).legend
+    if legend is not None:
+        return legend.rubric.values[0], legend.rubric.values[-1]
+    said = [r for c, _ in sheet.mapping.sources() if c < len(sheet.header)
+            and (r := header_range(sheet.header[c])) is not None]
+    return (min(lo for lo, _ in said), max(hi for _, hi in said)) if said else None
 
 
 def _with(p: Profile, grades: list[Profile]) -> list[Profile]:

@@ -99,7 +99,7 @@ def import_table(
                           per_respondent=table.origin is not None)
     sheet = Sheet(table, mapping)  # raises when the mapping lacks a needed column
     _refuse_lists(sheet)
-    check_sheet(sheet)  # grades that are none, grade columns left unused
+    check_sheet(sheet, conventions.rubric)  # grades that are none, grade columns left unused
     sheet.mapping = taken_alone(sheet)  # those left out by a grade column declared, said so
     report.column_names = {c: sheet.header[c] if c < len(sheet.header) and sheet.header[c]
                            else column_letters(c + 1) for c in mapping.used_columns()}

@@ -31,6 +31,7 @@ __all__ = [
     "Scale",
     "Vocabulary",
     "guess_labels",
+    "header_range",
     "label_key",
     "listed_scale",
     "number_range",
@@ -436,16 +437,21 @@ def _rubric_label(text: str) -> str:
 _RANGE = re.compile(r"(-?\d+)\s*(?:-|–|to|\.\.)\s*(-?\d+)")
 
 
+def header_range(header: str) -> tuple[int, int] | None:
+    """The grades' range a grade column's header writes (``Rating (1-5)``:
+    1, 5), None when it writes none."""
+    m = _RANGE.search(header)
+    if m is None:
+        return None
+    a, b = int(m.group(1)), int(m.group(2))
+    return (a, b) if a < b else None
+
+
 def number_range(values: list[float], header: str = "") -> Rubric | None:
     """The rubric of a sheet of whole-number grades: their range, widened to
     the range the header writes (``Rating (1-5)``); None without numbers, or
     when they are not whole or span more than 101 grades."""
-    lo = hi = None
-    m = _RANGE.search(header)
-    if m is not None:
-        a, b = int(m.group(1)), int(m.group(2))
-        if a < b:
-            lo, hi = a, b
+    lo, hi = header_range(header) or (None, None)
     whole = [x for x in values if float(x).is_integer()]
     if not whole or len(whole) < len(values):
         return None
