@@ -643,6 +643,25 @@ def test_the_judges_tables_fit_a_narrow_dock_numbers_right_marks_whole_on_hover(
     QToolTip.hideText()
 
 
+def test_the_judges_message_without_annotators_stands_at_the_top(qtbot):
+    """A document without annotators' grades: the dock says so at its top.
+    The message stood in the middle of the dock (y 540 of 1,000 px, seen on a
+    2,000-query run at 1920x1080), the space above it blank."""
+    from app.review.judges_view import JudgesView
+
+    view = JudgesView(lambda: 4)
+    qtbot.addWidget(view)
+    view.resize(380, 1000)
+    view.set_document(Document.from_columns(query=["q1"], source_id=["a"], score=[1.0],
+                                            grade=[1.0]))
+    view.show()
+    qtbot.waitExposed(view)
+    assert "keeps no individual annotators' grades" in view.message.text()
+    top = view.message.mapTo(view, view.message.rect().topLeft()).y()
+    assert top < 30
+    assert view.message.height() <= view.message.heightForWidth(view.message.width()) + 2
+
+
 # -- the comparison follows the conventions ----------------------------------------------------
 def _unjudged_pair(tmp_path):  # type: ignore[no-untyped-def]
     """Run A with qrels (d3 and d4 unjudged: every query unresolved) and run B."""

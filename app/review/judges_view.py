@@ -235,9 +235,13 @@ class WidthFit(QObject):
         want = [max(header.sectionSizeHint(c), view.sizeHintForColumn(c)) for c in range(count)]
         words = [c for c in self.words() if 0 <= c < count]
         # (from the frame, not the viewport: at a Resize the viewport has
-        # not followed yet, and the table kept the widths of its last size)
+        # not followed yet, and the table kept the widths of its last size;
+        # a table of any number of rows keeps its scroll bar's room, which
+        # it shows after the rows arrive, the fit done: the last column was
+        # cut by 14 px)
         bar = view.verticalScrollBar()
-        room = view.contentsRect().width() - (bar.sizeHint().width() if bar.isVisible() else 0)
+        scrolls = bar.isVisible() or self.rows is None or view.model().rowCount() > self.rows
+        room = view.contentsRect().width() - (bar.sizeHint().width() if scrolls else 0)
         cap = max(want, default=0)
         fixed = sum(w for c, w in enumerate(want) if c not in words)
         while cap > self.floor and fixed + sum(
@@ -301,8 +305,12 @@ class JudgesView(QWidget):
         body.setObjectName("judgesBody")
         layout = QVBoxLayout(body)
         for widget in (self.message, self.consensus, self.kappa_table, self.alpha_table,
-                       self.query_title, self.candidate_table):
+                       self.query_title):
             layout.addWidget(widget)
+        layout.addWidget(self.candidate_table, 1)  # (the room left, when shown)
+        # ... else the texts stay at the top: alone, the message that there are
+        # no annotators' grades stood in the middle of a 1080 px tall dock.
+        layout.addStretch(0)
         # In a short dock the view scrolls: with two annotators' sheet it
         # asked for 372 px of height, and made a 960x540 window (a 1920x1080
         # screen at 2x) 638 px tall.
