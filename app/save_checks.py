@@ -121,11 +121,11 @@ class SaveChecks(QObject):
         save through, and the refusal said the file was open in LibreOffice."""
         box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Lock file left behind"),
                           boxed(self.tr(
-                              "{0} has a LibreOffice lock file beside it, {1}, but nobody "
-                              "holds the file open: the lock names you on this machine, and "
-                              "no LibreOffice is running here (it was left by a LibreOffice "
-                              "that crashed or was stopped).\n\nDelete the lock file and "
-                              "save?").format(path.name, lock.name)),
+                              "{0} has a lock file beside it ({1}) that LibreOffice left "
+                              "behind when it crashed or was stopped: it names you on this "
+                              "machine, and no LibreOffice is running here, so nobody holds "
+                              "the file open.\n\nDelete the lock file and save?").format(
+                                  path.name, lock.name)),
                           Button.Cancel, self.window)
         remove = box.addButton(self.tr("Delete the lock file and save"),
                                QMessageBox.ButtonRole.AcceptRole)
