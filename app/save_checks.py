@@ -26,8 +26,8 @@ from PySide6.QtWidgets import QMessageBox
 from app.file_formats import ENCODINGS, TEXT_SUFFIXES
 from app.shown import boxed, shown_id
 from app.workers import show_error
-from core.errors import InputError
-from core.io.atomic import check_writable
+from core.errors import InputError, StaleLock
+from core.io.atomic import check_writable, remove_stale_lock
 from core.io.delimited import KEPT, cannot_encode, not_kept, text_encoding
 from core.io.identity import FileState, real_path
 from core.model.document import Document
@@ -102,6 +102,8 @@ class SaveChecks(QObject):
     def _writable(self, path: Path, save_as: Callable[[], object]) -> bool:
         try:
             check_writable(path)
+        except StaleLock as exc:
+            return self._stale_lock_removed(path, Path(exc.lock), save_as)
         except InputError as exc:
             answer = QMessageBox.warning(
                 self.window, self.tr("File not replaced"),
@@ -111,6 +113,36 @@ class SaveChecks(QObject):
                 save_as()
             return False
         return True
+
+    def _stale_lock_removed(self, path: Path, lock: Path, save_as: Callable[[], object]) -> bool:
+        """A LibreOffice lock file left behind (:func:`core.io.atomic.stale_lock`):
+        "Delete the lock file and save" (True: go on, the lock deleted),
+        "Save a copy…" or Cancel. Before, only deleting it by hand let the
+        save through, and the refusal said the file was open in LibreOffice."""
+        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Lock file left behind"),
+                          boxed(self.tr(
+                              "{0} has a lock file beside it ({1}) that LibreOffice left "
+                              "behind when it crashed or was stopped: it names you on this "
+                              "machine, and no LibreOffice is running here, so nobody holds "
+                              "the file open.\n\nDelete the lock file and save?").format(
+                                  path.name, lock.name)),
+                          Button.Cancel, self.window)
+        remove = box.addButton(self.tr("Delete the lock file and save"),
+                               QMessageBox.ButtonRole.AcceptRole)
+        copy = box.addButton(self.tr("Save a copy…"), QMessageBox.ButtonRole.ActionRole)
+        box.setDefaultButton(remove)
+        box.exec()
+        clicked = box.clickedButton()
+        if clicked is copy:
+            save_as()
+        if clicked is not remove:
+            return False
+        try:
+            remove_stale_lock(lock, path)
+        except InputError as exc:  # LibreOffice started meanwhile
+            show_error(self.window, self.tr("Not saved"), exc)
+            return False
+        return self._writable(path, save_as)  # (and nothing else holds it)
 
     def _unchanged(self, path: Path, read_as: FileState | None) -> bool:
         if read_as is None or not path.exists() or read_as.matches(path):

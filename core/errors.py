@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["ConventionError", "InputError", "NdcgError", "NotOwnWorkbook"]
+__all__ = ["ConventionError", "InputError", "NdcgError", "NotOwnWorkbook", "StaleLock"]
 
 
 class NdcgError(Exception):
@@ -75,3 +75,12 @@ class NotOwnWorkbook(InputError):
     """An ``.xlsx`` that is not an audited workbook written by this app (no
     metadata sheet): callers read it as an annotators' sheet instead. Raised
     so that nobody tells it apart by the text of a message."""
+
+
+@dataclass(eq=False)
+class StaleLock(InputError):
+    """A file refused for a LibreOffice lock file beside it that LibreOffice
+    left behind (:func:`core.io.atomic.stale_lock`): the caller may offer to
+    delete ``lock`` (:func:`core.io.atomic.remove_stale_lock`) and write."""
+
+    lock: str = ""

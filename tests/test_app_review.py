@@ -447,11 +447,11 @@ def test_judges_view_kappa_alpha_and_flags(qtbot, window, qtmodeltester):
     assert headers == ["source", "grade", "ann", "bob", "disagree"]
     rows = m.rows()
     assert [r[0] for r in rows] == ["a", "b", "c", "d"]
-    assert rows[2] == ("c", "1.5", 1.0, 2.0, "yes")
+    assert rows[2] == ("c", 1.5, 1.0, 2.0, "yes")
     assert [r[4] for r in rows] == ["", "", "yes", ""]
     assert "disagree on 1 of 4" in view.query_title.text()
     w.set_query(1)
-    assert m.rows() == [("a", "1", None, 1.0, "")]
+    assert m.rows() == [("a", 1.0, None, 1.0, "")]
 
 
 def test_an_annotator_s_unrateable_mark_shows_as_written_in_its_colour(qtbot, window):
@@ -578,6 +578,88 @@ def test_the_judges_view_wraps_its_texts_in_a_narrow_dock(qtbot):
     assert view.query_title.text().startswith("a-query-with-a-longer-name: ")
     for label in (view.message, view.query_title):
         assert label.geometry().right() < area.viewport().width(), label.objectName()
+
+
+def test_the_judges_tables_fit_a_narrow_dock_numbers_right_marks_whole_on_hover(qtbot):
+    """At 1280x800 the Judges tab is 312 px wide (a 264 px table). The kappa
+    and alpha tables scrolled sideways (400 and 370 px: "Cohen's kappa",
+    "candidates both graded") and their counts sat left beside right-aligned
+    kappas; the candidates' grade showed 0.3333333333333333 left-aligned
+    beside the annotators' right-aligned grades; a mark wider than its
+    column was cut at the viewport's edge. Now the two tables fit, as tall
+    as their rows; every number is right-aligned at the display rounding;
+    a mark given way is elided and said whole on hover."""
+    from PySide6.QtCore import QEvent
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QApplication, QToolTip
+
+    from app.review.judges_view import JudgesView
+
+    view = JudgesView(lambda: 4)
+    qtbot.addWidget(view)
+    view.resize(300, 900)
+    doc = Document.from_columns(
+        query=["q1", "q1", "q1", "q1", "q2"], source_id=["a", "b", "c", "d", "a"],
+        score=[4, 3, 2, 1, 1], grade=[1 / 3, 1, 1.5, 2, 1], name="two judges")
+    doc.annotators = ["ann", "bob.smith"]
+    ratings = _two_annotators().ratings.copy()
+    ratings[2, 1] = np.nan
+    doc.ratings = ratings
+    doc.unrateable_ratings = np.zeros(ratings.shape, dtype=bool)
+    doc.unrateable_ratings[2, 1] = True
+    doc.unrateable_words = np.full(ratings.shape, "", dtype=object)
+    doc.unrateable_words[2, 1] = "the page did not load"
+    view.set_document(doc)
+    view.show_query(doc, evaluate(doc).ranked(0), 0)
+    view.show()
+    qtbot.waitExposed(view)
+    right = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    for table, count in ((view.kappa_table, KappaColumn.ITEMS),
+                         (view.alpha_table, AlphaColumn.UNITS)):
+        qtbot.waitUntil(lambda t=table: t.horizontalHeader().length() <= t.viewport().width())
+        assert not table.horizontalScrollBar().isVisible(), table.objectName()
+        assert table.viewport().height() == table.verticalHeader().length()
+        assert table.model().index(0, count).data(Qt.ItemDataRole.TextAlignmentRole) == right
+    assert view.kappa_table.model().headerData(
+        KappaColumn.ITEMS, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole) == (
+            "candidates both annotators graded")
+    table, m = view.candidate_table, view.candidate_model
+    grade = m.index(0, 1)
+    assert table.itemDelegate().displayText(grade.data(), None) == "0.3333"
+    assert grade.data(Qt.ItemDataRole.TextAlignmentRole) == right
+    mark = m.index(2, 3)
+    assert mark.data() == "unrateable: the page did not load"
+    assert mark.data(Qt.ItemDataRole.TextAlignmentRole) is None  # words: left
+    table.scrollTo(mark)
+    rect = table.visualRect(mark)
+    assert rect.right() <= table.viewport().width()  # the column gave way
+    assert rect.width() < table.fontMetrics().horizontalAdvance(mark.data())
+    help_event = QHelpEvent(QEvent.Type.ToolTip, rect.center(),
+                            table.viewport().mapToGlobal(rect.center()))
+    QToolTip.hideText()
+    QApplication.sendEvent(table.viewport(), help_event)
+    qtbot.waitUntil(QToolTip.isVisible)
+    assert QToolTip.text() == "unrateable: the page did not load"
+    QToolTip.hideText()
+
+
+def test_the_judges_message_without_annotators_stands_at_the_top(qtbot):
+    """A document without annotators' grades: the dock says so at its top.
+    The message stood in the middle of the dock (y 540 of 1,000 px, seen on a
+    2,000-query run at 1920x1080), the space above it blank."""
+    from app.review.judges_view import JudgesView
+
+    view = JudgesView(lambda: 4)
+    qtbot.addWidget(view)
+    view.resize(380, 1000)
+    view.set_document(Document.from_columns(query=["q1"], source_id=["a"], score=[1.0],
+                                            grade=[1.0]))
+    view.show()
+    qtbot.waitExposed(view)
+    assert "keeps no individual annotators' grades" in view.message.text()
+    top = view.message.mapTo(view, view.message.rect().topLeft()).y()
+    assert top < 30
+    assert view.message.height() <= view.message.heightForWidth(view.message.width()) + 2
 
 
 # -- the comparison follows the conventions ----------------------------------------------------

@@ -197,3 +197,47 @@ def test_a_file_open_in_libreoffice_is_not_replaced_and_save_as_is_offered(
         lambda: lock.write_bytes(b",ana,vm,07.12.2026 10:10,file:///p;"),
         "the file is open in LibreOffice by ana; it was not changed")
     assert window.session.modified
+
+
+def _stale_lock_beside(book: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A lock LibreOffice left beside ``book`` (this user, this machine, its
+    profile not running): no LibreOffice runs, as far as /proc says."""
+    import getpass
+    import socket
+
+    from core.io import atomic
+
+    monkeypatch.setattr(atomic, "libreoffice_profiles", lambda: frozenset())
+    lock = book.parent / f".~lock.{book.name}#"
+    lock.write_bytes(f",{getpass.getuser()},{socket.gethostname()},07.12.2026 12:53,"
+                     "file:///home/me/.config/libreoffice/4;".encode())
+    return lock
+
+
+@pytest.mark.parametrize("click", ["Delete the lock file and save", "Cancel"])
+def test_a_lock_file_libreoffice_left_behind_is_named_and_deleted_at_the_user_s_word(
+        qtbot: Any, book: Path, monkeypatch: pytest.MonkeyPatch, click: str):
+    """Before, Save refused "the file is open in LibreOffice by ana" for a lock
+    a crashed LibreOffice left, until the user found and deleted the lock file.
+    Now the box says it was left behind and offers to delete it and save."""
+    from tests.test_app_additions import _answer
+
+    window, ops = _window(qtbot)
+    _finish(qtbot, ops.open_path(book))
+    _grade(window, 0, 2.5)
+    lock = _stale_lock_beside(book, monkeypatch)
+    before = book.read_bytes()
+    seen: list[str] = []
+    _answer(qtbot, click, seen)
+    assert ops.save(blocking=True) is (click != "Cancel")
+    assert len(seen) == 1
+    assert seen[0].startswith(f"{book.name} has a lock file beside it (.~lock.{book.name}#) "
+                              "that LibreOffice left behind")
+    if click == "Cancel":
+        assert lock.exists()
+        assert book.read_bytes() == before
+        assert window.session.modified
+    else:
+        assert not lock.exists()
+        assert book.read_bytes() != before
+        assert not window.session.modified

@@ -53,6 +53,8 @@ class RowsModel(QAbstractTableModel):
         #: SOURCE in ``columns``; shown with their line breaks marked.
         self._ids = frozenset(int(c) for c in columns if c.name in ("QUERY", "SOURCE"))
         self._headers = headers
+        #: A header's words said whole on hover (a short header's long name).
+        self.header_tips: dict[int, str] = {}
         self._rows: list[tuple[Any, ...]] = []
         #: Each row's background: a tone of app.models.looks (painted in the
         #: scheme in use), a brush, or None.
@@ -93,8 +95,12 @@ class RowsModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = DISPLAY) -> Any:
-        if role == DISPLAY and orientation == Qt.Orientation.Horizontal:
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        if role == DISPLAY:
             return self._headers.get(section)
+        if role == TOOLTIP:
+            return self.header_tips.get(section)
         return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:
@@ -124,8 +130,13 @@ class RowsModel(QAbstractTableModel):
                 return None
             shade = self._brushes[index.row()]
             return brush(shade) if isinstance(shade, str) else shade
-        if role == Qt.ItemDataRole.TextAlignmentRole and isinstance(row[index.column()], float):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            # Numbers right-aligned, counts (ints) as much as floats: the
+            # Judges dock's "candidates both graded" sat left beside its
+            # right-aligned kappas. Words (and a bool's yes/no) stay left.
+            value = row[index.column()]
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:

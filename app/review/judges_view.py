@@ -15,17 +15,17 @@ says so.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtWidgets import QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
 from app.accessibility import label_control
 from app.actions import ActionSpec
-from app.delegates import NumberDelegate
+from app.delegates import GradeWordsDelegate, NumberDelegate
 from app.models.looks import ITALIC, STATE_TONE, brush
 from app.panels.scrolled import scrolled
 from app.review.common import Index, RowsModel, read_only_table
@@ -62,12 +62,18 @@ class KappaModel(RowsModel):
     """Cohen's kappa per pair of annotators (None: not defined)."""
 
     def __init__(self, parent: Any = None) -> None:
+        # Short headers, said whole on hover: "Cohen's kappa" and "candidates
+        # both graded" made the table 400 px wide in a 264 px Judges tab.
         super().__init__(KappaColumn, {
             KappaColumn.ANNOTATOR_A: self.tr("annotator"),
             KappaColumn.ANNOTATOR_B: self.tr("annotator"),
-            KappaColumn.KAPPA: self.tr("Cohen's kappa"),
-            KappaColumn.ITEMS: self.tr("candidates both graded"),
+            KappaColumn.KAPPA: self.tr("kappa"),
+            KappaColumn.ITEMS: self.tr("items"),
         }, parent)
+        self.header_tips = {
+            KappaColumn.KAPPA: self.tr("Cohen's kappa of the two annotators"),
+            KappaColumn.ITEMS: self.tr("candidates both annotators graded"),
+        }
 
     def set_report(self, report: AgreementReport | None) -> None:
         self.set_rows([] if report is None else [
@@ -86,11 +92,17 @@ class AlphaModel(RowsModel):
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(AlphaColumn, {
-            AlphaColumn.METRIC: self.tr("Krippendorff's alpha"),
+            AlphaColumn.METRIC: self.tr("level"),
             AlphaColumn.ALPHA: self.tr("alpha"),
-            AlphaColumn.UNITS: self.tr("candidates with 2+ grades"),
+            AlphaColumn.UNITS: self.tr("items"),
             AlphaColumn.VALUES: self.tr("grades"),
         }, parent)
+        self.header_tips = {
+            AlphaColumn.METRIC: self.tr("Krippendorff's alpha at this level of measurement"),
+            AlphaColumn.ALPHA: self.tr("Krippendorff's alpha"),
+            AlphaColumn.UNITS: self.tr("candidates with two or more grades"),
+            AlphaColumn.VALUES: self.tr("grades those candidates hold"),
+        }
 
     def set_report(self, report: AgreementReport | None) -> None:
         self.set_rows([] if report is None else [
@@ -124,9 +136,13 @@ class CandidateAgreementModel(RowsModel):
         names = report.annotators if report is not None else []
         self.beginResetModel()
         self._headers = {0: self.tr("source"), 1: self.tr("grade")}
+        self.header_tips = {1: self.tr("the document's grade (the consensus, or the "
+                                       "reviewer's)")}
         for a, name in enumerate(names):
             self._headers[2 + a] = name
+            self.header_tips[2 + a] = self.tr("{0}'s grades").format(name)
         self._headers[2 + len(names)] = self.tr("disagree")
+        self.header_tips[2 + len(names)] = self.tr("the annotators gave different grades")
         self.endResetModel()
         self.candidates = rows if report is not None else []
         table: list[tuple[Any, ...]] = []
@@ -139,8 +155,12 @@ class CandidateAgreementModel(RowsModel):
                     self._tones[(r, CandidateColumn.GRADE)] = STATE_TONE[GradeState(state)]
                 grades = [self._cell(doc, report, r, i, a) for a in range(len(names))]
                 flag = bool(report.disagree[i])
-                table.append((doc.source_text(i), grade_text(float(doc.grade[i]), state),
-                              *grades, self.tr("yes") if flag else ""))
+                # The grade a number (rounded for display, right-aligned as
+                # the annotators' grades beside it), a state its word.
+                grade: float | str = float(doc.grade[i]) if state == GradeState.NUMBER else (
+                    grade_text(float(doc.grade[i]), state))
+                table.append((doc.source_text(i), grade, *grades,
+                              self.tr("yes") if flag else ""))
                 brushes.append(_DISAGREE if flag else None)
         self.set_rows(table, brushes)
 
@@ -178,7 +198,69 @@ class CandidateAgreementModel(RowsModel):
         """Rows stay in ranked order, like the grid."""
 
 
-#: The tone of each grade state a cell says in words (app.models.looks).
+class WidthFit(QObject):
+    """Keeps a table's columns within its width, and its height to its rows.
+
+    Each column gets the width its contents and header ask; when they ask
+    more than the view has, the ``words`` columns (ids, names, marks) give
+    way, the widest first, down to ``floor`` pixels, their texts elided and
+    said whole on hover (:meth:`NumberDelegate.helpEvent`, the headers'
+    tooltips); numbers never shrink. Only below those floors does the
+    table scroll sideways. At most ``rows`` rows tall (None: as the layout
+    gives it). In a Judges tab 264 px wide the three tables scrolled
+    sideways at their natural widths (400, 370 and 500 px) and cut
+    ``unrateable: N/A`` at the viewport's edge, and the kappa and alpha
+    tables stood 190 px tall over 3 rows."""
+
+    def __init__(self, view: QTableView, words: Callable[[], Sequence[int]], floor: int,
+                 rows: int | None = None) -> None:
+        super().__init__(view)
+        self.view, self.words, self.floor, self.rows = view, words, floor, rows
+        view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        view.horizontalHeader().setStretchLastSection(True)
+        view.setTextElideMode(Qt.TextElideMode.ElideRight)
+        view.setWordWrap(False)  # (a mark wrapped to a second line, cut at the row's foot)
+        view.installEventFilter(self)
+        view.model().modelReset.connect(self.fit)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() in (QEvent.Type.Resize, QEvent.Type.Show):
+            self.fit()
+        return False
+
+    def fit(self) -> None:
+        view = self.view
+        header = view.horizontalHeader()
+        count = header.count()
+        want = [max(header.sectionSizeHint(c), view.sizeHintForColumn(c)) for c in range(count)]
+        words = [c for c in self.words() if 0 <= c < count]
+        # (from the frame, not the viewport: at a Resize the viewport has
+        # not followed yet, and the table kept the widths of its last size;
+        # a table of any number of rows keeps its scroll bar's room, which
+        # it shows after the rows arrive, the fit done: the last column was
+        # cut by 14 px)
+        bar = view.verticalScrollBar()
+        scrolls = bar.isVisible() or self.rows is None or view.model().rowCount() > self.rows
+        room = view.contentsRect().width() - (bar.sizeHint().width() if scrolls else 0)
+        cap = max(want, default=0)
+        fixed = sum(w for c, w in enumerate(want) if c not in words)
+        while cap > self.floor and fixed + sum(
+                max(min(want[c], cap), min(want[c], self.floor)) for c in words) > room:
+            cap -= 1
+        for c in range(count):
+            width = max(min(want[c], cap), min(want[c], self.floor)) if c in words else want[c]
+            if header.sectionSize(c) != width:
+                header.resizeSection(c, width)
+        if self.rows is not None:
+            rows = view.verticalHeader()
+            shown = sum(rows.sectionSize(r) for r in range(min(rows.count(), self.rows)))
+            bar = view.horizontalScrollBar()
+            height = (header.sizeHint().height() + shown + 2 * view.frameWidth()
+                      + (bar.sizeHint().height() if header.length() > room else 0))
+            if view.height() != height:
+                view.setFixedHeight(height)
+
+
 class JudgesView(QWidget):
     """Agreement of the document's annotators (objectName ``judgesView``)."""
 
@@ -199,9 +281,9 @@ class JudgesView(QWidget):
         self.alpha_model = AlphaModel(self)
         self.alpha_table = read_only_table("judgesAlpha", self.alpha_model, self)
         label_control(self.alpha_table, self.tr("Krippendorff's alpha"))
-        number = NumberDelegate(decimals, self)
-        self.kappa_table.setItemDelegateForColumn(KappaColumn.KAPPA, number)
-        self.alpha_table.setItemDelegateForColumn(AlphaColumn.ALPHA, number)
+        # (every cell through the delegate: an elided name is said on hover)
+        self.kappa_table.setItemDelegate(NumberDelegate(decimals, self))
+        self.alpha_table.setItemDelegate(NumberDelegate(decimals, self))
         self.query_title = QLabel(self)
         self.query_title.setObjectName("judgesQueryTitle")
         # Wrapped as the texts above it: one line, it set the body's width
@@ -210,13 +292,25 @@ class JudgesView(QWidget):
         self.candidate_model = CandidateAgreementModel(self)
         self.candidate_table = read_only_table("judgesCandidates", self.candidate_model, self)
         label_control(self.candidate_table, self.tr("Annotators' grades of the current query"))
-        self.candidate_table.setItemDelegate(NumberDelegate(decimals, self))
+        # Grades as the grid shows them (1, 1.3333), marks as written.
+        self.candidate_table.setItemDelegate(GradeWordsDelegate(decimals, self))
+        floor = self.fontMetrics().horizontalAdvance("unrateable") + 12
+        WidthFit(self.kappa_table, lambda: (KappaColumn.ANNOTATOR_A, KappaColumn.ANNOTATOR_B),
+                 floor, rows=6)
+        WidthFit(self.alpha_table, lambda: (AlphaColumn.METRIC,), floor, rows=3)
+        m = self.candidate_model
+        WidthFit(self.candidate_table,
+                 lambda: range(CandidateColumn.SOURCE, m.columnCount() - 1), floor)
         body = QWidget(self)
         body.setObjectName("judgesBody")
         layout = QVBoxLayout(body)
         for widget in (self.message, self.consensus, self.kappa_table, self.alpha_table,
-                       self.query_title, self.candidate_table):
+                       self.query_title):
             layout.addWidget(widget)
+        layout.addWidget(self.candidate_table, 1)  # (the room left, when shown)
+        # ... else the texts stay at the top: alone, the message that there are
+        # no annotators' grades stood in the middle of a 1080 px tall dock.
+        layout.addStretch(0)
         # In a short dock the view scrolls: with two annotators' sheet it
         # asked for 372 px of height, and made a 960x540 window (a 1920x1080
         # screen at 2x) 638 px tall.

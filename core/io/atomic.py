@@ -12,20 +12,24 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import getpass
 import io
 import os
+import platform
+import socket
 import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from core.errors import InputError
+from core.errors import InputError, StaleLock
 from core.io.identity import real_path
 from core.io.stop import Stopped
 from core.io.stop import check as check_stopped
 
 __all__ = ["FirstErrorOnly", "atomic_write", "atomic_write_text", "check_writable", "held_by",
+           "libreoffice_profiles", "lock_fields", "remove_stale_lock", "stale_lock",
            "write_reason"]
 
 _REASONS = {
@@ -73,12 +77,112 @@ def held_by(path: str | Path) -> tuple[str, str, Path] | None:
         except OSError:
             continue
         if program == "LibreOffice":
-            fields = head.decode("utf-8", "replace").split(",")
+            fields = lock_fields(head)
             who = next((f.strip() for f in fields[:2] if f.strip()), "")
         else:
             who = head[1:1 + head[0]].decode("latin-1").strip() if head else ""
         return program, who if who.isprintable() else "", lock
     return None
+
+
+def lock_fields(head: bytes) -> list[str]:
+    """A LibreOffice lock file's fields: its full name, user, host, date
+    (``DD.MM.YYYY HH:MM``, local time) and profile (the ``UserInstallation``
+    URL), split at the commas a backslash does not escape, up to the ``;``.
+
+    >>> lock_fields(b"Lima\\, Ana,ana,vm,07.12.2026 12:53,file:///home/ana/lo;")
+    ['Lima, Ana', 'ana', 'vm', '07.12.2026 12:53', 'file:///home/ana/lo']
+    """
+    fields: list[str] = []
+    field: list[str] = []
+    escaped = False
+    for ch in head.decode("utf-8", "replace"):
+        if escaped:
+            field.append(ch)
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif ch in ",;":
+            fields.append("".join(field))
+            field = []
+            if ch == ";":
+                return fields
+        else:
+            field.append(ch)
+    return [*fields, "".join(field)] if field or fields else []
+
+
+def libreoffice_profiles() -> frozenset[str] | None:
+    """The profiles (``-env:UserInstallation=`` URLs; "" for the default
+    one) of the LibreOffice processes this user can see running on this
+    machine; None where the system lists no processes in ``/proc`` (Windows,
+    macOS): then nobody can tell that LibreOffice is not running."""
+    proc = Path("/proc")
+    if not (proc / "self" / "cmdline").exists():
+        return None
+    found = set()
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+            name = (entry / "comm").read_text().strip()
+        except OSError:
+            continue  # gone meanwhile
+        if argv == [b""]:
+            continue  # exited, not yet reaped (a zombie's command line is empty): holds nothing
+        if not (name.startswith(("soffice", "oosplash"))
+                or Path(os.fsdecode(argv[0])).name.startswith(("soffice", "oosplash"))):
+            continue
+        flag = b"-env:UserInstallation="
+        found.add(next((os.fsdecode(a[len(flag):]) for a in argv if a.startswith(flag)), ""))
+    return frozenset(found)
+
+
+def stale_lock(lock: Path) -> bool:
+    """Whether LibreOffice's lock file ``lock`` was left by a LibreOffice no
+    longer running (a crash, a killed process), so that writing the file
+    takes nobody's edits away.
+
+    The lock names no process (measured: LibreOffice 7.4 wrote
+    ``,root,vm,07.12.2026 12:53,file:///tmp/lo-profile;`` and left it when
+    it crashed). LibreOffice takes a lock as its own, left by a crash, when
+    it names the same user, machine and profile; it can, as one process
+    per profile. Here: the lock names this user on this machine, and no
+    LibreOffice runs with its profile or with the default one (which may be
+    it). False whenever unsure: another user or machine (a shared folder),
+    a system that does not list its processes, a lock that does not read."""
+    try:
+        fields = lock_fields(lock.read_bytes()[:4096])
+    except OSError:
+        return False
+    if len(fields) < 5 or not fields[4]:
+        return False
+    try:
+        user = getpass.getuser()
+    except (OSError, KeyError, ImportError):
+        return False
+    if fields[1] != user or fields[2] not in {socket.gethostname(), platform.node()}:
+        return False
+    running = libreoffice_profiles()
+    return running is not None and not running & {fields[4], ""}
+
+
+def remove_stale_lock(lock: Path, file: str | Path) -> None:
+    """Delete ``lock`` (beside ``file``) when it is still :func:`stale_lock`
+    (LibreOffice may have started since it was found so); else
+    :class:`InputError`, the lock kept."""
+    if not stale_lock(lock):
+        raise InputError(f"{lock.name} is no longer a lock left behind: LibreOffice is running "
+                         "now; it was not changed", file=str(file),
+                         hint="close the file in LibreOffice and save again")
+    try:
+        lock.unlink()
+    except FileNotFoundError:
+        pass  # gone already: the file is free
+    except OSError as exc:
+        raise InputError(f"could not delete the lock file {lock.name}: {write_reason(exc)}",
+                         file=str(file), hint="delete it yourself and save again") from exc
 
 
 def check_writable(path: str | Path) -> None:
@@ -101,6 +205,12 @@ def check_writable(path: str | Path) -> None:
     held = held_by(path)
     if held is not None:
         program, who, lock = held
+        if program == "LibreOffice" and stale_lock(lock):
+            raise StaleLock(
+                f"its LibreOffice lock file {lock.name} was left behind by a LibreOffice no "
+                f"longer running (it names you on this machine, and no LibreOffice runs "
+                f"here); it was not changed", file=str(path),
+                hint=f"delete {lock.name} and try again", lock=str(lock))
         by = f" by {who}" if who else ""
         raise InputError(
             f"the file is open in {program}{by}; it was not changed", file=str(path),
