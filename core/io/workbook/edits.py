@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.errors import InputError
+from core.io.workbook.kept_text import same_as_written, same_text
 from core.io.workbook.layout import (
     COLUMN_INDEX,
     GRADE_COLUMN,
@@ -30,33 +31,6 @@ def _cell_text(value: Any) -> str:
     """A text cell's value as text (calamine has undone Excel's ``_xHHHH_``
     escapes); a whole number typed where text was is shown without ``.0``."""
     return number_text(value) if isinstance(value, float) else str(value)
-
-
-def _same_text(cell: str, text: str) -> bool:
-    """Whether a text cell still holds ``text`` as exported: a text longer
-    than a cell can hold (32,767 UTF-16 units) was cut, and the workbook's
-    metadata keeps the whole."""
-    if cell == text:
-        return True
-    from xlsxwriter.utility import _utf16_len, _utf16_truncate
-
-    return bool(_utf16_len(text) > 32_767 and cell == _utf16_truncate(text, 32_767))
-
-
-def _same_note(cell: str, note: str) -> bool:
-    """Whether a note cell still holds ``note`` as exported: also when read
-    without its tabs, as an .ods cell's text is (calamine drops a
-    paragraph's ``<text:tab/>``, and :mod:`~core.io.workbook.ods_rows` as
-    it does): a note with a tab, saved to .ods, was taken on reopening as
-    edited in the spreadsheet, its tabs lost; and with its Windows line
-    breaks (``\r\n``, a note imported from such a CSV or pasted) as the
-    ``\n`` LibreOffice saves them as: split then refused to hand out again
-    over a reviewer's workbook it had only opened and saved; and without the
-    spaces at its ends, which Gnumeric drops saving an .xlsx."""
-    if _same_text(cell, note):
-        return True
-    lines = note.replace("\r\n", "\n").replace("\r", "\n")
-    return cell in (lines, lines.replace("\t", ""), lines.strip())
 
 
 def _parse_grade(value: Any, formula: bool, doc: Document, name: str, row: int) -> PastedGrade:
@@ -135,7 +109,7 @@ class CandidateCells:
 
 def same_id(cell: Any, text: str) -> bool:
     """Whether an id cell of the Candidates sheet holds the id ``text``."""
-    return _same_text(_cell_text(cell), text)
+    return same_text(_cell_text(cell), text)
 
 
 def _unchanged(got: PastedGrade, state: int, grade: float, reason: str) -> bool:
@@ -302,8 +276,8 @@ def apply_edits(cells: CandidateCells, formulas: set[int], doc: Document,
         line = r if lines is None else lines[k]
         query = _cell_text(cells.query[k])
         source = _cell_text(cells.source[k])
-        if not (_same_text(query, doc.query_ids[int(doc.query[i])])
-                and _same_text(source, doc.source_id[i])):
+        if not (same_text(query, doc.query_ids[int(doc.query[i])])
+                and same_text(source, doc.source_id[i])):
             raise InputError(
                 f"this row should hold query {doc.query_ids[int(doc.query[i])]!r}, source "
                 f"{doc.source_id[i]!r}, but holds {query!r}, {source!r}",
@@ -313,7 +287,7 @@ def apply_edits(cells: CandidateCells, formulas: set[int], doc: Document,
         got = _parse_grade(cells.grade[k], r in formulas, doc, name, line)
         note_value = cells.note[k]
         note = "" if note_value is None else _cell_text(note_value)
-        note_changed = not _same_note(note, doc.note[i])
+        note_changed = not same_as_written(note, doc.note[i])
         if note_changed:
             doc.set_note(i, note)
             notes += 1
