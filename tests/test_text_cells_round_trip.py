@@ -143,3 +143,41 @@ def test_an_ods_read_by_calamine_keeps_the_texts_without_their_tabs(
     export_workbook(evaluate(doc, doc.conventions), src)
     monkeypatch.setattr(reader, "read_ods", lambda *args, **kwargs: None)
     _check_as_written(read_workbook(src))
+
+
+@pytest.mark.filterwarnings("ignore:Workbook contains no default style")
+def test_ids_with_spaces_at_their_ends_reopen_from_gnumeric(tmp_path: Path) -> None:
+    """Gnumeric's .xlsx cuts the spaces at an id's ends (a ranx JSON run
+    keeps ``" d1 "`` as its id): the workbook only opened and saved there
+    was refused on reopening ('the row of query 'q', source 'a' is not a
+    candidate of this workbook'; fails before). Each row is matched to its
+    candidate by the ids' written form, in place even when two ids share
+    one (``" a "`` and ``"a"``); sorted, such rows cannot be told apart and
+    are refused as before; the ids stay as written. (Gnumeric writes
+    ``<t> a </t>`` without ``xml:space="preserve"``: calamine cuts the
+    spaces, LibreOffice keeps them.)"""
+    from core.errors import InputError
+
+    for ids in ([" a ", "b ", "c"], [" a ", "a", "c"]):
+        doc = Document.from_columns(query=["q"] * 3, source_id=ids, score=[3.0, 2.0, 1.0],
+                                    grade=[2, 1, 0])
+        src = tmp_path / "book.xlsx"
+        export_workbook(evaluate(doc, doc.conventions), src)
+        out = tmp_path / "saved.xlsx"
+        proc = subprocess.run([ssconvert(), str(src), str(out)], capture_output=True,
+                              text=True, timeout=240, check=False)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        back = read_workbook(out)
+        assert list(back.source_id) == ids
+        found = reopened(back)
+        assert found is None or (found.notes, found.grades, found.refused) == (0, (), ())
+    # the rows of " a " and "a" swapped (a sort) after their spaces were cut: refused
+    wb = openpyxl.load_workbook(src)
+    ws = wb[SHEETS["candidates"]]
+    rows = [[c.value for c in ws[r]] for r in (2, 3)]
+    for r, values in zip((3, 2), rows, strict=True):
+        for c, value in enumerate(values, start=1):
+            ws.cell(r, c).value = value.strip() if c == 2 else value
+    wb.save(src)
+    with pytest.raises(InputError, match="its score and original grade are another candidate's"):
+        read_workbook(src)

@@ -12,8 +12,10 @@ ranked list's name):
 - LibreOffice 7.4 (.xlsx and .ods) and this product's own .ods writer save
   a Windows line break (``\\r\\n``, a note from a CSV written on Windows)
   and a lone ``\\r`` as ``\\n``;
-- Gnumeric 1.12 saving an .xlsx drops the spaces, tabs and line breaks at
-  both ends of every text (a non-breaking space stays);
+- Gnumeric 1.12 writes an .xlsx's texts without ``xml:space="preserve"``
+  (``<t>  spaced  </t>``), and python-calamine, which reads them, drops the
+  spaces, tabs and line breaks at both ends (a non-breaking space stays;
+  LibreOffice reading the same file keeps them);
 - Gnumeric saving as .ods a workbook read from .xlsx keeps a carriage
   return as the .xlsx escape it was read as (``_x000D_``: it does not
   decode OOXML's ``_xHHHH_``);
