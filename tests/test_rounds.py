@@ -620,7 +620,7 @@ def test_a_note_changed_on_both_sides_since_the_split_is_a_conflict_both_kept():
     (the summary, MERGE.json), the merged note holding both, labelled, the
     lead's first; the reviewer's note alone had replaced the lead's newer
     one, no conflict (fails before). A note only one side changed is no
-    conflict."""
+    conflict; two reviewers' different notes are one."""
     doc = base_doc([2, 2], seed=12)
     s1, s2 = unknown_sources(doc, "q00")
     t1, t2 = unknown_sources(doc, "q01")
@@ -653,6 +653,17 @@ def test_a_note_changed_on_both_sides_since_the_split_is_a_conflict_both_kept():
         f"lead: the lead's | {who}: theirs", "theirs"]
     assert [(c.query, c.source_id, c.base_who, c.values) for c in result.note_conflicts] == [
         ("q01", t1, "lead", ((who, "theirs"),))]
+    # two copies' different notes of one candidate (the base's unchanged): a
+    # note conflict too, as two different grades are (they were joined unsaid)
+    bea = copy_of(doc)
+    Worksheet(bea).apply(SetNotes.of([row(bea, "q00", s2)], ["bea's"], who="bea"))
+    result = merge(doc, [Returned("ana.xlsx", ana), Returned("bea.xlsx", bea)], who="lead",
+                   when=WHEN)
+    m = result.document
+    assert m.note[row(m, "q00", s2)] == "ana: ana's only | bea: bea's"
+    assert result.note_conflicts == (
+        NoteConflict("q00", s2, "as sent", "", (("ana", "ana's only"), ("bea", "bea's"))),)
+    assert result.note_conflicts[0].said == f"query q00, source {s2}: ana, bea"
 
 
 def test_copies_as_ratings_give_the_consensus():

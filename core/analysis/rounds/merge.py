@@ -48,10 +48,10 @@ spreadsheet is the reviewer's), then one entry per grade the merge changed
 (origin ``merge``).
 
 Notes follow the grades' rule, joined rather than chosen: a note a reviewer
-changed is taken (several reviewers' different notes joined, each
-labelled); one the base rewrote since the source was sent is a
-:class:`NoteConflict` when the reviewer changed it too: the merged note
-holds both, the base's first, labelled with who rewrote it.
+changed is taken; several reviewers' different notes of one candidate are
+a :class:`NoteConflict` (the merged note joins them, each labelled), and so
+is a note the base rewrote since the source was sent that the reviewer
+changed too (the base's first, labelled with who rewrote it).
 """
 
 from __future__ import annotations
@@ -413,10 +413,10 @@ def _reviewer_entries(sources: list[_Source]) -> list[AuditEntry]:
 
 def _take_notes(merged: Document, base: Document, accepted: list[_Source],
                 where: dict[tuple[str, str], int]) -> list[NoteConflict]:
-    """Notes the reviewers changed on candidates of their queries (several
-    different ones are joined, each with its reviewer). A note the base
-    changed too since the source was sent is a conflict, as a grade's: both
-    kept, joined, the base's first, labelled with who wrote it."""
+    """Notes the reviewers changed on candidates of their queries. Several
+    different ones are a conflict, as grades' are (all kept, joined, each
+    labelled with its reviewer); so is a note the base changed too since the
+    source was sent (the base's first, labelled with who wrote it)."""
     notes: dict[int, dict[str, str]] = {}
     changed_since: dict[int, str] = {}  # base rows whose note the base changed: by whom
     for src in accepted:
@@ -434,13 +434,16 @@ def _take_notes(merged: Document, base: Document, accepted: list[_Source],
                     changed_since[row] = sent[key][1]
     conflicts = []
     for row, by in notes.items():
+        qid, source = base.query_ids[int(base.query[row])], str(base.source_id[row])
         if row in changed_since:
-            qid, source = base.query_ids[int(base.query[row])], str(base.source_id[row])
             who = changed_since[row]
             who = f"{who} (base)" if who in by else who
             conflicts.append(NoteConflict(qid, source, str(base.note[row]), who,
                                           tuple(by.items())))
             by = {who: str(base.note[row]), **by}
+        elif len(set(by.values())) > 1:  # reviewers' different notes: theirs only
+            conflicts.append(NoteConflict(qid, source, str(base.note[row]), "",
+                                          tuple(by.items())))
         texts = list(dict.fromkeys(by.values()))
         merged.note[row] = texts[0] if len(texts) == 1 else " | ".join(
             f"{label}: {text}" for label, text in by.items())

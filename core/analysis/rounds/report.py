@@ -38,9 +38,10 @@ class ReviewerCount:
 
 @dataclass(frozen=True)
 class NoteConflict:
-    """A candidate's note changed both in the base since the round went out
-    (``base``, last written by ``base_who``) and by reviewers (``values``:
-    each reviewer's note): the merged note holds them all, each labelled."""
+    """A candidate's note changed by reviewers (``values``: each reviewer's
+    note) differently, or both by a reviewer and in the base since the
+    round went out (``base``, last written by ``base_who``; ``""`` when the
+    base did not change it): the merged note holds them all, each labelled."""
 
     query: str
     source_id: str
@@ -51,7 +52,7 @@ class NoteConflict:
     @property
     def said(self) -> str:
         """Where it is and whose notes, in a few words."""
-        who = ", ".join((self.base_who, *(r for r, _ in self.values)))
+        who = ", ".join(w for w in (self.base_who, *(r for r, _ in self.values)) if w)
         return f"query {self.query}, source {self.source_id}: {who}"
 
 
