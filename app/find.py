@@ -2,9 +2,10 @@
 reviewer's notes.
 
 Enter jumps to the next match (switching the query in the navigator),
-Shift+Enter to the previous one; both wrap; the bar says which column
-matched ("2 of 5, in Note"), and a match in a note alone makes the note's
-cell current. Escape closes the bar and gives the grid its focus back.
+Shift+Enter to the previous one; both wrap; the bar names every column the
+text is in ("2 of 5, in Note", "in Query, Source and Note": a candidate's
+query id counts), and a match in a note, not in the source id, makes the
+note's cell current. Escape closes the bar and gives the grid its focus back.
 Matches run in document order: a query whose id matches, then its
 candidates whose source id or note matches, in grid order. Matching is a
 case-insensitive substring test.
@@ -31,7 +32,7 @@ from core.engine.columns import COLUMNS
 if TYPE_CHECKING:
     from app.window_api import WindowApi
 
-__all__ = ["FindBar", "find_matches", "install_find", "matched_columns"]
+__all__ = ["FindBar", "columns_said", "find_matches", "install_find", "matched_columns"]
 
 
 #: The candidates' columns a find searches (the grid's keys: their titles
@@ -72,12 +73,22 @@ def find_matches(doc: Any, ev: Any, text: str) -> list[tuple[int, int]]:
 
 
 def matched_columns(doc: Any, text: str, i: int) -> list[str]:
-    """The keys of candidate ``i``'s columns that hold ``text`` (``query``
-    for the query itself: ``i`` -1), as :func:`find_matches` found it."""
+    """The keys of every column of candidate ``i`` that holds ``text``, its
+    query's id among them (``query`` alone for the query itself: ``i`` -1),
+    as :func:`find_matches` found it."""
     if i < 0:
         return ["query"]
     needles = typed(text.strip().casefold())
-    return [key for key, texts in _SEARCHED if holds(str(texts(doc)[i]).casefold(), needles)]
+    query = doc.query_ids[int(doc.query[i])]
+    return ["query"] * holds(query.casefold(), needles) + [
+        key for key, texts in _SEARCHED if holds(str(texts(doc)[i]).casefold(), needles)]
+
+
+def columns_said(keys: list[str]) -> str:
+    """The columns' titles, short: ``Query``, ``Source and Note``,
+    ``Query, Source and Note``."""
+    titles = [_TITLES[key] for key in keys]
+    return titles[0] if len(titles) == 1 else f"{', '.join(titles[:-1])} and {titles[-1]}"
 
 
 class _Field(QLineEdit):
@@ -195,14 +206,14 @@ class FindBar(QToolBar):
         w = self.window_
         where = matched_columns(w.document, self.field.text(), i)
         if i >= 0:
-            # A note alone matched: its cell current (when shown), where it reads.
-            note = where == ["note"] and not w.grid.isColumnHidden(GridColumn.NOTE)
+            # A note matched, not the source: its cell current (when shown), where it reads.
+            note = "note" in where and "source" not in where and not w.grid.isColumnHidden(
+                GridColumn.NOTE)
             w.select_candidate(i, column=GridColumn.NOTE if note else GridColumn.GRADE)
         else:
             w.set_query(q)
         self.status.setText(self.tr("{0} of {1}, in {2}").format(
-            self.position + 1, len(found), self.tr(" and ").join(
-                _TITLES[key] for key in where)))
+            self.position + 1, len(found), columns_said(where)))
         self.field.setFocus(Qt.FocusReason.OtherFocusReason)  # Enter keeps stepping
 
 

@@ -12,7 +12,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QLineEdit, QMessageBox, QTableView
 
 from app.clipboard_actions import cell_text, install_clipboard_actions
-from app.find import install_find
+from app.find import columns_said, install_find
 from app.models.candidates import GridColumn
 from app.settings import Settings
 from app.window import MainWindow
@@ -336,6 +336,17 @@ def test_find_searches_the_reviewers_notes_and_says_which_column_matched(
     qtbot.keyClicks(field, "x")
     qtbot.keyClick(field, Qt.Key.Key_Return)
     assert bar.status.text() == "1 of 1, in Source and Note"
+    # a candidate whose query id holds the text too: every column named, short
+    assert window.set_note(i, "see case-C")
+    field.clear()
+    qtbot.keyClicks(field, "case-c")
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert bar.status.text() == "1 of 2, in Query"
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert bar.status.text() == "2 of 2, in Query and Note"
+    assert window.grid_model.candidate(window.grid.currentIndex().row()) == i
+    assert window.grid.currentIndex().column() == GridColumn.NOTE  # the note, where it reads
+    assert columns_said(["query", "source", "note"]) == "Query, Source and Note"
 
 
 def test_find_with_no_match_says_so(qtbot: Any, window: MainWindow):

@@ -452,3 +452,49 @@ def test_merge_takes_and_writes_ods_as_the_command_line_does(qtbot, window, tmp_
     shown = window.document
     assert shown.grade[row(shown, q, s)] == 2.0
     assert (tmp_path / "merged.ods").read_bytes()[:2] == b"PK"
+
+
+def test_a_note_changed_on_both_sides_is_reported_by_the_merge(qtbot, window, tmp_path: Path):
+    """The lead writes a note after mailing a copy, the reviewer another on
+    the same candidate: Review > Merge says there is a note conflict, and
+    the merged workbook it opens holds both notes, labelled (the reviewer's
+    alone had replaced the lead's, no word said: fails before)."""
+    import shutil
+
+    from core.io.workbook import export_workbook
+    from core.model.edits import SetNotes
+    from core.session import Worksheet
+
+    base = tmp_path / "base.xlsx"
+    export_workbook(evaluate(base_doc([3, 2], seed=4)), base)
+    ana = tmp_path / "ana.xlsx"
+    shutil.copy(base, ana)
+    doc = read_workbook(base)
+    q = doc.query_ids[0]
+    s = unknown_of(doc, q)[0]
+    session = Worksheet(doc)
+    session.apply(SetNotes.of([row(doc, q, s)], ["check the date"], who="lead"))
+    export_workbook(session.evaluation, base)
+    wb = openpyxl.load_workbook(ana)
+    ws = wb["Candidates"]
+    (r,) = [r for r in range(2, ws.max_row + 1) if (ws[f"A{r}"].value, ws[f"B{r}"].value) == (q, s)]
+    ws[f"H{r}"].value = "page moved"
+    wb.save(ana)
+    window.set_document(read_workbook(base), base)
+    rounds = controller(window, RoundsController)
+    messages: list[str] = []
+    window.statusBar().messageChanged.connect(messages.append)
+    dialog = rounds.show_merge()
+    dialog.files.addItems([str(ana)])
+    dialog.output.setText(str(tmp_path / "merged.xlsx"))
+    _ok(dialog)
+    qtbot.waitUntil(lambda: window.path == tmp_path / "merged.xlsx", timeout=20000)
+    result = rounds.last_merge
+    assert result is not None
+    assert [(c.query, c.source_id, c.values) for c in result.note_conflicts] == [
+        (q, s, (("ana", "page moved"),))]
+    # (said last: the merged workbook's "Opened ..." had replaced it at once)
+    assert window.statusBar().currentMessage().endswith(
+        "; 1 note conflict (both notes kept, joined)"), messages
+    shown = window.document
+    assert shown.note[row(shown, q, s)] == "lead: check the date | ana: page moved"

@@ -19,6 +19,7 @@ from core.analysis.rounds import (
     BOTH,
     MERGE_ORIGIN,
     HandOut,
+    NoteConflict,
     Returned,
     base_id,
     conflict_row,
@@ -604,13 +605,65 @@ def test_a_returned_workbook_never_reverts_a_note_the_base_gained_after_sending(
     Worksheet(ana).apply(SetNotes.of([row(ana, "q00", s2)], ["ana's"], who="ana"))
     later = copy_of(doc)
     Worksheet(later).apply(SetNotes.of([row(later, q, s) for q, s in (
-        ("q00", s1), ("q00", s2), ("q01", t1))], ["the lead's"], who="lead"))
+        ("q00", s1), ("q01", t1))], ["the lead's"], who="lead"))
     m = merge(later, [Returned("ana.xlsx", ana)], who="lead", when=WHEN).document
     assert [m.note[row(m, "q00", s)] for s in (s1, s2)] == ["the lead's", "ana's"]
     ben = next(d for d in shares.values() if "q01" in d.query_ids)
     Worksheet(ben).apply(SetNotes.of([row(ben, "q01", t2)], ["ben's"], who="ben"))
     m = merge(later, [Returned("ben.xlsx", ben)], who="lead", when=WHEN).document
     assert [m.note[row(m, "q01", t)] for t in (t1, t2)] == ["the lead's", "ben's"]
+
+
+def test_a_note_changed_on_both_sides_since_the_split_is_a_conflict_both_kept():
+    """The lead rewrites a note after the copy (or the share) went out and
+    the reviewer changes it too: a note conflict, reported as a grade's
+    (the summary, MERGE.json), the merged note holding both, labelled, the
+    lead's first; the reviewer's note alone had replaced the lead's newer
+    one, no conflict (fails before). A note only one side changed is no
+    conflict; two reviewers' different notes are one."""
+    doc = base_doc([2, 2], seed=12)
+    s1, s2 = unknown_sources(doc, "q00")
+    t1, t2 = unknown_sources(doc, "q01")
+    for q, s in (("q00", s1), ("q00", s2), ("q01", t1), ("q01", t2)):
+        doc.set_note(row(doc, q, s), "as sent")
+    ana = copy_of(doc)
+    _, shares = hand_out(doc, ["ben", "cara"])
+    Worksheet(ana).apply(SetNotes.of([row(ana, "q00", s) for s in (s1, s2)],
+                                     ["ana's", "ana's only"], who="ana"))
+    later = copy_of(doc)
+    Worksheet(later).apply(SetNotes.of([row(later, q, s) for q, s in (
+        ("q00", s1), ("q01", t1))], ["the lead's"], who="lead"))
+    result = merge(later, [Returned("ana.xlsx", ana)], who="lead", when=WHEN)
+    m = result.document
+    assert [m.note[row(m, "q00", s)] for s in (s1, s2)] == [
+        "lead: the lead's | ana: ana's", "ana's only"]
+    assert result.note_conflicts == (
+        NoteConflict("q00", s1, "the lead's", "lead", (("ana", "ana's"),)),)
+    assert result.summary().endswith("; 1 note conflict (both notes kept, joined)")
+    assert result.to_dict()["note_conflicts"] == [{
+        "query": "q00", "source_id": s1, "base": {"who": "lead", "note": "the lead's"},
+        "values": {"ana": "ana's"}}]
+    assert result.conflicts == ()  # (the grades' conflicts)
+    who, share = next((k, d) for k, d in shares.items() if "q01" in d.query_ids)
+    Worksheet(share).apply(SetNotes.of([row(share, "q01", t) for t in (t1, t2)], ["theirs"],
+                                       who=who))
+    result = merge(later, [Returned(f"{who}.xlsx", share)], who="lead", when=WHEN)
+    m = result.document
+    assert [m.note[row(m, "q01", t)] for t in (t1, t2)] == [
+        f"lead: the lead's | {who}: theirs", "theirs"]
+    assert [(c.query, c.source_id, c.base_who, c.values) for c in result.note_conflicts] == [
+        ("q01", t1, "lead", ((who, "theirs"),))]
+    # two copies' different notes of one candidate (the base's unchanged): a
+    # note conflict too, as two different grades are (they were joined unsaid)
+    bea = copy_of(doc)
+    Worksheet(bea).apply(SetNotes.of([row(bea, "q00", s2)], ["bea's"], who="bea"))
+    result = merge(doc, [Returned("ana.xlsx", ana), Returned("bea.xlsx", bea)], who="lead",
+                   when=WHEN)
+    m = result.document
+    assert m.note[row(m, "q00", s2)] == "ana: ana's only | bea: bea's"
+    assert result.note_conflicts == (
+        NoteConflict("q00", s2, "as sent", "", (("ana", "ana's only"), ("bea", "bea's"))),)
+    assert result.note_conflicts[0].said == f"query q00, source {s2}: ana, bea"
 
 
 def test_copies_as_ratings_give_the_consensus():

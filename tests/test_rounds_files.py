@@ -537,3 +537,39 @@ def read_additions_of(path: Path) -> Any:
     from core.io.workbook.additions import read_additions
 
     return read_additions(path)
+
+
+def test_a_note_changed_in_a_copy_and_by_the_lead_since_is_a_conflict(
+        base_file: Path, tmp_path: Path) -> None:
+    """The lead writes a note after mailing a copy; the reviewer types
+    another on the same candidate in her spreadsheet: merge reports a note
+    conflict (the line, MERGE.json) and keeps both in the merged note; the
+    reviewer's note had replaced the lead's without a word (fails before)."""
+    import shutil
+
+    from core.model.edits import SetNotes
+    from core.session import Worksheet
+
+    ana = tmp_path / "base-ana.xlsx"
+    shutil.copy(base_file, ana)
+    base = read_workbook(base_file)
+    q = base.query_ids[0]
+    s = unknown_of(base, q)[0]
+    session = Worksheet(base)
+    session.apply(SetNotes.of([row(base, q, s)], ["check the date"], who="lead"))
+    export_workbook(session.evaluation, base_file)
+    wb = openpyxl.load_workbook(ana)
+    ws = wb[SHEETS["candidates"]]
+    (r,) = [r for r in range(2, ws.max_row + 1) if (ws[f"A{r}"].value, ws[f"B{r}"].value) == (q, s)]
+    ws[f"H{r}"].value = "page moved"
+    wb.save(ana)
+    report = tmp_path / "MERGE.json"
+    code, text = run("merge", base_file, ana, "-o", tmp_path / "merged.xlsx", "--report", report)
+    assert code == 0, text
+    assert f"  note conflict, query {q}, source {s}: lead, base-ana: both kept" in text
+    assert "; 1 note conflict (both notes kept, joined)" in text.splitlines()[0]
+    assert json.loads(report.read_text())["note_conflicts"] == [{
+        "query": q, "source_id": s, "base": {"who": "lead", "note": "check the date"},
+        "values": {"base-ana": "page moved"}}]
+    merged = read_workbook(tmp_path / "merged.xlsx")
+    assert merged.note[row(merged, q, s)] == "lead: check the date | base-ana: page moved"

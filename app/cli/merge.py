@@ -97,6 +97,9 @@ def cmd_merge(args: argparse.Namespace, out: TextIO) -> int:
         n = len(result.conflicts)
         out.write(f"  {counted(n, 'conflict')} left open: open {args.output} in the editor "
                   f"(Review > Conflicts) to resolve {agreed(n, 'it')}\n")
+    for note in result.note_conflicts:
+        out.write(f"  note conflict, {note.said}: both kept in the merged note, each labelled "
+                  "(edit it to settle)\n")
     if args.report:
         out.write(f"wrote {args.report}\n")
     return 0

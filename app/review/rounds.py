@@ -400,9 +400,14 @@ class RoundsController(QObject):
 
     def _merged(self, result: MergeResult, output: str) -> None:
         self.last_merge = result
-        self.window.show_message(self.tr("Merged into {0}: {1}").format(
-            output, result.summary()), 30000)
-        self.open_path(Path(output))
+        said = self.tr("Merged into {0}: {1}").format(output, result.summary())
+        self.window.show_message(said, 30000)
+        task = self.open_path(Path(output))
+        # Said again once the merged workbook is shown: its "Opened ..." had
+        # replaced the counts at once (the note conflicts said nowhere else).
+        finished = getattr(task, "finished", None)
+        if finished is not None:
+            finished.connect(lambda *_: self.window.show_message(said, 30000))
 
 
 def install_rounds(window: WindowApi, open_path: Callable[[Path], Any]) -> RoundsController:

@@ -20,7 +20,7 @@ from core.analysis.rounds.handout import (
     reviewer_document,
 )
 from core.analysis.rounds.merge import MERGE_ORIGIN, Returned, merge
-from core.analysis.rounds.report import MergeResult, Refusal, ReviewerCount
+from core.analysis.rounds.report import MergeResult, NoteConflict, Refusal, ReviewerCount
 from core.analysis.rounds.resolve import (
     BOTH,
     Resolution,
@@ -35,6 +35,7 @@ __all__ = [
     "MERGE_ORIGIN",
     "HandOut",
     "MergeResult",
+    "NoteConflict",
     "Refusal",
     "Resolution",
     "Returned",

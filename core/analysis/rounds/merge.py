@@ -46,6 +46,12 @@ they record: :meth:`AuditEntry.edit`, so a base and a copy in workbooks of
 different ages agree; who, when, from, to, note; an edit made in a
 spreadsheet is the reviewer's), then one entry per grade the merge changed
 (origin ``merge``).
+
+Notes follow the grades' rule, joined rather than chosen: a note a reviewer
+changed is taken; several reviewers' different notes of one candidate are
+a :class:`NoteConflict` (the merged note joins them, each labelled), and so
+is a note the base rewrote since the source was sent that the reviewer
+changed too (the base's first, labelled with who rewrote it).
 """
 
 from __future__ import annotations
@@ -64,7 +70,7 @@ from core.analysis.rounds.base import (
     grade_key,
     original_key,
 )
-from core.analysis.rounds.report import MergeResult, Refusal, ReviewerCount
+from core.analysis.rounds.report import MergeResult, NoteConflict, Refusal, ReviewerCount
 from core.model.assignment import Assignment, Conflict, Share
 from core.model.audit import AuditEntry, note_of
 from core.model.document import Document, GradeState, grade_text
@@ -144,7 +150,7 @@ def merge(base: Document, returned: Sequence[Returned], *, who: str, when: str,
     outcome.apply(who, when)
     merged.audit.extend(_reviewer_entries(sources))
     merged.audit.extend(outcome.entries)
-    _take_notes(merged, base, accepted, where)
+    note_conflicts = _take_notes(merged, base, accepted, where)
     if accepted:
         before = base.assignment.conflicts if base.assignment is not None else ()
         merged.assignment = Assignment(
@@ -157,7 +163,7 @@ def merge(base: Document, returned: Sequence[Returned], *, who: str, when: str,
         taken=outcome.taken, identical=outcome.identical, conflicts=tuple(outcome.conflicts),
         overlap_ratings=outcome.overlap_ratings, refused=tuple(refused),
         unknown_left=int(np.count_nonzero(merged.state == GradeState.UNKNOWN)),
-        reviewers=tuple(_count(s) for s in sources))
+        reviewers=tuple(_count(s) for s in sources), note_conflicts=tuple(note_conflicts))
 
 
 def _sources(returned: Sequence[Returned], bid: str, base: Document,
@@ -406,10 +412,13 @@ def _reviewer_entries(sources: list[_Source]) -> list[AuditEntry]:
 
 
 def _take_notes(merged: Document, base: Document, accepted: list[_Source],
-                where: dict[tuple[str, str], int]) -> None:
-    """Notes the reviewers changed on candidates of their queries (several
-    different ones are joined, each with its reviewer)."""
+                where: dict[tuple[str, str], int]) -> list[NoteConflict]:
+    """Notes the reviewers changed on candidates of their queries. Several
+    different ones are a conflict, as grades' are (all kept, joined, each
+    labelled with its reviewer); so is a note the base changed too since the
+    source was sent (the base's first, labelled with who wrote it)."""
     notes: dict[int, dict[str, str]] = {}
+    changed_since: dict[int, str] = {}  # base rows whose note the base changed: by whom
     for src in accepted:
         doc = src.returned.document
         mine = set(src.share.queries) if src.share is not None else set()
@@ -419,20 +428,35 @@ def _take_notes(merged: Document, base: Document, accepted: list[_Source],
             key = (qid, str(doc.source_id[i]))
             row = where.get(key)
             if qid in mine and row is not None and doc.note[i] != base.note[row] \
-                    and sent.get(key) != doc.note[i]:
+                    and (key not in sent or sent[key][0] != doc.note[i]):
                 notes.setdefault(row, {})[src.label] = str(doc.note[i])
+                if key in sent and sent[key][0] != base.note[row]:
+                    changed_since[row] = sent[key][1]
+    conflicts = []
     for row, by in notes.items():
+        qid, source = base.query_ids[int(base.query[row])], str(base.source_id[row])
+        if row in changed_since:
+            who = changed_since[row]
+            who = f"{who} (base)" if who in by else who
+            conflicts.append(NoteConflict(qid, source, str(base.note[row]), who,
+                                          tuple(by.items())))
+            by = {who: str(base.note[row]), **by}
+        elif len(set(by.values())) > 1:  # reviewers' different notes: theirs only
+            conflicts.append(NoteConflict(qid, source, str(base.note[row]), "",
+                                          tuple(by.items())))
         texts = list(dict.fromkeys(by.values()))
         merged.note[row] = texts[0] if len(texts) == 1 else " | ".join(
             f"{label}: {text}" for label, text in by.items())
+    return conflicts
 
 
-def _notes_sent(base: Document, src: _Source) -> dict[tuple[str, str], str]:
+def _notes_sent(base: Document, src: _Source) -> dict[tuple[str, str], tuple[str, str]]:
     """The notes ``src`` was sent with of the candidates whose note the base
-    changed since (by query and source id): the note before the base's first
-    note entry ``src`` lacks (a copy's), or made after the hand-out (a
-    share's). A source still holding that note did not change it: the
-    base's newer note is kept (a copy's old note had replaced it)."""
+    changed since (by query and source id), and who changed it last in the
+    base: the note before the base's first note entry ``src`` lacks (a
+    copy's), or made after the hand-out (a share's). A source still holding
+    that note did not change it: the base's newer note is kept (a copy's old
+    note had replaced it)."""
     doc = src.returned.document
     if src.copy:
         known = {e.edit() for e in doc.audit}
@@ -441,9 +465,10 @@ def _notes_sent(base: Document, src: _Source) -> dict[tuple[str, str], str]:
         a = doc.assignment
         handed = a.when if a is not None else ""
         since = [e for e in base.audit if e.about_note and e.when > handed]
-    out: dict[tuple[str, str], str] = {}
+    out: dict[tuple[str, str], tuple[str, str]] = {}
     for e in since:
-        out.setdefault((e.query, e.source_id), note_of(e.before))
+        key = (e.query, e.source_id)
+        out[key] = (out[key][0] if key in out else note_of(e.before), e.who)
     return out
 
 

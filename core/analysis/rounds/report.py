@@ -9,7 +9,7 @@ from core.model.assignment import Conflict, Given
 from core.model.document import Document, GradeState
 from core.model.numbers import counted
 
-__all__ = ["MergeResult", "Refusal", "ReviewerCount"]
+__all__ = ["MergeResult", "NoteConflict", "Refusal", "ReviewerCount"]
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,26 @@ class ReviewerCount:
 
 
 @dataclass(frozen=True)
+class NoteConflict:
+    """A candidate's note changed by reviewers (``values``: each reviewer's
+    note) differently, or both by a reviewer and in the base since the
+    round went out (``base``, last written by ``base_who``; ``""`` when the
+    base did not change it): the merged note holds them all, each labelled."""
+
+    query: str
+    source_id: str
+    base: str
+    base_who: str
+    values: tuple[tuple[str, str], ...]
+
+    @property
+    def said(self) -> str:
+        """Where it is and whose notes, in a few words."""
+        who = ", ".join(w for w in (self.base_who, *(r for r, _ in self.values)) if w)
+        return f"query {self.query}, source {self.source_id}: {who}"
+
+
+@dataclass(frozen=True)
 class MergeResult:
     """The merged document and the counts of :func:`core.analysis.rounds.merge`.
 
@@ -54,6 +74,9 @@ class MergeResult:
     refused: tuple[Refusal, ...]
     unknown_left: int
     reviewers: tuple[ReviewerCount, ...]
+    #: Notes changed on both sides since the split (reported, not counted
+    #: as changes: the counts are the grades').
+    note_conflicts: tuple[NoteConflict, ...] = ()
 
     @property
     def conflicting(self) -> int:
@@ -84,6 +107,9 @@ class MergeResult:
                 f"({counted(self.conflicting, 'grade')}), "
                 f"{counted(self.overlap_ratings, 'overlap rating')}, {self.refused_changes} "
                 f"refused; {self.unknown_left} unknown left")
+        if self.note_conflicts:
+            text += (f"; {counted(len(self.note_conflicts), 'note conflict')} (both notes "
+                     "kept, joined)")
         return text
 
     def to_dict(self, *, base: str = "", merged: str = "") -> dict[str, Any]:
@@ -100,6 +126,11 @@ class MergeResult:
                 "values": {g.reviewer: _grade_json(g) for g in c.values},
             } for c in self.conflicts],
             "conflicting": self.conflicting,
+            "note_conflicts": [{
+                "query": c.query, "source_id": c.source_id,
+                "base": {"who": c.base_who, "note": c.base},
+                "values": dict(c.values),
+            } for c in self.note_conflicts],
             "overlap_ratings": self.overlap_ratings,
             "refused": [{
                 "workbook": r.workbook, "reviewer": r.reviewer, "reason": r.reason,

@@ -23,6 +23,7 @@ from core.errors import InputError
 from core.io.safety import column_letters
 from core.io.workbook.additions_types import key_text
 from core.io.workbook.annotators_sheet import SHEET, Value, sheet_rows
+from core.io.workbook.kept_text import same_as_written, written_form
 from core.io.workbook.layout import written_back
 from core.io.workbook.record import header_text
 from core.model.document import Document
@@ -57,6 +58,7 @@ def not_read(found: list[list[Any]], doc: Document, perm: np.ndarray, file: str,
     place = {(str(row[0]), str(row[1])): k for k, row in enumerate(expected) if k}
     taken: set[int] = set()
     added: list[int] = []
+    loose: dict[tuple[str, str], int | None] | None = None
     for r, row in enumerate(found[1:], start=1):
         if r < len(expected) and r not in taken and row == expected[r] and (
                 bool not in map(type, row)):
@@ -65,6 +67,10 @@ def not_read(found: list[list[Any]], doc: Document, perm: np.ndarray, file: str,
         if all(_empty(v) for v in row):
             continue  # an empty row (put in by hand, or below the last)
         k = place.get(_key(row))
+        if k is None:  # its ids as a spreadsheet program saved them (Gnumeric: end spaces)?
+            loose = _by_written_form(place) if loose is None else loose
+            query, source = _key(row)
+            k = loose.get((written_form(query), written_form(source)))
         if k is None or k in taken:
             added.append(r)
             continue
@@ -156,6 +162,16 @@ def _more(items: list[Any], what: str, *, inside: bool = False) -> str:
     return f", {more}" if inside else f" ({more})"
 
 
+def _by_written_form(place: dict[tuple[str, str], int]) -> dict[tuple[str, str], int | None]:
+    """Each row's ids in their written form (:func:`written_form`), to the
+    row; None where two rows' ids share one (which is whose cannot be told)."""
+    out: dict[tuple[str, str], int | None] = {}
+    for (q, s), k in place.items():
+        key = (written_form(q), written_form(s))
+        out[key] = None if key in out else k
+    return out
+
+
 def _key(row: list[Any]) -> tuple[str, str]:
     """A row's candidate: its query and source id as text."""
     cells = [*row[:2], "", ""][:2]
@@ -182,4 +198,4 @@ def _same(got: Any, want: Value) -> bool:
         return False
     if isinstance(got, int | float):
         return isinstance(want, float) and written_back(float(got), want)
-    return isinstance(want, str) and str(got) == want
+    return isinstance(want, str) and same_as_written(str(got), want)

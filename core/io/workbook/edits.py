@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.errors import InputError
+from core.io.workbook.kept_text import same_as_written, same_text, written_form
 from core.io.workbook.layout import (
     COLUMN_INDEX,
     GRADE_COLUMN,
@@ -30,33 +31,6 @@ def _cell_text(value: Any) -> str:
     """A text cell's value as text (calamine has undone Excel's ``_xHHHH_``
     escapes); a whole number typed where text was is shown without ``.0``."""
     return number_text(value) if isinstance(value, float) else str(value)
-
-
-def _same_text(cell: str, text: str) -> bool:
-    """Whether a text cell still holds ``text`` as exported: a text longer
-    than a cell can hold (32,767 UTF-16 units) was cut, and the workbook's
-    metadata keeps the whole."""
-    if cell == text:
-        return True
-    from xlsxwriter.utility import _utf16_len, _utf16_truncate
-
-    return bool(_utf16_len(text) > 32_767 and cell == _utf16_truncate(text, 32_767))
-
-
-def _same_note(cell: str, note: str) -> bool:
-    """Whether a note cell still holds ``note`` as exported: also when read
-    without its tabs, as an .ods cell's text is (calamine drops a
-    paragraph's ``<text:tab/>``, and :mod:`~core.io.workbook.ods_rows` as
-    it does): a note with a tab, saved to .ods, was taken on reopening as
-    edited in the spreadsheet, its tabs lost; and with its Windows line
-    breaks (``\r\n``, a note imported from such a CSV or pasted) as the
-    ``\n`` LibreOffice saves them as: split then refused to hand out again
-    over a reviewer's workbook it had only opened and saved; and without the
-    spaces at its ends, which Gnumeric drops saving an .xlsx."""
-    if _same_text(cell, note):
-        return True
-    lines = note.replace("\r\n", "\n").replace("\r", "\n")
-    return cell in (lines, lines.replace("\t", ""), lines.strip())
 
 
 def _parse_grade(value: Any, formula: bool, doc: Document, name: str, row: int) -> PastedGrade:
@@ -135,7 +109,7 @@ class CandidateCells:
 
 def same_id(cell: Any, text: str) -> bool:
     """Whether an id cell of the Candidates sheet holds the id ``text``."""
-    return _same_text(_cell_text(cell), text)
+    return same_text(_cell_text(cell), text)
 
 
 def _unchanged(got: PastedGrade, state: int, grade: float, reason: str) -> bool:
@@ -238,16 +212,32 @@ def _in_exported_order(cells: CandidateCells, formulas: set[int], doc: Document,
             q in (None, "") and s in (None, "") for q, s in zip(
                 cells.query[n:], cells.source[n:], strict=True)):
         return None  # as exported (the usual case: one comparison in C)
+    if len(cells) >= n and all(q in (None, "") and s in (None, "") for q, s in zip(
+            cells.query[n:], cells.source[n:], strict=True)) and all(
+            written_form(_cell_text(q)) == written_form(wq)
+            and written_form(_cell_text(s)) == written_form(ws)
+            for q, s, wq, ws in zip(cells.query, cells.source, want_q, want_s, strict=False)):
+        # As exported, the ids as a spreadsheet program saved them (Gnumeric:
+        # end spaces): each such row holds its candidate's locked cells too
+        # (" a " and "a" both read "a" could have been swapped).
+        for j in range(n):
+            if cells.query[j] != want_q[j] or cells.source[j] != want_s[j]:
+                _check_moved(cells, j, int(rows[j]), doc, name)
+        return None
     want = list(zip(want_q, want_s, strict=True))
     got = [(_cell_text(q), _cell_text(s)) if q not in (None, "") or s not in (None, "")
            else None for q, s in zip(cells.query, cells.source, strict=True)]
     place = {key: k for k, key in enumerate(want)}
     order: list[int | None] = [None] * len(want)
     sheet = SHEETS["candidates"]
+    loose: dict[tuple[str, str], list[int]] | None = None
     for j, key in enumerate(got):
         if key is None:
             continue  # an empty row put in by hand
         k = place.get(key)
+        if k is None:  # ids as a spreadsheet program saved them (Gnumeric: end spaces cut)?
+            loose = _by_written_form(want) if loose is None else loose
+            k = _one(loose.get((written_form(key[0]), written_form(key[1])), []), order)
         if k is None or order[k] is not None:
             what = "is not a candidate of this workbook" if k is None else "is there twice"
             raise InputError(
@@ -269,6 +259,22 @@ def _in_exported_order(cells: CandidateCells, formulas: set[int], doc: Document,
                          [cells.grade[j] for j in taken], [cells.note[j] for j in taken])
     moved = {j + 2: k + 2 for k, j in enumerate(taken)}
     return out, {moved[r] for r in formulas if r in moved}, [j + 2 for j in taken]
+
+
+def _by_written_form(want: list[tuple[str, str]]) -> dict[tuple[str, str], list[int]]:
+    """The items of each (query, source) id pair's written form."""
+    out: dict[tuple[str, str], list[int]] = {}
+    for k, (q, s) in enumerate(want):
+        out.setdefault((written_form(q), written_form(s)), []).append(k)
+    return out
+
+
+def _one(items: list[int], order: list[int | None]) -> int | None:
+    """The one item of ``items`` (those of one written form) no row holds
+    exactly; None when there are none or several (two ids of one form:
+    which row is whose cannot be told)."""
+    left = [k for k in items if order[k] is None]
+    return left[0] if len(items) == 1 and left else None
 
 
 def apply_edits(cells: CandidateCells, formulas: set[int], doc: Document,
@@ -302,8 +308,8 @@ def apply_edits(cells: CandidateCells, formulas: set[int], doc: Document,
         line = r if lines is None else lines[k]
         query = _cell_text(cells.query[k])
         source = _cell_text(cells.source[k])
-        if not (_same_text(query, doc.query_ids[int(doc.query[i])])
-                and _same_text(source, doc.source_id[i])):
+        if not (same_as_written(query, doc.query_ids[int(doc.query[i])])
+                and same_as_written(source, doc.source_id[i])):
             raise InputError(
                 f"this row should hold query {doc.query_ids[int(doc.query[i])]!r}, source "
                 f"{doc.source_id[i]!r}, but holds {query!r}, {source!r}",
@@ -313,7 +319,7 @@ def apply_edits(cells: CandidateCells, formulas: set[int], doc: Document,
         got = _parse_grade(cells.grade[k], r in formulas, doc, name, line)
         note_value = cells.note[k]
         note = "" if note_value is None else _cell_text(note_value)
-        note_changed = not _same_note(note, doc.note[i])
+        note_changed = not same_as_written(note, doc.note[i])
         if note_changed:
             doc.set_note(i, note)
             notes += 1

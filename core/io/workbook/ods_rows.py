@@ -12,13 +12,18 @@ row unread (``benchmarks/bench_reopen_resaved.py``, ``docs/benchmarks.md``).
 
 Values are those calamine gives for the same cells: text as its paragraphs
 hold it (joined by a line break; spans and links read as their text; a
-``<text:s>`` as its spaces; tabs and line breaks inside a paragraph dropped,
-as calamine drops them; comments left out), numbers, percentages and
+``<text:s>`` as its spaces; comments left out), numbers, percentages and
 currencies as floats, booleans, a cell with no value type as ``""``. A
 formula cell gives its stored result; a grade cell holding a formula is
 noted by its row. Anything else (a date or time, an element this reader
 does not know inside a paragraph) makes :func:`read_ods` return None, and
-the caller reads the sheets with calamine: slower, never different.
+the caller reads the sheets with calamine: slower, and different in one
+way: a paragraph's tabs and line breaks (``<text:tab/>``,
+``<text:line-break/>``, as Gnumeric writes a multi-line cell) are read here
+as the characters they stand for; calamine drops them (so did this reader:
+a multi-line note saved by Gnumeric was read without its line breaks, as
+edited). :func:`core.io.workbook.kept_text.same_as_written` takes a text
+without its tabs as the text written.
 """
 
 from __future__ import annotations
@@ -52,7 +57,12 @@ _ANNOTATION = re.compile(rb"<office:annotation(?:\s[^>]*)?>.*?</office:annotatio
                          rb"|<office:annotation-end[^>]*/>", re.S)
 _PARAGRAPH = re.compile(rb"<text:p(?:\s[^>]*)?(?:/>|>(.*?)</text:p>)", re.S)
 _SPACES = re.compile(rb'<text:s(?:\s+text:c="(\d+)")?\s*/>')
-_DROPPED = re.compile(rb"<text:(?:tab|line-break|soft-page-break)\s*/>"
+#: A paragraph's tabs and line breaks, as the characters they stand for
+#: (Gnumeric writes a cell's line breaks as ``<text:line-break/>`` inside
+#: one paragraph, LibreOffice as paragraphs; both write a tab as ``<text:tab/>``).
+_BREAKS = re.compile(rb"<text:(tab|line-break)\s*/>")
+_BREAK_TEXT = {b"tab": b"\t", b"line-break": b"\n"}
+_DROPPED = re.compile(rb"<text:soft-page-break\s*/>"
                       rb"|</?text:(?:span|a)(?:\s[^>]*)?>|<text:bookmark[^>]*/>")
 #: The Candidates columns reopening takes, in CandidateCells' order (query,
 #: source, current grade, note, score, original grade), by 0-based index.
@@ -281,7 +291,8 @@ def cell_values(buf: bytes, start: int, end: int) -> list[Any]:
 
 def _shown(body: bytes) -> str:
     """The text a cell shows (its paragraphs' text, markup dropped)."""
-    text = re.sub(rb"<[^>]*>", b"", _ANNOTATION.sub(b"", body.replace(b"</text:p><text:p", b"\n<")))
+    body = _BREAKS.sub(lambda m: _BREAK_TEXT[m.group(1)], _ANNOTATION.sub(b"", body))
+    text = re.sub(rb"<[^>]*>", b"", body.replace(b"</text:p><text:p", b"\n<"))
     return xml_text(text.decode("utf-8", "replace"))
 
 
@@ -320,6 +331,7 @@ def _text(body: bytes) -> str:
         text = got.group(1) or b""
         if b"<" in text:
             text = _DROPPED.sub(b"", _SPACES.sub(lambda m: b" " * int(m.group(1) or 1), text))
+            text = _BREAKS.sub(lambda m: _BREAK_TEXT[m.group(1)], text)
             if b"<" in text:
                 raise _NotSimple
         texts.append(text)

@@ -22,6 +22,7 @@ from core.errors import ConventionError, InputError
 from core.io.safety import column_letters, parse_xml
 from core.io.safety.limits import parse_ref
 from core.io.workbook.conventions_sheet import EXAMPLES_COL
+from core.io.workbook.kept_text import same_as_written
 from core.io.workbook.layout import (
     CONVENTION_LABELS,
     OUTSIDE_ORIGIN,
@@ -315,8 +316,14 @@ def _guidelines(sheet: _Cells, stored: Guidelines) -> _Described:
     if "guidelines" not in sheet.names:
         return out
     for row, line in sheet.rows("guidelines"):
-        grade, description = line[0], _text(line[2])
-        examples = _text(line[EXAMPLES_COL]).splitlines()
+        grade, description, listed = line[0], _text(line[2]), _text(line[EXAMPLES_COL])
+        was = stored.for_grade(float(grade)) if isinstance(grade, int | float) else None
+        if was is not None:  # the texts as written, where a spreadsheet program saved them
+            description = was.description if same_as_written(
+                description, was.description) else description
+            joined = "\n".join(was.examples)
+            listed = joined if same_as_written(listed, joined) else listed
+        examples = listed.splitlines()
         if not isinstance(grade, int | float) or isinstance(grade, bool) or not math.isfinite(
                 grade):
             if description or any(e.strip() for e in examples):
@@ -384,6 +391,9 @@ def read_sheet_conventions(cells: list[list[Any]] | None, names: dict[str, str],
             now[name] = read(sheet.value(name))
         except _Refused as exc:
             out.refused.append(sheet.refusal(name, label, str(exc)))
+            continue
+        if read is _text and same_as_written(now[name], before[name]):
+            now[name] = before[name]  # as a spreadsheet program saved it
     if getattr(now.get("gain_rule"), "takes_table", False):
         try:
             now["gain_grades"] = _as_stored(_gain_table(sheet), before.get("gain_grades"))
