@@ -189,7 +189,8 @@ class WindowApi(QMainWindow):
     def set_note(self, index: int, note: str) -> bool:
         raise NotImplementedError
 
-    def set_notes(self, rows: list[int], notes: list[str], *, text: str = "") -> bool:
+    def set_notes(self, rows: list[int], notes: list[str], *, text: str = "",
+                  why: str = "") -> bool:
         raise NotImplementedError
 
     def change_conventions(self, new: Conventions, text: str = "") -> str | None:

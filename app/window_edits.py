@@ -89,11 +89,14 @@ class EditingWindow(WindowApi):
         return self.set_notes([index], [note], text=(
             f"note {label}" if note else f"clear the note of {label}"))
 
-    def set_notes(self, rows: list[int], notes: list[str], *, text: str = "") -> bool:
+    def set_notes(self, rows: list[int], notes: list[str], *, text: str = "",
+                  why: str = "") -> bool:
         """Give ``rows`` the notes ``notes`` (one per row, or one for all) as
-        one undoable step (a paste); False if refused."""
+        one undoable step (a paste); False if refused. ``why``: the audit
+        entries' note (a note conflict resolved)."""
         return self._push(SetNotes.of(rows, notes, who=self.reviewer(),
-                                      text=text or f"set {counted(len(rows), 'note')}")) is None
+                                      text=text or f"set {counted(len(rows), 'note')}",
+                                      why=why)) is None
 
     def _label(self, index: int) -> str:
         """Candidate ``index`` as the Edit menu names it (``q1/d3``)."""

@@ -282,7 +282,8 @@ class Worksheet:
             step = _Step(edit, tuple(str(self._doc.note[r]) for r in edit.rows),
                          next(self._states))
             history = [*self._history[:self._done], step]
-            changes = self._set_notes(edit.rows, edit.notes, edit.who, "app", edit.text)
+            changes = self._set_notes(edit.rows, edit.notes, edit.who, "app", edit.text,
+                                      edit.why)
         else:
             edit = self._effective(edit)
             if not edit.rows:
@@ -314,7 +315,7 @@ class Worksheet:
             back = range(len(edit.rows) - 1, -1, -1)
             changes = self._set_notes([edit.rows[i] for i in back],
                                       [str(step.before[i]) for i in back], edit.who, "undo",
-                                      edit.text)
+                                      edit.text, f"undo of {edit.why}" if edit.why else "")
         else:
             before = cast(tuple[GradeValue, ...], step.before)  # (a SetGrades step's)
             back = range(len(edit.rows) - 1, -1, -1)  # the last written is undone first
@@ -334,7 +335,8 @@ class Worksheet:
             changes = self._set_conventions(edit.conventions, "redo", edit.text, edit.who,
                                             f"redo: {edit.text}")
         elif isinstance(edit, SetNotes):
-            changes = self._set_notes(edit.rows, edit.notes, edit.who, "redo", edit.text)
+            changes = self._set_notes(edit.rows, edit.notes, edit.who, "redo", edit.text,
+                                      f"redo: {edit.why}" if edit.why else "")
         else:
             notes = [f"redo: {edit.note(i)}".rstrip(": ") for i in range(len(edit.rows))]
             changes = self._set_grades(edit.rows, edit.values, edit.who, notes, "redo",
@@ -379,12 +381,13 @@ class Worksheet:
         if len(keep) == len(edit.rows):
             return edit
         return SetNotes(tuple(edit.rows[i] for i in keep), tuple(edit.notes[i] for i in keep),
-                        edit.who, edit.text)
+                        edit.who, edit.text, edit.why)
 
     def _set_notes(self, rows: list[int] | tuple[int, ...], notes: list[str] | tuple[str, ...],
-                   who: str, origin: str, text: str) -> Changes:
-        """Write ``notes`` (an audit entry each, from and to the notes): all
-        or nothing. The evaluation is untouched: a note changes no number."""
+                   who: str, origin: str, text: str, why: str = "") -> Changes:
+        """Write ``notes`` (an audit entry each, from and to the notes, its
+        note ``why``): all or nothing. The evaluation is untouched: a note
+        changes no number."""
         doc = self._doc
         kept = Kept(doc)
         try:
@@ -395,7 +398,7 @@ class Worksheet:
                 doc.set_note(row, note)
                 doc.audit.append(AuditEntry.of_note(
                     who, when, doc.query_ids[int(doc.query[row])], doc.source_text(row),
-                    before, note, origin))
+                    before, note, origin, why))
         except BaseException:
             kept.put_back()
             raise

@@ -290,6 +290,30 @@ def test_a_grade_undone_and_redone_replays_its_audit_entries_origins(sheet: Path
     assert [a.origin for a in fresh.audit] == ["app", "undo", "redo"]
 
 
+def test_a_note_conflict_resolved_replays_with_its_audit_entries_why(sheet: Path):
+    """A note set by a choice of the Conflicts dock (SetNotes' why: the
+    note conflict resolved), undone and redone: the journal replays the
+    audit log as the session wrote it, each entry's why included (a note's
+    journal line kept no why: a recovered log said a note was set, not that
+    a conflict was resolved, nor which side was taken; fails before)."""
+    doc = read_delimited(sheet)
+    journal = Journal(sheet)
+    session, counts = journaled(doc, journal)
+    session.apply(SetNotes.of([3], ["page moved"], who="bo",
+                              why="note conflict resolved: ana's note: page moved"))
+    session.undo()
+    session.redo()
+    assert counts == [1, 1, 1]
+    fresh = read_delimited(sheet)
+    assert journal.replay(fresh).applied == 3
+    said = [(a.who, a.before, a.after, a.note, a.origin) for a in fresh.audit]
+    assert said == [(a.who, a.before, a.after, a.note, a.origin) for a in doc.audit]
+    assert [a.note for a in fresh.audit] == [
+        "note conflict resolved: ana's note: page moved",
+        "undo of note conflict resolved: ana's note: page moved",
+        "redo: note conflict resolved: ana's note: page moved"]
+
+
 def test_a_change_of_conventions_undone_and_redone_replays_its_audit_entries_once(
         sheet: Path):
     """Each step of a change of conventions (made, undone, redone: two

@@ -25,7 +25,10 @@ from core.analysis.rounds import (
     conflict_row,
     conflict_status,
     merge,
+    note_conflict_status,
+    note_resolutions,
     open_conflicts,
+    open_note_conflicts,
     plan_hand_out,
     resolutions,
     reviewer_document,
@@ -664,6 +667,61 @@ def test_a_note_changed_on_both_sides_since_the_split_is_a_conflict_both_kept():
     assert result.note_conflicts == (
         NoteConflict("q00", s2, "as sent", "", (("ana", "ana's only"), ("bea", "bea's"))),)
     assert result.note_conflicts[0].said == f"query q00, source {s2}: ana, bea"
+
+
+def test_note_conflicts_are_kept_with_the_round_and_resolved_by_the_note():
+    """The merged document's assignment keeps its note conflicts beside the
+    grades' (they were in the merge's report only: fails before), read back
+    from its JSON (an older assignment without them reads with none), and
+    carried by a merge of a merged base. Each is settled by the note, as a
+    grade conflict by the grade: one side's, both kept each labelled on its
+    own line (told from the open merged note), or another (edited); undo
+    opens it again."""
+    doc = base_doc([2], seed=12)
+    s1, _ = unknown_sources(doc, "q00")
+    ana = copy_of(doc)
+    Worksheet(ana).apply(SetNotes.of([row(ana, "q00", s1)], ["page moved"], who="ana"))
+    later = copy_of(doc)
+    Worksheet(later).apply(SetNotes.of([row(later, "q00", s1)], ["check the date"], who="lead"))
+    result = merge(later, [Returned("ana.xlsx", ana)], who="lead", when=WHEN)
+    m = result.document
+    assert m.assignment is not None
+    (c,) = m.assignment.note_conflicts
+    assert c == NoteConflict("q00", s1, "check the date", "lead", (("ana", "page moved"),))
+    assert result.note_conflicts == (c,)
+    assert Assignment.from_dict(m.assignment.to_dict()) == m.assignment
+    older = m.assignment.to_dict()
+    del older["note_conflicts"]
+    assert Assignment.from_dict(older).note_conflicts == ()
+    assert "note_conflicts" not in Assignment("b", "b.xlsx", WHEN, (Share("ana", ("q",)),),
+                                              ).to_dict()
+    # (a merged document merged again keeps the conflicts it had, as grades')
+    again = merge(m, [Returned("ana.xlsx", copy_of(m))], who="lead", when=WHEN)
+    assert again.document.assignment is not None
+    assert again.document.assignment.note_conflicts == (c,)
+    # settled by the note
+    i = row(m, "q00", s1)
+    assert m.note[i] == c.merged == "lead: check the date | ana: page moved"
+    assert note_conflict_status(m, c) == "open"
+    assert open_note_conflicts(m) == [c]
+    choices = note_resolutions(c)
+    assert [(r.label, r.note) for r in choices] == [
+        ("lead", "check the date"), ("ana", "page moved"),
+        (BOTH, "lead: check the date\nana: page moved")]
+    session = Worksheet(m)
+    for r in choices:
+        session.apply(SetNotes.of([i], [r.note], who="lead", why=f"resolved: {r.text}"))
+        assert note_conflict_status(m, c) == r.label
+        assert open_note_conflicts(m) == []
+        assert m.audit[-1].note == f"resolved: {r.text}"
+    session.apply(SetNotes.of([i], ["both wrong: see the new page"], who="lead"))
+    assert note_conflict_status(m, c) == "changed"
+    for _ in range(len(choices) + 1):
+        session.undo()
+    assert note_conflict_status(m, c) == "open"
+    assert m.audit[-1].note == f"undo of resolved: {choices[0].text}"
+    m.source_id[i] = "elsewhere"
+    assert note_conflict_status(m, c) == "gone"
 
 
 def test_copies_as_ratings_give_the_consensus():

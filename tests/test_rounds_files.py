@@ -573,3 +573,52 @@ def test_a_note_changed_in_a_copy_and_by_the_lead_since_is_a_conflict(
         "values": {"base-ana": "page moved"}}]
     merged = read_workbook(tmp_path / "merged.xlsx")
     assert merged.note[row(merged, q, s)] == "lead: check the date | base-ana: page moved"
+
+
+def test_a_note_conflict_is_kept_in_the_merged_workbook_and_stays_resolved(
+        base_file: Path, tmp_path: Path) -> None:
+    """The merged workbook keeps its note conflict with the round (it was in
+    MERGE.json only: nothing to resolve it by, fails before); merge's line
+    says where to resolve it; the note set to one side's and saved, it reads
+    resolved on reopen (and open again when the merged note is put back)."""
+    import shutil
+
+    from core.analysis.rounds import note_conflict_status, open_note_conflicts
+    from core.model.assignment import NoteConflict
+    from core.model.edits import SetNotes
+    from core.session import Worksheet
+
+    ana = tmp_path / "base-ana.xlsx"
+    shutil.copy(base_file, ana)
+    base = read_workbook(base_file)
+    q = base.query_ids[0]
+    s = unknown_of(base, q)[0]
+    Worksheet(base).apply(SetNotes.of([row(base, q, s)], ["check the date"], who="lead"))
+    export_workbook(evaluate(base), base_file)
+    doc = read_workbook(ana)
+    Worksheet(doc).apply(SetNotes.of([row(doc, q, s)], ["page moved\nsee the new one"],
+                                     who="ana"))
+    export_workbook(evaluate(doc), ana)
+    out = tmp_path / "merged.xlsx"
+    code, text = run("merge", base_file, ana, "-o", out)
+    assert code == 0, text
+    assert (f"  note conflict, query {q}, source {s}: lead, ana: both kept in the merged "
+            "note, each labelled; resolve it in the editor (Review > Conflicts)") in text
+    merged = read_workbook(out)
+    assert merged.assignment is not None
+    (c,) = merged.assignment.note_conflicts
+    assert c == NoteConflict(q, s, "check the date", "lead",
+                             (("ana", "page moved\nsee the new one"),))
+    assert note_conflict_status(merged, c) == "open"
+    Worksheet(merged).apply(SetNotes.of([row(merged, q, s)], [c.values[0][1]], who="lead",
+                                        why="note conflict resolved: ana's note"))
+    export_workbook(evaluate(merged), out)
+    again = read_workbook(out)
+    assert again.assignment is not None
+    assert again.assignment.note_conflicts == (c,)
+    assert note_conflict_status(again, c) == "ana"
+    assert open_note_conflicts(again) == []
+    assert again.audit[-1].note == "note conflict resolved: ana's note"
+    Worksheet(again).apply(SetNotes.of([row(again, q, s)], [c.kept_both], who="lead"))
+    export_workbook(evaluate(again), out)
+    assert note_conflict_status(read_workbook(out), c) == "both"

@@ -375,6 +375,8 @@ class Journal:
             entry["who"] = audit.who
             if audit.origin != "app":
                 entry["origin"] = audit.origin
+            if audit.note:  # why (a note conflict resolved)
+                entry["why"] = audit.note
         return entry
 
     def append(self, entries: Iterable[Mapping[str, Any]]) -> None:
@@ -606,7 +608,8 @@ def _apply(doc: Document, entry: Mapping[str, Any], locate: _Locator,
             doc.audit.append(AuditEntry.of_note(
                 str(entry["who"]), str(entry.get("when", "")),
                 doc.query_ids[int(doc.query[index])],
-                doc.source_text(index), before, note, str(entry.get("origin") or "app")))
+                doc.source_text(index), before, note, str(entry.get("origin") or "app"),
+                str(entry.get("why", ""))))
         return None
     try:
         state = GradeState(int(entry["state"]))

@@ -4,7 +4,8 @@ which base, handed out when, and the conflicts a merge left open.
 A reviewer's workbook (``ndcg-worksheet split``) carries an
 :class:`Assignment` with one :class:`Share`, its own; a merged workbook
 (``ndcg-worksheet merge``) carries the round's shares and the conflicts the
-merge could not settle. The value is stored in the workbook's metadata
+merge could not settle: grades (:class:`Conflict`) and notes
+(:class:`NoteConflict`). The value is stored in the workbook's metadata
 (:meth:`Assignment.to_dict`, :meth:`Assignment.from_dict`), so it survives the
 round trip through Excel or LibreOffice.
 """
@@ -17,7 +18,7 @@ from typing import Any
 
 from core.model.grades import GradeState, grade_text
 
-__all__ = ["Assignment", "Conflict", "Given", "Share"]
+__all__ = ["Assignment", "Conflict", "Given", "NoteConflict", "Share"]
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,46 @@ class Conflict:
 
 
 @dataclass(frozen=True)
+class NoteConflict:
+    """A candidate's note changed by reviewers (``values``: each reviewer's
+    note) differently, or both by a reviewer and in the base since the
+    round went out (``base``, last written by ``base_who``; ``""`` when the
+    base did not change it): the merged note holds them all, each labelled
+    (:attr:`merged`)."""
+
+    query: str
+    source_id: str
+    base: str
+    base_who: str
+    values: tuple[tuple[str, str], ...]
+
+    @property
+    def sides(self) -> tuple[tuple[str, str], ...]:
+        """Every version in conflict, labelled: the base's first (when it
+        changed the note), then each reviewer's."""
+        base = ((self.base_who, self.base),) if self.base_who else ()
+        return base + self.values
+
+    @property
+    def merged(self) -> str:
+        """The note the merge wrote, every version labelled (``lead: check
+        the date | ana: page moved``): the note while the conflict is open."""
+        return " | ".join(f"{who}: {note}" for who, note in self.sides)
+
+    @property
+    def kept_both(self) -> str:
+        """The note of the conflict settled by keeping every version: each
+        labelled on its own line (told from :attr:`merged`, the open one)."""
+        return "\n".join(f"{who}: {note}" for who, note in self.sides)
+
+    @property
+    def said(self) -> str:
+        """Where it is and whose notes, in a few words."""
+        who = ", ".join(w for w, _ in self.sides)
+        return f"query {self.query}, source {self.source_id}: {who}"
+
+
+@dataclass(frozen=True)
 class Assignment:
     """Who judges which queries of which base, handed out when.
 
@@ -84,6 +125,9 @@ class Assignment:
         The queries given to two reviewers (for agreement).
     conflicts : tuple of Conflict
         Left open by a merge (a merged document only).
+    note_conflicts : tuple of NoteConflict
+        The notes a merge found changed on both sides (a merged document
+        only; none in a workbook merged before they were kept).
     logged : int or None
         How many audit entries the merged document held as the merge wrote
         it (a merged document only; None in a reviewer's workbook, and in a
@@ -105,6 +149,7 @@ class Assignment:
     overlap: tuple[str, ...] = ()
     conflicts: tuple[Conflict, ...] = field(default=())
     logged: int | None = None
+    note_conflicts: tuple[NoteConflict, ...] = field(default=())
 
     @property
     def reviewer(self) -> str:
@@ -119,6 +164,10 @@ class Assignment:
     def to_dict(self) -> dict[str, Any]:
         """JSON values (every number a float or an int, every text a string)."""
         logged = {} if self.logged is None else {"logged": self.logged}
+        notes = {"note_conflicts": [
+            {"query": c.query, "source_id": c.source_id, "base": c.base,
+             "base_who": c.base_who, "values": [list(v) for v in c.values]}
+            for c in self.note_conflicts]} if self.note_conflicts else {}
         return {
             "base_id": self.base_id,
             "base_name": self.base_name,
@@ -131,6 +180,7 @@ class Assignment:
                            "values": [_given_dict(g) for g in c.values]}
                           for c in self.conflicts],
             **logged,
+            **notes,
         }
 
     @classmethod
@@ -149,8 +199,10 @@ class Assignment:
         if not shares:
             raise ValueError("assignment: no share")
         logged = None if d.get("logged") is None else _count(d, "logged")
+        notes = tuple(_note_conflict(x) for x in (
+            _list(d, "note_conflicts") if "note_conflicts" in d else ()))
         return cls(_text(d, "base_id"), _text(d, "base_name"), _text(d, "when"), shares,
-                   _texts(d, "overlap"), conflicts, logged)
+                   _texts(d, "overlap"), conflicts, logged, notes)
 
 
 # -- validating the JSON field by field ---------------------------------------------------
@@ -208,3 +260,14 @@ def _given(data: Any, what: str) -> Given:
     elif grade is not None:
         raise ValueError(f"{what} grade: a {state.name.lower()} grade has no number")
     return Given(_text(d, "reviewer"), grade, state, _text(d, "reason"))
+
+
+def _note_conflict(data: Any) -> NoteConflict:
+    d = _mapping(data, "assignment note conflict")
+    values = []
+    for v in _list(d, "values"):
+        if not (isinstance(v, list) and len(v) == 2 and all(isinstance(t, str) for t in v)):
+            raise ValueError("assignment note conflict value: not a reviewer and a note")
+        values.append((v[0], v[1]))
+    return NoteConflict(_text(d, "query"), _text(d, "source_id"), _text(d, "base"),
+                        _text(d, "base_who"), tuple(values))

@@ -52,16 +52,16 @@ class AuditEntry:
 
     @classmethod
     def of_note(cls, who: str, when: str, query: str, source_id: str, before: str,
-                after: str, origin: str = "app") -> AuditEntry:
+                after: str, origin: str = "app", note: str = "") -> AuditEntry:
         """The entry of a candidate's note changed from ``before`` to
         ``after`` (the notes themselves: the entry writes them
-        :func:`note_said`).
+        :func:`note_said`); ``note``: why (a note conflict resolved).
 
         >>> e = AuditEntry.of_note("ana", "t", "q1", "d3", "", "checked twice")
         >>> e.before, e.after, e.about_note
         ('no note', 'note: checked twice', True)
         """
-        return cls(who, when, query, source_id, note_said(before), note_said(after),
+        return cls(who, when, query, source_id, note_said(before), note_said(after), note,
                    origin=origin, about_note=True)
 
     def edit(self) -> tuple[Any, ...]:

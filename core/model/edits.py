@@ -135,6 +135,9 @@ class SetNotes:
         The reviewer, for the audit log.
     text : str
         How the step reads in the Edit menu ("note q1/d3").
+    why : str
+        Why, in the audit log's note of each row's entry ("note conflict
+        resolved: ana's note: ..."; "" for a note typed).
 
     Examples
     --------
@@ -146,6 +149,7 @@ class SetNotes:
     notes: tuple[str, ...]
     who: str
     text: str = ""
+    why: str = ""
 
     def __post_init__(self) -> None:
         if len(self.rows) != len(self.notes):
@@ -155,12 +159,12 @@ class SetNotes:
 
     @classmethod
     def of(cls, rows: Sequence[int], notes: Sequence[str], *, who: str,
-           text: str = "") -> SetNotes:
+           text: str = "", why: str = "") -> SetNotes:
         """``notes`` one per row, or one note for every row."""
         texts = tuple(str(n) for n in notes)
         if len(texts) == 1:
             texts *= len(rows)
-        return cls(tuple(int(r) for r in rows), texts, who, text)
+        return cls(tuple(int(r) for r in rows), texts, who, text, why)
 
 
 @dataclass(frozen=True)

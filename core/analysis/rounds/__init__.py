@@ -23,10 +23,14 @@ from core.analysis.rounds.merge import MERGE_ORIGIN, Returned, merge
 from core.analysis.rounds.report import MergeResult, NoteConflict, Refusal, ReviewerCount
 from core.analysis.rounds.resolve import (
     BOTH,
+    NoteResolution,
     Resolution,
     conflict_row,
     conflict_status,
+    note_conflict_status,
+    note_resolutions,
     open_conflicts,
+    open_note_conflicts,
     resolutions,
 )
 
@@ -36,6 +40,7 @@ __all__ = [
     "HandOut",
     "MergeResult",
     "NoteConflict",
+    "NoteResolution",
     "Refusal",
     "Resolution",
     "Returned",
@@ -45,8 +50,11 @@ __all__ = [
     "conflict_row",
     "conflict_status",
     "merge",
+    "note_conflict_status",
+    "note_resolutions",
     "now",
     "open_conflicts",
+    "open_note_conflicts",
     "plan_hand_out",
     "resolutions",
     "reviewer_document",

@@ -38,8 +38,8 @@ ratings and the grade their consensus.
 
 The merged document is a copy of the base with the grades merged, the
 reviewers' ratings as new annotators, an :class:`Assignment` recording the
-round (its shares, overlap queries and open conflicts, after any the base
-had, and how many entries its audit log holds: ``logged``), and its audit
+round (its shares, overlap queries and open conflicts of grades and of
+notes, after any the base had, and how many entries its audit log holds: ``logged``), and its audit
 log: the base's entries, then every entry of each document handed out
 from this base (of a copy, those the base's log lacks, compared on the edit
 they record: :meth:`AuditEntry.edit`, so a base and a copy in workbooks of
@@ -152,12 +152,14 @@ def merge(base: Document, returned: Sequence[Returned], *, who: str, when: str,
     merged.audit.extend(outcome.entries)
     note_conflicts = _take_notes(merged, base, accepted, where)
     if accepted:
-        before = base.assignment.conflicts if base.assignment is not None else ()
+        was = base.assignment
         merged.assignment = Assignment(
             bid, base_name, when,
             tuple(Share(s.label, s.share.queries, s.share.unknown)
                   for s in accepted if s.share is not None),
-            overlap, before + tuple(outcome.conflicts), logged=len(merged.audit))
+            overlap, (was.conflicts if was else ()) + tuple(outcome.conflicts),
+            logged=len(merged.audit),
+            note_conflicts=(was.note_conflicts if was else ()) + tuple(note_conflicts))
     return MergeResult(
         document=merged, base_id=bid, changes_found=sum(len(s.changes) for s in sources),
         taken=outcome.taken, identical=outcome.identical, conflicts=tuple(outcome.conflicts),
@@ -440,13 +442,13 @@ def _take_notes(merged: Document, base: Document, accepted: list[_Source],
             who = f"{who} (base)" if who in by else who
             conflicts.append(NoteConflict(qid, source, str(base.note[row]), who,
                                           tuple(by.items())))
-            by = {who: str(base.note[row]), **by}
         elif len(set(by.values())) > 1:  # reviewers' different notes: theirs only
             conflicts.append(NoteConflict(qid, source, str(base.note[row]), "",
                                           tuple(by.items())))
-        texts = list(dict.fromkeys(by.values()))
-        merged.note[row] = texts[0] if len(texts) == 1 else " | ".join(
-            f"{label}: {text}" for label, text in by.items())
+        else:  # one note, or several reviewers' same note
+            merged.note[row] = next(iter(by.values()))
+            continue
+        merged.note[row] = conflicts[-1].merged
     return conflicts
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from core.model.assignment import Conflict, Given
+from core.model.assignment import Conflict, Given, NoteConflict
 from core.model.document import Document, GradeState
 from core.model.numbers import counted
 
@@ -34,26 +34,6 @@ class ReviewerCount:
     assigned: int
     graded: int
     changes: int
-
-
-@dataclass(frozen=True)
-class NoteConflict:
-    """A candidate's note changed by reviewers (``values``: each reviewer's
-    note) differently, or both by a reviewer and in the base since the
-    round went out (``base``, last written by ``base_who``; ``""`` when the
-    base did not change it): the merged note holds them all, each labelled."""
-
-    query: str
-    source_id: str
-    base: str
-    base_who: str
-    values: tuple[tuple[str, str], ...]
-
-    @property
-    def said(self) -> str:
-        """Where it is and whose notes, in a few words."""
-        who = ", ".join(w for w in (self.base_who, *(r for r, _ in self.values)) if w)
-        return f"query {self.query}, source {self.source_id}: {who}"
 
 
 @dataclass(frozen=True)

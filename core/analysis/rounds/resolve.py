@@ -6,6 +6,14 @@ the candidate's grade, one undoable edit like any other: to one reviewer's
 grade, or, when every grade is a number, to the declared consensus of the
 candidate's annotator ratings (the merge kept each reviewer's grade as their
 rating), which keeps both.
+
+A note conflict (:class:`~core.model.assignment.NoteConflict`) is resolved
+by setting the candidate's note, one undoable edit too: to one side's note,
+or to every version kept, each labelled on its own line
+(:attr:`~core.model.assignment.NoteConflict.kept_both`); a note edited to
+anything else settles it too. Where each stands is read from the note, as a
+grade conflict's is from the grade: nothing else is stored, so undo, the
+crash journal and a reopened workbook agree.
 """
 
 from __future__ import annotations
@@ -16,10 +24,11 @@ import numpy as np
 
 from core.analysis.consensus import consensus
 from core.analysis.rounds.base import GradeKey, grade_key
-from core.model.assignment import Conflict, Given
+from core.model.assignment import Conflict, Given, NoteConflict
 from core.model.document import Document, GradeState
 
-__all__ = ["BOTH", "Resolution", "conflict_row", "conflict_status", "open_conflicts",
+__all__ = ["BOTH", "NoteResolution", "Resolution", "conflict_row", "conflict_status",
+           "note_conflict_status", "note_resolutions", "open_conflicts", "open_note_conflicts",
            "resolutions"]
 
 #: The label of the resolution that keeps both reviewers' grades as ratings.
@@ -41,7 +50,16 @@ class Resolution:
         return int(self.state), self.grade, self.reason
 
 
-def conflict_row(doc: Document, c: Conflict) -> int | None:
+@dataclass(frozen=True)
+class NoteResolution:
+    """One way to settle a note conflict: the note it sets, and what it says."""
+
+    label: str
+    text: str
+    note: str
+
+
+def conflict_row(doc: Document, c: Conflict | NoteConflict) -> int | None:
     """The candidate row of ``c`` in ``doc`` (None when it has none)."""
     if c.query not in doc.query_ids:
         return None
@@ -105,6 +123,51 @@ def open_conflicts(doc: Document) -> list[Conflict]:
     if doc.assignment is None:
         return []
     return [c for c in doc.assignment.conflicts if conflict_status(doc, c) == "open"]
+
+
+def note_resolutions(c: NoteConflict) -> list[NoteResolution]:
+    """Each side's note (the base's first, when it changed it), then every
+    version kept, each labelled on its own line.
+
+    Examples
+    --------
+    >>> c = NoteConflict("q", "a", "check the date", "lead", (("ana", "page moved"),))
+    >>> for r in note_resolutions(c):
+    ...     print(r.label, repr(r.note), r.text)
+    lead 'check the date' lead's note: check the date
+    ana 'page moved' ana's note: page moved
+    both 'lead: check the date\\nana: page moved' both notes, each labelled
+    """
+    return [NoteResolution(who, f"{who}'s note: {note}", note) for who, note in c.sides] + [
+        NoteResolution(BOTH, f"{_count_said(len(c.sides))} notes, each labelled",
+                       c.kept_both)]
+
+
+def note_conflict_status(doc: Document, c: NoteConflict) -> str:
+    """Where note conflict ``c`` stands: the resolution its candidate's
+    note matches (``ana``, ``both``), ``open`` while it holds the merged
+    note, ``changed`` when edited to another, ``gone`` without its
+    candidate."""
+    i = conflict_row(doc, c)
+    if i is None:
+        return "gone"
+    now = str(doc.note[i])
+    for r in note_resolutions(c):
+        if r.note == now:
+            return r.label
+    return "open" if now == c.merged else "changed"
+
+
+def open_note_conflicts(doc: Document) -> list[NoteConflict]:
+    """The note conflicts of ``doc``'s round that still hold the merged note."""
+    if doc.assignment is None:
+        return []
+    return [c for c in doc.assignment.note_conflicts
+            if note_conflict_status(doc, c) == "open"]
+
+
+def _count_said(n: int) -> str:
+    return "both" if n == 2 else f"all {n}"
 
 
 def _text(g: Given) -> str:
