@@ -45,8 +45,8 @@ GRID_KEYS: tuple[tuple[str, str], ...] = (
 
 #: Keys other panels read themselves: (keys, what they do, where).
 PANEL_KEYS: tuple[tuple[str, str, str], ...] = (
-    ("Alt+1 … Alt+9", "take that choice for the selected conflict (a reviewer's grade, or "
-                      "keep both as ratings)", "Conflicts"),
+    ("Alt+1 … Alt+9", "take that choice for the selected conflict (a reviewer's grade or "
+                      "note, or keep both)", "Conflicts"),
     ("Tab, Shift+Tab", "the next, previous control of the panel (F6: the next panel)",
      "every panel"),
 )

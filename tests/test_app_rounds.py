@@ -11,7 +11,7 @@ import openpyxl
 import pytest
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QFontMetricsF
-from PySide6.QtWidgets import QDialogButtonBox, QLabel, QPushButton
+from PySide6.QtWidgets import QDialogButtonBox, QLabel, QLineEdit, QPushButton
 
 from app.accessibility import without_mnemonic
 from app.models.candidates import GridColumn
@@ -25,6 +25,8 @@ from core.io.workbook import read_workbook
 from core.model.assignment import Assignment, Share
 from core.model.conventions import ConsensusRule
 from core.model.document import Document, GradeState
+from core.model.edits import SetNotes
+from core.session import Worksheet
 from tests.test_rounds import WHEN, base_doc, grade, hand_out, row, unknown_sources
 from tests.test_rounds_files import edit_grades, unknown_of
 
@@ -179,6 +181,95 @@ def test_conflicts_view_takes_one_grade_or_keeps_both(qtbot, window):
     window.set_query(1 - int(merged.query[i]))
     qtbot.mouseClick(view.go_button, Qt.MouseButton.LeftButton)
     assert current_candidate(window) == i
+
+
+def merged_with_both_kinds() -> tuple[Document, tuple[str, str], tuple[str, str]]:
+    """A merged document with a grade conflict (ana 0, ben 2) and a note
+    conflict (the lead rewrote the note after the copies went out, ana
+    wrote another): two copies of the base."""
+    from tests.test_rounds import copy_of
+
+    doc = base_doc([3, 3], seed=8)
+    ana, ben = copy_of(doc), copy_of(doc)
+    q = doc.query_ids[0]
+    x, y = unknown_sources(doc, q)[:2]
+    grade(ana, q, x, 0.0, "ana")
+    grade(ben, q, x, 2.0, "ben")
+    Worksheet(ana).apply(SetNotes.of([row(ana, q, y)], ["page moved"], who="ana"))
+    Worksheet(doc).apply(SetNotes.of([row(doc, q, y)], ["check the date"], who="lead"))
+    result = merge(doc, [Returned("ana.xlsx", ana), Returned("ben.xlsx", ben)],
+                   who="lead", when=WHEN)
+    assert len(result.conflicts) == len(result.note_conflicts) == 1
+    return result.document, (q, x), (q, y)
+
+
+def test_a_note_conflict_is_listed_and_resolved_as_a_grade_conflict(qtbot, window):
+    """The Conflicts dock lists the note conflict under the grade's (kind
+    'note'), its buttons take the lead's or ana's note or keep both, each
+    one step of the history, audited with the choice; undo opens it again;
+    Edit note… opens the grid's note cell, and a note written there settles
+    it too. (Before, the dock listed the grade conflict alone: fails.)"""
+    merged, (q, _x), (_, y) = merged_with_both_kinds()
+    window.set_document(merged)
+    conflicts = controller(window, ConflictsController)
+    assert conflicts.dock.isVisible()
+    view = conflicts.view
+    model = view.model
+    assert model.rowCount() == 2
+    assert [model.index(r, ConflictColumn.KIND).data() for r in range(2)] == ["grade", "note"]
+    assert [model.index(1, c).data() for c in (
+        ConflictColumn.QUERY, ConflictColumn.SOURCE, ConflictColumn.BASE,
+        ConflictColumn.GRADES, ConflictColumn.NOW, ConflictColumn.STATUS)] == [
+        q, y, "lead: check the date", "ana: page moved",
+        "lead: check the date | ana: page moved", "open"]
+    assert "2 of 2 conflicts open" in view.message.text()
+    rect = view.table.visualRect(model.index(1, ConflictColumn.QUERY))
+    qtbot.mouseClick(view.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert list(view.choice_buttons) == ["lead", "ana", "both"]
+    assert [b.text() for b in view.choice_buttons.values()] == [
+        "Take lead's note  [Alt+1]", "Take ana's note  [Alt+2]",
+        "Keep both, each labelled  [Alt+3]"]
+    assert view.edit_button.isVisible()
+    i = row(merged, q, y)
+    steps = window.session.position
+    qtbot.mouseClick(view.choice_buttons["ana"], Qt.MouseButton.LeftButton)
+    assert merged.note[i] == "page moved"
+    assert window.session.position == steps + 1
+    assert model.index(1, ConflictColumn.STATUS).data() == "ana's note"
+    entry = merged.audit[-1]
+    assert (entry.query, entry.source_id, entry.before, entry.after, entry.note) == (
+        q, y, "note: lead: check the date | ana: page moved", "note: page moved",
+        "note conflict resolved: ana's note: page moved")
+    assert window.session.undo_text == f"resolve the note of {q}/{y}: ana's note: page moved"
+    assert "1 of 2 conflicts open" in view.message.text()
+    qtbot.keyClick(window.grid, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert merged.note[i] == "lead: check the date | ana: page moved"
+    assert model.index(1, ConflictColumn.STATUS).data() == "open"
+    view.table.setFocus()
+    qtbot.keyClick(view.table, Qt.Key.Key_3, Qt.KeyboardModifier.AltModifier)
+    assert merged.note[i] == "lead: check the date\nana: page moved"
+    assert model.index(1, ConflictColumn.STATUS).data() == "both kept"
+    assert model.index(1, ConflictColumn.NOW).data() == (
+        "lead: check the date \u21b5 ana: page moved")
+    assert window.session.position == steps + 1
+    # Edit note…: the grid's note cell, its editor open on the note
+    qtbot.mouseClick(view.edit_button, Qt.MouseButton.LeftButton)
+    editor = window.grid.findChild(QLineEdit, "noteEditor")
+    assert editor is not None
+    assert editor.isVisible()
+    assert editor.text() == "lead: check the date\nana: page moved"
+    editor.selectAll()
+    qtbot.keyClicks(editor, "both: the page moved on the date")
+    assert editor.hasFocus()
+    qtbot.keyClick(editor, Qt.Key.Key_Return)  # (kept by a queued call)
+    qtbot.waitUntil(lambda: merged.note[i] == "both: the page moved on the date")
+    assert model.index(1, ConflictColumn.STATUS).data() == "edited"
+    assert window.session.position == steps + 2
+    # the grade conflict's row and buttons are as they were
+    view.table.selectRow(0)
+    assert list(view.choice_buttons) == ["ana", "ben", "both"]
+    assert not view.edit_button.isVisible()
+    assert model.index(0, ConflictColumn.GRADES).data() == "ana: 0, ben: 2"
 
 
 def test_no_conflict_says_so(window):

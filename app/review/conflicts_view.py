@@ -2,16 +2,22 @@
 
 A merged workbook (``ndcg-worksheet merge``, or Review > Merge returned
 workbooks) records the candidates two reviewers graded differently outside
-an overlap query; the base's grade stayed. Each is a row: query, source, the
-base's grade, each reviewer's, the grade now and where it stands
-(:func:`core.analysis.rounds.conflict_status`). The buttons under the table
-settle the selected conflict: one reviewer's grade, or both kept as ratings
-(their declared consensus); each is one undoable edit
-(:meth:`app.window_api.WindowApi.set_grades`), written to the audit log.
+an overlap query (the base's grade stayed), and the notes changed on both
+sides (the merged note joins them, each labelled). Each is a row: query,
+source, its kind (grade or note), the base's, each reviewer's, the grade or
+note now and where it stands (:func:`core.analysis.rounds.conflict_status`,
+:func:`~core.analysis.rounds.note_conflict_status`). The buttons under the
+table settle the selected conflict: one side's grade or note, both kept (a
+grade's as ratings, their declared consensus; notes each labelled on its own
+line), or, for a note, Edit note (the grid's note cell, to write another);
+each is one undoable edit (:meth:`app.window_api.WindowApi.set_grades`,
+:meth:`~app.window_api.WindowApi.set_notes`), written to the audit log with
+the choice.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
@@ -21,16 +27,20 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWi
 
 from app.accessibility import label_control
 from app.actions import ActionSpec
+from app.models.candidates import GridColumn
 from app.review.common import RowsModel, read_only_table
 from app.shown import shown_id
 from core.analysis.rounds import (
     BOTH,
+    NoteResolution,
     Resolution,
     conflict_row,
     conflict_status,
+    note_conflict_status,
+    note_resolutions,
     resolutions,
 )
-from core.model.assignment import Conflict
+from core.model.assignment import Conflict, NoteConflict
 from core.model.document import Document, grade_text
 from core.model.edits import GradeValue
 
@@ -41,15 +51,29 @@ __all__ = ["ConflictColumn", "ConflictsController", "ConflictsModel", "Conflicts
            "install_conflicts"]
 
 _OPEN = "open"  # a tone of app.models.looks
+#: How a line break of a note shows in the table's one-line cells.
+_LINE_BREAK = " \u21b5 "
 
 
 class ConflictColumn(IntEnum):
     QUERY = 0
     SOURCE = 1
-    BASE = 2
-    GRADES = 3
-    NOW = 4
-    STATUS = 5
+    KIND = 2
+    BASE = 3
+    GRADES = 4
+    NOW = 5
+    STATUS = 6
+
+
+def status_of(doc: Document, c: Conflict | NoteConflict) -> str:
+    """Where conflict ``c`` (of a grade or of a note) stands in ``doc``."""
+    if isinstance(c, NoteConflict):
+        return note_conflict_status(doc, c)
+    return conflict_status(doc, c)
+
+
+def _one_line(note: str) -> str:
+    return note.replace("\r\n", "\n").replace("\n", _LINE_BREAK)
 
 
 class ConflictsModel(RowsModel):
@@ -59,37 +83,62 @@ class ConflictsModel(RowsModel):
         super().__init__(ConflictColumn, {
             ConflictColumn.QUERY: self.tr("query"),
             ConflictColumn.SOURCE: self.tr("source"),
-            ConflictColumn.BASE: self.tr("base grade"),
-            ConflictColumn.GRADES: self.tr("reviewers' grades"),
-            ConflictColumn.NOW: self.tr("grade now"),
+            ConflictColumn.KIND: self.tr("of"),
+            ConflictColumn.BASE: self.tr("base"),
+            ConflictColumn.GRADES: self.tr("reviewers'"),
+            ConflictColumn.NOW: self.tr("now"),
             ConflictColumn.STATUS: self.tr("resolved by"),
         }, parent)
-        self.conflicts: list[Conflict] = []
+        self.header_tips = {
+            ConflictColumn.KIND: self.tr("What the sides differ in: the grade or the note"),
+            ConflictColumn.BASE: self.tr("The base's grade; the base's note, named by who "
+                                         "rewrote it since the round went out"),
+            ConflictColumn.GRADES: self.tr("Each reviewer's grade or note"),
+            ConflictColumn.NOW: self.tr("The candidate's grade or note now"),
+        }
+        #: The grade conflicts, then the note conflicts, as the rows list them.
+        self.conflicts: list[Conflict | NoteConflict] = []
 
     def set_document(self, doc: Document) -> None:
-        self.conflicts = list(doc.assignment.conflicts) if doc.assignment is not None else []
+        a = doc.assignment
+        self.conflicts = [*a.conflicts, *a.note_conflicts] if a is not None else []
         rows: list[tuple[Any, ...]] = []
         brushes: list[str | None] = []
         for c in self.conflicts:
-            i = conflict_row(doc, c)
-            status = conflict_status(doc, c)
-            now = "" if i is None else grade_text(float(doc.grade[i]), int(doc.state[i]))
-            rows.append((c.query, c.source_id, c.base.text,
-                         ", ".join(f"{g.reviewer}: {g.text}" for g in c.values), now,
-                         self._status_text(status)))
+            status = status_of(doc, c)
+            rows.append(self._note_row(doc, c, status) if isinstance(c, NoteConflict)
+                        else self._grade_row(doc, c, status))
             brushes.append(_OPEN if status == "open" else None)
         self.set_rows(rows, brushes)
 
-    def _status_text(self, status: str) -> str:
+    def _grade_row(self, doc: Document, c: Conflict, status: str) -> tuple[Any, ...]:
+        i = conflict_row(doc, c)
+        now = "" if i is None else grade_text(float(doc.grade[i]), int(doc.state[i]))
+        return (c.query, c.source_id, self.tr("grade"), c.base.text,
+                ", ".join(f"{g.reviewer}: {g.text}" for g in c.values), now,
+                self._status_text(status, self.tr("grade")))
+
+    def _note_row(self, doc: Document, c: NoteConflict, status: str) -> tuple[Any, ...]:
+        i = conflict_row(doc, c)
+        now = "" if i is None else _one_line(str(doc.note[i])) or self.tr("no note")
+        base = (f"{c.base_who}: {_one_line(c.base) or self.tr('no note')}" if c.base_who
+                else _one_line(c.base) or self.tr("no note"))
+        return (c.query, c.source_id, self.tr("note"), base,
+                " | ".join(f"{who}: {_one_line(n) or self.tr('no note')}"
+                           for who, n in c.values), now,
+                self._status_text(status, self.tr("note")))
+
+    def _status_text(self, status: str, kind: str) -> str:
         if status == "open":
             return self.tr("open")
         if status == BOTH:
-            return self.tr("both, as ratings")
+            return self.tr("both kept") if kind == self.tr("note") else self.tr(
+                "both, as ratings")
         if status == "changed":
-            return self.tr("another grade")
+            return self.tr("edited") if kind == self.tr("note") else self.tr("another grade")
         if status == "gone":
             return self.tr("candidate gone")
-        return self.tr("{0}'s grade").format(status)
+        return self.tr("{0}'s {1}").format(status, kind)
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         """Rows stay in the merge's order, so that a selection stays put."""
@@ -108,14 +157,27 @@ class ConflictsView(QWidget):
         self.model = ConflictsModel(self)
         self.table = read_only_table("conflictsTable", self.model, self)
         label_control(self.table, self.tr("Conflicts between reviewers"))
+        # Room for a grade's and a note's conflict at once: at 1280x800 the
+        # dock's share showed one row, the other scrolled away.
+        rows = self.table.verticalHeader().defaultSectionSize()
+        self.table.setMinimumHeight(
+            self.table.horizontalHeader().sizeHint().height() + 3 * rows
+            + 2 * self.table.frameWidth())
         self.buttons = QHBoxLayout()
         self.go_button = QPushButton(self.tr("&Show candidate"), self)
         self.go_button.setObjectName("conflictShowButton")
+        #: A note conflict's last way: the candidate's note cell in the grid,
+        #: its editor open on the merged note.
+        self.edit_button = QPushButton(self.tr("Edi&t note…"), self)
+        self.edit_button.setObjectName("conflictEditNote")
+        self.edit_button.setToolTip(self.tr("Write the note yourself, in the grid's note cell"))
+        self.edit_button.hide()
         layout = QVBoxLayout(self)
         layout.addWidget(self.message)
         layout.addWidget(self.table, 1)
         row = QHBoxLayout()
         row.addLayout(self.buttons)
+        row.addWidget(self.edit_button)
         row.addStretch(1)
         row.addWidget(self.go_button)
         layout.addLayout(row)
@@ -133,16 +195,22 @@ class ConflictsView(QWidget):
         if n < len(buttons) and buttons[n].isEnabled():
             buttons[n].click()
 
-    def set_choices(self, choices: list[Resolution]) -> dict[str, QPushButton]:
-        """One button per resolution (objectName ``conflictTake_<label>``)."""
+    def set_choices(self, choices: Sequence[Resolution | NoteResolution]
+                    ) -> dict[str, QPushButton]:
+        """One button per resolution (objectName ``conflictTake_<label>``);
+        Edit note… with a note conflict's."""
         for button in self.choice_buttons.values():
             self.buttons.removeWidget(button)
             button.hide()
             button.deleteLater()  # (it may be the one whose click got us here)
         self.choice_buttons = {}
         for n, r in enumerate(choices, start=1):
-            text = (self.tr("Keep both as ratings ({0})").format(r.text.split(") ", 1)[-1])
-                    if r.label == BOTH else self.tr("Take {0}").format(r.text))
+            if isinstance(r, NoteResolution):
+                text = (self.tr("Keep both, each labelled") if r.label == BOTH
+                        else self.tr("Take {0}'s note").format(r.label))
+            else:
+                text = (self.tr("Keep both as ratings ({0})").format(r.text.split(") ", 1)[-1])
+                        if r.label == BOTH else self.tr("Take {0}").format(r.text))
             if n <= len(self.keys):  # (listed under F1)
                 text = self.tr("{0}  [Alt+{1}]").format(text, n)
             button = QPushButton(text, self)
@@ -152,6 +220,7 @@ class ConflictsView(QWidget):
             button.show()  # (a layout shows a new child only at the next event loop turn)
             self.choice_buttons[r.label] = button
         self.go_button.setEnabled(bool(choices))
+        self.edit_button.setVisible(any(isinstance(r, NoteResolution) for r in choices))
         return self.choice_buttons
 
 
@@ -168,14 +237,18 @@ class ConflictsController(QObject):
                                     tab_with="auditLogDock", hidden=True)
         self.action = window.add_action(ActionSpec(
             "show_conflicts", "Con&flicts of the merge", "review", None,
-            "The candidates reviewers graded differently: take one grade or keep both"),
+            "The candidates reviewers graded or noted differently: take one side's or keep "
+            "both"),
             self.open)
         window.document_replaced.connect(self.document_replaced)
-        window.grade_changed.connect(lambda _i: self.refresh())
+        # (after every step: a grade, a note, undo, redo, conventions: the
+        # consensus a "both" shows)
+        window.evaluation_changed.connect(lambda _ev: self.refresh())
         self.view.table.selectionModel().currentRowChanged.connect(
             lambda current, _previous: self._select(current.row()))
         self.view.table.doubleClicked.connect(lambda index: self.show_candidate(index.row()))
         self.view.go_button.clicked.connect(lambda: self.show_candidate(self.selected()))
+        self.view.edit_button.clicked.connect(lambda: self.edit_note(self.selected()))
         self.document_replaced(window.document)
 
     def open(self) -> None:
@@ -189,7 +262,7 @@ class ConflictsController(QObject):
 
     def open_count(self) -> int:
         doc = self.window.document
-        return sum(conflict_status(doc, c) == "open" for c in self.view.model.conflicts)
+        return sum(status_of(doc, c) == "open" for c in self.view.model.conflicts)
 
     def refresh(self) -> None:
         """Statuses again (after a grade changed), the selection kept."""
@@ -201,11 +274,16 @@ class ConflictsController(QObject):
             self.view.message.setText(self.tr(
                 "No conflict: this document is not a merged review round, or its reviewers "
                 "agreed wherever they graded the same candidate."))
-        else:
+        elif not any(isinstance(c, NoteConflict) for c in self.view.model.conflicts):
             self.view.message.setText(self.tr(
                 "{0} of {1} conflicts open: reviewers gave these candidates different grades "
                 "outside an overlap query, and the base's grade stayed. Select one, then take "
                 "one reviewer's grade or keep both as ratings.").format(self.open_count(), n))
+        else:
+            self.view.message.setText(self.tr(
+                "{0} of {1} conflicts open: different grades (the base's stayed) or notes "
+                "(joined). Select one, then take one side's or keep both.").format(
+                self.open_count(), n))
         if 0 <= selected < n:
             self.view.table.selectRow(selected)
         self._select(selected if 0 <= selected < n else -1)
@@ -217,24 +295,31 @@ class ConflictsController(QObject):
     def _select(self, r: int) -> None:
         conflicts = self.view.model.conflicts
         doc = self.window.document
-        choices = []
-        if 0 <= r < len(conflicts) and conflict_row(doc, conflicts[r]) is not None:
-            choices = resolutions(doc, conflicts[r])
+        choices: Sequence[Resolution | NoteResolution] = []
+        if 0 <= r < len(conflicts) and conflict_row(doc, c := conflicts[r]) is not None:
+            choices = (note_resolutions(c) if isinstance(c, NoteConflict)
+                       else resolutions(doc, c))
         buttons = self.view.set_choices(choices)
         for choice in choices:
             buttons[choice.label].clicked.connect(
                 lambda _c=False, row=r, ch=choice: self.resolve(row, ch))
 
-    def resolve(self, r: int, choice: Resolution) -> bool:
+    def resolve(self, r: int, choice: Resolution | NoteResolution) -> bool:
         """Settle conflict ``r`` with ``choice``: one undoable edit."""
         c = self.view.model.conflicts[r]
         i = conflict_row(self.window.document, c)
         if i is None:
             return False
+        where = f"{shown_id(c.query)}/{shown_id(c.source_id)}"
+        if isinstance(choice, NoteResolution):
+            return self.window.set_notes(
+                [i], [choice.note], why=f"note conflict resolved: {choice.text}",
+                text=f"resolve the note of {where}: {choice.text}")
+        assert isinstance(choice, Resolution)
         value = GradeValue.typed(choice.grade, choice.state, choice.reason)
         return self.window.set_grades(
             [i], [value], note=f"conflict resolved: {choice.text}",
-            text=f"resolve {shown_id(c.query)}/{shown_id(c.source_id)}: {choice.text}")
+            text=f"resolve {where}: {choice.text}")
 
     def show_candidate(self, r: int) -> None:
         conflicts = self.view.model.conflicts
@@ -242,6 +327,25 @@ class ConflictsController(QObject):
             i = conflict_row(self.window.document, conflicts[r])
             if i is not None:
                 self.window.select_candidate(i)
+
+
+    def edit_note(self, r: int) -> None:
+        """Open the grid's note cell of note conflict ``r``'s candidate, to
+        write the note by hand (an edit like any other; it settles it)."""
+        conflicts = self.view.model.conflicts
+        if not 0 <= r < len(conflicts):
+            return
+        i = conflict_row(self.window.document, conflicts[r])
+        if i is None:
+            return
+        self.window.select_candidate(i, column=GridColumn.NOTE)
+        panel = self.window.grid_panel
+        for view, model in ((self.window.grid, panel.model),
+                            (self.window.not_retrieved_view, panel.not_retrieved_model)):
+            index = view.currentIndex()
+            if model.row_of(i) == index.row() and index.column() == GridColumn.NOTE:
+                view.edit(index)
+                return
 
 
 def install_conflicts(window: WindowApi) -> ConflictsController:
