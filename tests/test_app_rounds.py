@@ -589,3 +589,9 @@ def test_a_note_changed_on_both_sides_is_reported_by_the_merge(qtbot, window, tm
         "; 1 note conflict (both notes kept, joined)"), messages
     shown = window.document
     assert shown.note[row(shown, q, s)] == "lead: check the date | ana: page moved"
+    # the merged workbook Merge opened lists it in the Conflicts dock, shown
+    conflicts = controller(window, ConflictsController)
+    assert conflicts.dock.isVisible()
+    model = conflicts.view.model
+    assert [(model.index(r, ConflictColumn.KIND).data(), model.index(r, ConflictColumn.STATUS)
+             .data()) for r in range(model.rowCount())] == [("note", "open")]
