@@ -16,9 +16,12 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from core.errors import InputError, NotOwnWorkbook
 from core.io.annotator.importer import import_annotations
@@ -114,11 +117,70 @@ def run_with_judgments(run: str | Path | Run, sheet: str | Path,
     sheet = Path(sheet)
     judgments = _judgments(sheet, conventions)
     if isinstance(run, Run):  # joined on the text of every id, the sheet's as they are
-        return document_from_judged(run, _judged(judgments), conventions)
-    if is_parquet(run):  # on the bytes of every id, the sheet's as they are (white space too)
-        return _table_join(Path(run), judgments, sheet, conventions)
-    with _as_qrels(judgments, sheet) as qrels:
-        return document_from_trec(run, qrels, conventions)
+        doc = document_from_judged(run, _judged(judgments), conventions)
+    elif is_parquet(run):  # on the bytes of every id, the sheet's as they are (white space too)
+        doc = _table_join(Path(run), judgments, sheet, conventions)
+    else:
+        with _as_qrels(judgments, sheet) as qrels:
+            doc = document_from_trec(run, qrels, conventions)
+    return carry_record(doc, judgments)
+
+
+def carry_record(doc: Document, judgments: Document) -> Document:
+    """``doc``, a run joined with the current grades of ``judgments``, given
+    what else the judgments hold of its candidates: each one's note, each
+    annotator's grade (and unrateable mark) and, where ``doc``'s conventions
+    declare no rubric, the judgments' scale (rubric, guidelines, consensus
+    and rounding). The join reads grades alone: a run given an annotators'
+    sheet (a Label Studio export) as its judgments lost the labels, the
+    comments and the annotators' grades that ``import`` keeps from the
+    same sheet, and so did its workbook and the editor's Judges dock."""
+    theirs = judgments.conventions
+    if doc.conventions.rubric is None and theirs.rubric is not None:
+        doc.conventions = replace(
+            doc.conventions, rubric=theirs.rubric, consensus=theirs.consensus,
+            rounding=theirs.rounding,
+            guidelines=doc.conventions.guidelines or theirs.guidelines)
+    has_notes = vars(Document)["note"].is_made(judgments) and any(judgments.note)
+    if not has_notes and judgments.ratings is None:
+        return doc
+    rows = _rows_of(doc, judgments)
+    found = rows >= 0
+    if has_notes:
+        notes = np.full(len(doc), "", dtype=object)
+        notes[found] = judgments.note[rows[found]]
+        doc.note = notes
+    if judgments.ratings is not None:
+        doc.annotators = list(judgments.annotators)
+        doc.ratings = _taken(judgments.ratings, rows, np.nan)
+        if judgments.unrateable_ratings is not None:
+            doc.unrateable_ratings = _taken(judgments.unrateable_ratings, rows, False)
+        if judgments.unrateable_words is not None:
+            doc.unrateable_words = _taken(judgments.unrateable_words, rows, "")
+    return doc
+
+
+def _rows_of(doc: Document, judgments: Document) -> npt.NDArray[np.int64]:
+    """Each row's of ``doc`` in ``judgments`` (its query and source id the
+    same text), -1 where ``judgments`` lists no such candidate."""
+    where = {(judgments.query_ids[int(q)], str(s)): i for i, (q, s) in enumerate(
+        zip(judgments.query.tolist(), judgments.source_id, strict=True))}
+    rows = np.full(len(doc), -1, dtype=np.int64)
+    for q, query in enumerate(doc.query_ids):
+        members = doc.members(q)
+        for i, source in zip(members.tolist(), doc.source_texts(members), strict=True):
+            rows[i] = where.get((query, str(source)), -1)
+    return rows
+
+
+def _taken(values: npt.NDArray[Any], rows: npt.NDArray[np.int64], missing: object
+           ) -> npt.NDArray[Any]:
+    """``values``' rows ``rows`` (one row each of ``doc``), ``missing`` where
+    a row is -1."""
+    out = np.full((rows.size, values.shape[1]), missing, dtype=values.dtype)
+    found = rows >= 0
+    out[found] = values[rows[found]]
+    return out
 
 
 def _judgments(sheet: Path, conventions: Conventions | None = None) -> Document:

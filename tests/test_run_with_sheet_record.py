@@ -1,0 +1,89 @@
+"""A run given an annotators' sheet as its judgments (``--qrels SHEET``)
+keeps what ``import`` keeps of the same sheet beside the grades: the
+rubric's labels, each candidate's note and each annotator's grade.
+
+Before, the run was joined with the sheet's grades alone: opening
+``bm25.trec --qrels project-12-at-....json`` (a Label Studio export with a
+comment box) showed no rubric ("the grades seen define the scale", levels
+0, 0.5, 1, 1.5, ... of the mean consensus), no comment, and no annotator's
+grade in the workbook or the Judges dock.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from core.io.load import load_document
+
+SHEET = """annotator,query_id,passage_id,relevance,comment
+ana,q1,https://docs.acme.io/keys#rotating-keys,Highly relevant,the answer
+ben,q1,https://docs.acme.io/keys#rotating-keys,Relevant,
+ana,q1,doc.pdf#chunk-12,Not relevant,
+ben,q1,doc.pdf#chunk-12,Somewhat relevant,"says ""30 days"", the page says 14"
+ana,q2,3f1d2c4e-8b7a-4e2f-9c1d-0a5b6e7f8d9c,Somewhat relevant,
+ben,q2,3f1d2c4e-8b7a-4e2f-9c1d-0a5b6e7f8d9c,Somewhat relevant,
+"""
+
+RUN = """q1 Q0 doc.pdf#chunk-12 1 9.5 bm25
+q1 Q0 never-judged#chunk-1 2 8.0 bm25
+q1 Q0 https://docs.acme.io/keys#rotating-keys 3 7.5 bm25
+q2 Q0 3f1d2c4e-8b7a-4e2f-9c1d-0a5b6e7f8d9c 1 3.0 bm25
+"""
+
+
+def _joined(tmp_path):
+    sheet = tmp_path / "annotations.csv"
+    sheet.write_text(SHEET, encoding="utf-8")
+    run = tmp_path / "bm25.trec"
+    run.write_text(RUN, encoding="utf-8")
+    return load_document(run, qrels=sheet)
+
+
+def _row(doc, query, source):
+    return next(i for i in range(len(doc)) if doc.query_ids[int(doc.query[i])] == query
+                and doc.source_text(i) == source)
+
+
+def test_the_rubric_of_the_sheet_is_the_runs(tmp_path):
+    doc = _joined(tmp_path)
+    rubric = doc.conventions.rubric
+    assert rubric is not None
+    assert [(g.value, g.label) for g in rubric.grades] == [
+        (0.0, "Not relevant"), (1.0, "Somewhat relevant"), (2.0, "Relevant"),
+        (3.0, "Highly relevant")]
+
+
+def test_each_annotators_grade_and_note_follow_their_candidate(tmp_path):
+    doc = _joined(tmp_path)
+    assert doc.annotators == ["ana", "ben"]
+    assert doc.ratings is not None
+    rotating = _row(doc, "q1", "https://docs.acme.io/keys#rotating-keys")
+    chunk = _row(doc, "q1", "doc.pdf#chunk-12")
+    unjudged = _row(doc, "q1", "never-judged#chunk-1")
+    uuid = _row(doc, "q2", "3f1d2c4e-8b7a-4e2f-9c1d-0a5b6e7f8d9c")
+    assert doc.ratings[rotating].tolist() == [3.0, 2.0]
+    assert doc.ratings[chunk].tolist() == [0.0, 1.0]
+    assert doc.ratings[uuid].tolist() == [1.0, 1.0]
+    assert np.isnan(doc.ratings[unjudged]).all()
+    assert doc.grade[rotating] == 2.5
+    assert math.isnan(doc.grade[unjudged])
+    assert doc.note_text(rotating) == "ana: the answer"
+    assert doc.note_text(chunk) == 'ben: says "30 days", the page says 14'
+    assert doc.note_text(unjudged) == ""
+
+
+def test_a_rubric_declared_by_the_caller_stays(tmp_path):
+    """``--rubric`` given on the command line (a scale of five) is kept."""
+    from core.model.conventions import Conventions
+    from core.model.rubric import Rubric
+
+    sheet = tmp_path / "annotations.csv"
+    sheet.write_text(SHEET, encoding="utf-8")
+    run = tmp_path / "bm25.trec"
+    run.write_text(RUN, encoding="utf-8")
+    mine = Rubric.parse("0=Not relevant,1=Somewhat relevant,2=Relevant,3=Highly relevant,"
+                        "4=Perfect")
+    doc = load_document(run, qrels=sheet, conventions=Conventions(rubric=mine))
+    assert doc.conventions.rubric == mine
