@@ -87,3 +87,41 @@ def test_a_rubric_declared_by_the_caller_stays(tmp_path):
                         "4=Perfect")
     doc = load_document(run, qrels=sheet, conventions=Conventions(rubric=mine))
     assert doc.conventions.rubric == mine
+
+
+PARTIAL = """annotator,query,passage_id,relevance
+ana,q1,doc.pdf#chunk-12,Relevant
+ana,q9,doc.pdf#chunk-99,Highly relevant
+"""
+
+
+def test_queries_one_side_holds_are_counted_as_with_trec_qrels(tmp_path):
+    """The sheet judges q1 and q9; the run ranks q1 and q2. As with the TREC
+    qrels of the same grades: q9 is kept with no ranking, q2 counted as
+    unjudged beside the means. Before, the sheet's join dropped both
+    without a word ("excluded: none")."""
+    sheet = tmp_path / "annotations.csv"
+    sheet.write_text(PARTIAL, encoding="utf-8")
+    qrels = tmp_path / "annotations.qrels"
+    qrels.write_text("q1 0 doc.pdf#chunk-12 2\nq9 0 doc.pdf#chunk-99 3\n", encoding="utf-8")
+    run = tmp_path / "bm25.trec"
+    run.write_text("q1 Q0 doc.pdf#chunk-12 1 9.5 bm25\nq2 Q0 other#chunk-1 1 3.0 bm25\n",
+                   encoding="utf-8")
+    for judged in (sheet, qrels):
+        doc = load_document(run, qrels=judged)
+        assert doc.query_ids == ["q1", "q9"], judged
+        assert doc.unjudged_queries == ("q2",), judged
+
+
+def test_a_json_run_with_spaced_ids_and_a_sheet_counts_them_too(tmp_path):
+    """ranx's JSON run keyed by the questions (an id holding spaces) beside
+    a sheet judging one of them: the other is counted as unjudged."""
+    sheet = tmp_path / "annotations.csv"
+    sheet.write_text('annotator,query,passage_id,relevance\n'
+                     'ana,"what is x, really?",d1,2\n', encoding="utf-8")
+    run = tmp_path / "dense.json"
+    run.write_text('{"what is x, really?": {"d1": 0.9}, "why y?": {"d2": 0.5}}',
+                   encoding="utf-8")
+    doc = load_document(run, qrels=sheet)
+    assert doc.query_ids == ["what is x, really?"]
+    assert doc.unjudged_queries == ("why y?",)

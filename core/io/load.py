@@ -109,7 +109,7 @@ def _run_with_qrels(head: Head, qrels: str | Path, conventions: Conventions | No
     if not is_parquet(judged) and is_judgment_sheet(qrels, judged):  # annotators' judgments
         from core.io.annotator.qrels import run_with_judgments
 
-        return run_with_judgments(path, qrels, conventions)
+        return run_with_judgments(path, qrels, conventions, unshared=True)
     if is_parquet(head) or is_parquet(judged):
         return document_from_tables(path, qrels, conventions, unshared=True, ties=ties)
     from core.io.trec import document_from_trec

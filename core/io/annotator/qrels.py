@@ -104,10 +104,13 @@ def write_judgments_qrels(doc: Document, path: str | Path, sheet: str | Path) ->
 
 
 def run_with_judgments(run: str | Path | Run, sheet: str | Path,
-                       conventions: Conventions | None = None) -> Document:
+                       conventions: Conventions | None = None, *,
+                       unshared: bool = False) -> Document:
     """Join a run (TREC text or Parquet; or read already: ranx's JSON, its
     ids as they are, white space too) with the judgments of an annotators'
-    sheet.
+    sheet; ``unshared`` as :func:`core.io.trec.document_from_trec` joins
+    (the sheet's queries no run ranks kept, the run's queries it never
+    judges counted: ``evaluate RUN --qrels SHEET`` as with TREC qrels).
 
     Raises :class:`InputError` when the sheet's labels or cells are not all
     read (rows the platform marks as not judgments are skipped, not
@@ -117,12 +120,12 @@ def run_with_judgments(run: str | Path | Run, sheet: str | Path,
     sheet = Path(sheet)
     judgments = _judgments(sheet, conventions)
     if isinstance(run, Run):  # joined on the text of every id, the sheet's as they are
-        doc = document_from_judged(run, _judged(judgments), conventions)
+        doc = document_from_judged(run, _judged(judgments), conventions, unshared=unshared)
     elif is_parquet(run):  # on the bytes of every id, the sheet's as they are (white space too)
-        doc = _table_join(Path(run), judgments, sheet, conventions)
+        doc = _table_join(Path(run), judgments, sheet, conventions, unshared)
     else:
         with _as_qrels(judgments, sheet) as qrels:
-            doc = document_from_trec(run, qrels, conventions)
+            doc = document_from_trec(run, qrels, conventions, unshared=unshared)
     return carry_record(doc, judgments)
 
 
@@ -242,7 +245,7 @@ def _own_workbook(sheet: Path) -> Document | None:
 
 
 def _table_join(run: Path, judgments: Document, sheet: Path,
-                conventions: Conventions | None) -> Document:
+                conventions: Conventions | None, unshared: bool) -> Document:
     """A Parquet run joined with a sheet's judgments as
     :func:`core.io.columnar.document_from_tables` joins, the judgments' ids
     as they are: a Parquet run's ids may hold white space, which the TREC
@@ -250,6 +253,6 @@ def _table_join(run: Path, judgments: Document, sheet: Path,
     rows = [(query, source, grade) for query, sources in _judged(judgments).items()
             for source, grade in sources.items()]
     doc, _ = join_tables(side_from_file(run, "run"), side_from_rows(rows, str(sheet)),
-                         conventions, stem(run))
+                         conventions, stem(run), unshared=unshared)
     release_arrow_memory()
     return doc
