@@ -77,6 +77,12 @@ def load_document(
             "old .xls workbooks are not supported", file=str(path),
             hint="save it as .xlsx or .ods in Excel or LibreOffice",
         )
+    if path.suffix.lower() in RECORD_SUFFIXES:  # read as CSV: "no 'query' column in ([)"
+        raise InputError(
+            "these are JSON records (an annotators' export, such as Label Studio's or "
+            "Argilla's): judgments without a ranking, not a worksheet", file=str(path),
+            hint=f"give them as a run's judgments: evaluate RUN --qrels {path.name}; or read "
+                 f"them into a worksheet: ndcg-worksheet import {path.name} -o OUT.xlsx")
     if looks_like_trec_run(path, head):
         raise InputError(
             "this looks like a TREC run file", file=str(path),
