@@ -125,3 +125,31 @@ def test_a_json_run_with_spaced_ids_and_a_sheet_counts_them_too(tmp_path):
     doc = load_document(run, qrels=sheet)
     assert doc.query_ids == ["what is x, really?"]
     assert doc.unjudged_queries == ("why y?",)
+
+
+def test_compare_reads_the_sheets_scale_as_evaluate_does(tmp_path, capsys):
+    """compare RUN RUN --qrels SHEET declared no rubric ('the grades seen
+    define the scale': 0, 0.5, ... of the mean consensus) where evaluate
+    RUN --qrels SHEET declares the sheet's; --rubric still overrides."""
+    import io
+    import json
+
+    from app.cli.main import main
+
+    sheet = tmp_path / "annotations.csv"
+    sheet.write_text(SHEET, encoding="utf-8")
+    run = tmp_path / "bm25.trec"
+    run.write_text(RUN, encoding="utf-8")
+    other = tmp_path / "dense.trec"
+    other.write_text(RUN.replace("9.5", "1.5").replace("bm25", "dense"), encoding="utf-8")
+    said = {}
+    for name, extra in (("compare", []), ("compare --rubric", ["--rubric", "0,1,2,3,4"]),
+                        ("evaluate", None)):
+        out = io.StringIO()
+        args = (["compare", str(run), str(other)] if extra is not None else ["evaluate", str(run)])
+        assert main([*args, "--qrels", str(sheet), "--format", "json", *(extra or [])],
+                    out) == 0
+        said[name] = json.loads(out.getvalue())["conventions"]["rubric"]
+    capsys.readouterr()
+    labels = "0=Not relevant,1=Somewhat relevant,2=Relevant,3=Highly relevant"
+    assert said == {"compare": labels, "evaluate": labels, "compare --rubric": "0,1,2,3,4"}

@@ -42,7 +42,8 @@ from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
 from core.model.numbers import number_text
 
-__all__ = ["is_judgment_sheet", "run_with_judgments", "sheet_as_qrels", "write_judgments_qrels"]
+__all__ = ["carry_record", "is_judgment_sheet", "judgments_scale", "run_with_judgments",
+           "sheet_as_qrels", "write_judgments_qrels"]
 
 _HINT = ("import it first to see and settle every problem: ndcg-worksheet import {0} "
          "-o judgments.qrels [--rubric G=LABEL,...] [--map FIELD=COLUMN] --report report.json")
@@ -129,6 +130,28 @@ def run_with_judgments(run: str | Path | Run, sheet: str | Path,
     return carry_record(doc, judgments)
 
 
+def judgments_scale(sheet: str | Path, base: Conventions) -> Conventions:
+    """``base`` with the scale of the annotators' sheet (or our workbook)
+    ``sheet`` where ``base`` declares no rubric: its rubric, guidelines,
+    consensus and rounding, as :func:`carry_record` gives a run joined with
+    it. For ``compare RUN RUN --qrels SHEET``, whose conventions are known
+    before the runs are read (:func:`sheet_as_qrels` reads the grades
+    alone): without it, compare ranged the unknown grades over the grades
+    seen (0, 0.5, ... of a mean consensus), evaluate over the rubric's."""
+    if base.rubric is not None:
+        return base
+    return _with_scale(base, _judgments(Path(sheet)).conventions)
+
+
+def _with_scale(conventions: Conventions, theirs: Conventions) -> Conventions:
+    """``conventions`` given ``theirs``' scale, where they declare no rubric."""
+    if conventions.rubric is not None or theirs.rubric is None:
+        return conventions
+    return replace(conventions, rubric=theirs.rubric, consensus=theirs.consensus,
+                   rounding=theirs.rounding,
+                   guidelines=conventions.guidelines or theirs.guidelines)
+
+
 def carry_record(doc: Document, judgments: Document) -> Document:
     """``doc``, a run joined with the current grades of ``judgments``, given
     what else the judgments hold of its candidates: each one's note, each
@@ -138,12 +161,7 @@ def carry_record(doc: Document, judgments: Document) -> Document:
     sheet (a Label Studio export) as its judgments lost the labels, the
     comments and the annotators' grades that ``import`` keeps from the
     same sheet, and so did its workbook and the editor's Judges dock."""
-    theirs = judgments.conventions
-    if doc.conventions.rubric is None and theirs.rubric is not None:
-        doc.conventions = replace(
-            doc.conventions, rubric=theirs.rubric, consensus=theirs.consensus,
-            rounding=theirs.rounding,
-            guidelines=doc.conventions.guidelines or theirs.guidelines)
+    doc.conventions = _with_scale(doc.conventions, judgments.conventions)
     has_notes = vars(Document)["note"].is_made(judgments) and any(judgments.note)
     if not has_notes and judgments.ratings is None:
         return doc
