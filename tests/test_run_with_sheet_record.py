@@ -153,3 +153,34 @@ def test_compare_reads_the_sheets_scale_as_evaluate_does(tmp_path, capsys):
     capsys.readouterr()
     labels = "0=Not relevant,1=Somewhat relevant,2=Relevant,3=Highly relevant"
     assert said == {"compare": labels, "evaluate": labels, "compare --rubric": "0,1,2,3,4"}
+
+
+def test_the_guidelines_sheet_of_the_judgments_comes_too(tmp_path):
+    """A shared sheet's download with a 'Guidelines' sheet beside the
+    judgments: import reads what each grade means from it, and so does a
+    run judged by the sheet (its Guidelines panel said 'No guidelines yet')."""
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "Round 1"
+    sheet.append(["Query ID", "Passage ID", "Ana", "Bruno"])
+    for row in (["q1", "doc.pdf#chunk-12", "Relevant", "Highly relevant"],
+                ["q1", "never#chunk-1", "Not relevant", "Somewhat relevant"],
+                ["q2", "3f1d2c4e-8b7a-4e2f-9c1d-0a5b6e7f8d9c", "Somewhat relevant", "Relevant"]):
+        sheet.append(row)
+    meaning = ["off topic", "mentions the topic, no answer", "answers part of the question",
+               "answers the whole question"]
+    legend = book.create_sheet("Guidelines")
+    legend.append(["Grade", "Label", "Meaning"])
+    for grade, (label, text) in enumerate(zip(
+            ["Not relevant", "Somewhat relevant", "Relevant", "Highly relevant"], meaning,
+            strict=True)):
+        legend.append([grade, label, text])
+    path = tmp_path / "RAG relevance round 1.xlsx"
+    book.save(path)
+    run = tmp_path / "bm25.trec"
+    run.write_text(RUN, encoding="utf-8")
+    doc = load_document(run, qrels=path)
+    assert [(g["grade"], g["description"]) for g in doc.conventions.guidelines.to_json()] == [
+        (float(i), text) for i, text in enumerate(meaning)]

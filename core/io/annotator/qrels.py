@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.errors import InputError, NotOwnWorkbook
+from core.io.annotator.guidelines import offer_guidelines
 from core.io.annotator.importer import import_annotations
 from core.io.annotator.report import ImportReport
 from core.io.atomic import atomic_write_text
@@ -209,7 +210,9 @@ def _judgments(sheet: Path, conventions: Conventions | None = None) -> Document:
     (refused unless every label and cell is read: :func:`_check`)."""
     judgments = _own_workbook(sheet)
     if judgments is None:
-        result = import_annotations(sheet, conventions=conventions)
+        # (with the guidelines a sheet of their own holds, as import and the
+        # wizard read them: a run judged by the sheet showed none)
+        result = offer_guidelines(import_annotations(sheet, conventions=conventions), sheet)
         _check(result.report, sheet)
         judgments = result.document
     return judgments
