@@ -361,4 +361,7 @@ def read_pair(run: Head, qrels: Head, conventions: Conventions | None,
     if join is not None:
         return join(0)
     with trec_copies((run, "run"), (qrels, "qrels"), read=rows) as (run_path, qrels_path):
-        return read_copies(run_path, qrels_path)
+        doc = read_copies(run_path, qrels_path)
+    if is_score_dict(run):  # the TREC copy's tag, "json", is none of the run's: it has none
+        doc.run_tag = ""  # (the window read "e5-dense.json (json)", a .run export 'json')
+    return doc
