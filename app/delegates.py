@@ -20,7 +20,7 @@ from PySide6.QtCore import (
     Qt,
     QTimer,
 )
-from PySide6.QtGui import QColor, QHelpEvent, QPainter, QPalette
+from PySide6.QtGui import QColor, QFontMetrics, QFontMetricsF, QHelpEvent, QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -47,8 +47,8 @@ from core.engine.columns import EDITED_MARK
 from core.model.numbers import apart_digits, fixed_text, shown_text
 
 __all__ = ["GradeDelegate", "GradeWordsDelegate", "IdDelegate", "NumberDelegate", "RankDelegate",
-           "ScoreDelegate", "bound_text", "bounds_texts", "format_number", "grade_text",
-           "grade_words", "signed_text"]
+           "ScoreDelegate", "bound_text", "bounds_texts", "end_elided", "format_number",
+           "grade_text", "grade_words", "signed_text"]
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -136,18 +136,85 @@ class NumberDelegate(QStyledItemDelegate):
         return super().helpEvent(event, view, option, index)
 
 
+#: The share of an elided source id's room its start keeps (the rest its
+#: end's): ids differ most at their ends.
+ID_START = 1 / 4
+
+
+def end_elided(text: str, metrics: QFontMetrics | QFontMetricsF, room: float) -> str:
+    """``text`` cut to ``room`` pixels in the middle, its end keeping three
+    times the room of its start: a RAG team's passage ids differ at their ends
+    (``https://docs.acme.io/security/api-keys#rotating-keys`` and
+    ``...#revoking-keys``, ``handbook.pdf#chunk-12``, as
+    ``clueweb09-en0000-12-34567`` does), which Qt's middle elision cut to
+    the same ``https:…g-keys`` in a 15-character column (now ``htt…ting-keys``
+    and ``htt…king-keys``; a third of the room to the start kept too little of
+    the end: ``http…ing-keys`` twice)."""
+    if metrics.horizontalAdvance(text) <= room:
+        return text
+    left = room - metrics.horizontalAdvance("…")
+    if left <= 0:
+        return metrics.elidedText(text, Qt.TextElideMode.ElideRight, int(room))
+    head = _fitting(text, metrics, left * ID_START, start=True)
+    tail = _fitting(text[len(head):], metrics, left - metrics.horizontalAdvance(head),
+                    start=False)
+    return f"{head}…{tail}"
+
+
+def _fitting(text: str, metrics: QFontMetrics | QFontMetricsF, room: float, *,
+             start: bool) -> str:
+    """The longest start (or end) of ``text`` at most ``room`` pixels wide."""
+    lo, hi = 0, len(text)
+    while lo < hi:  # (bisected: an id cell is cut at up to CELL_SHOWN characters)
+        mid = (lo + hi + 1) // 2
+        piece = text[:mid] if start else text[len(text) - mid:]
+        if metrics.horizontalAdvance(piece) <= room:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo] if start else text[len(text) - lo:]
+
+
 class IdDelegate(NumberDelegate):
     """An id's cell (a source's, a query's): the marks that stand for its
     line breaks and tabs (:func:`app.shown.id_pieces`) drawn half-way between the
     text's colour and the cell's, as an editor draws its white-space marks,
     so that an id holding a line break and one holding the mark ``⏎``
     itself look apart without hovering. The id's text is unchanged; an id
-    with no line break or tab is painted as any cell (one more model call)."""
+    with no line break or tab is painted as any cell (one more model call),
+    cut in the middle where it does not fit, with ``ends`` (the grid's
+    source ids) its end keeping three times its start's room
+    (:func:`end_elided`)."""
+
+    def __init__(self, decimals: Callable[[], int], parent: Any = None, *,
+                 ends: bool = False) -> None:
+        super().__init__(decimals, parent)
+        self._ends = ends
+
+    def shown(self, opt: QStyleOptionViewItem) -> str:
+        """The text of ``opt`` (initialised) as an ``ends`` cell draws it:
+        cut by :func:`end_elided` to the room the style lays it out in,
+        measured in fractional pixels as the style measures it (measured
+        in whole ones, 'handbook.pdf#chunk-12' was 76 px, laid out 76.23:
+        the style cut 'ha…hunk-12' once more, 'ha…f#…nk-12')."""
+        widget = opt.widget
+        style = widget.style() if widget is not None else QApplication.style()
+        rect = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, opt, widget)
+        margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, widget) + 1
+        return end_elided(opt.text, QFontMetricsF(opt.font), rect.width() - 2 * margin)
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         whole = index.data(WHOLE_ROLE)
         if not isinstance(whole, str) or not marked(whole):
-            super().paint(painter, option, index)
+            if not self._ends:
+                super().paint(painter, option, index)
+                return
+            opt = QStyleOptionViewItem(option)
+            self.initStyleOption(opt, index)
+            opt.text = self.shown(opt)
+            widget = opt.widget
+            style = widget.style() if widget is not None else QApplication.style()
+            style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
             return
         opt = QStyleOptionViewItem(option)
         self.initStyleOption(opt, index)

@@ -413,8 +413,11 @@ class FileOps(QObject):
         if doc is None:
             self.run_import_wizard(path)
         elif self._opened(doc, path, then, evaluation, qrels=qrels):
+            # (no default or preset declares a rubric: a run's came with its judgments)
+            scale = qrels.name if qrels is not None and doc.conventions.rubric else None
             self.window.show_message(opened_with(
-                path.name, origin_of(path, doc, qrels=qrels), preset=self.preset, keep=keep))
+                path.name, origin_of(path, doc, qrels=qrels), preset=self.preset, keep=keep,
+                scale_from=scale))
 
     def _opened(self, doc: Document, path: Path, then: os.stat_result | None = None,
                 evaluation: Evaluation | None = None, *, qrels: Path | None = None) -> bool:

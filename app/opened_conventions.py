@@ -31,12 +31,18 @@ def conventions_for_opening(shown: Conventions, *, preset: str | None,
     return defaults_under(preset)  # (as the launch's read: app.opening.run_ties)
 
 
-def opened_with(name: str, origin: Origin, *, preset: str | None, keep: bool) -> str:
-    """The status bar's sentence on the conventions ``name`` opened with."""
+def opened_with(name: str, origin: Origin, *, preset: str | None, keep: bool,
+                scale_from: str | None = None) -> str:
+    """The status bar's sentence on the conventions ``name`` opened with;
+    ``scale_from``: the judgments (an annotators' sheet, a workbook) whose
+    rubric a run joined with them took (:func:`core.io.annotator.qrels.carry_record`),
+    which no default declares."""
     if origin is Origin.WORKBOOK:
         return f"Opened {name} under its own conventions"
     if keep:
         return (f"Opened {name} under the conventions kept from the window (as File > "
                 f"{KEEP_TEXT} says)")
     said = f"the {preset} preset" if preset is not None else "the default conventions"
+    if scale_from is not None:
+        said += f" and the rubric of {scale_from}"
     return f"Opened {name} under {said} (File > {KEEP_TEXT} keeps the window's)"

@@ -112,3 +112,24 @@ def test_keep_conventions_keeps_the_window_s(
     assert window.statusBar().currentMessage() == (
         "Opened run.txt under the conventions kept from the window (as File > Keep "
         "Conventions for Files Opened says)")
+
+
+def test_a_run_judged_by_an_annotators_sheet_takes_its_rubric_and_says_so(
+        qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The qrels asked for are a Label Studio-like sheet of labels: the run
+    takes the sheet's rubric (the example's, no support ... direct support,
+    stays behind), and the status bar says where it came from rather than
+    'under the default conventions' alone."""
+    window = _example_window(qtbot)
+    run, _ = _run(tmp_path)
+    sheet = tmp_path / "judgments.csv"
+    sheet.write_text("annotator,query,source,relevance\nana,q1,d2,Somewhat relevant\n"
+                     "ana,q1,d3,Relevant\nana,q2,e1,Not relevant\nana,q2,e9,Highly relevant\n")
+    _open(qtbot, window, monkeypatch, run, sheet)
+    rubric = window.document.conventions.rubric
+    assert rubric is not None
+    assert [g.label for g in rubric.grades] == [
+        "Not relevant", "Somewhat relevant", "Relevant", "Highly relevant"]
+    assert window.statusBar().currentMessage() == (
+        "Opened run.txt under the default conventions and the rubric of judgments.csv "
+        "(File > Keep Conventions for Files Opened keeps the window's)")

@@ -383,3 +383,26 @@ def test_a_json_run_is_compared_with_the_open_document(tmp_path):
     assert doc.score.tolist() == [3.0, 1.0]
     assert [None if math.isnan(g) else g for g in doc.grade.tolist()] == [None, 2.0]
     assert left.unjudged == ("q9",)
+
+
+def test_a_json_run_has_no_tag_of_its_own(tmp_path, capsys):
+    """ranx's JSON run holds no tag: the window's title read
+    'e5-dense.json (json)' and a .run export tagged each line 'json', the
+    tag of the TREC copy it is read through; now the title is the file's
+    and the export's tag 'ndcg-worksheet', as for any run without one."""
+    import io
+
+    from app.cli.main import main
+
+    run = tmp_path / "e5-dense.json"
+    run.write_text('{"q1": {"d1": 0.9, "d2": 0.5}}', encoding="utf-8")
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 d1 1\nq1 0 d2 0\n", encoding="utf-8")
+    doc = load_document(run, qrels=qrels)
+    assert doc.run_tag == ""
+    assert doc.run_title("e5-dense.json") == "e5-dense.json"
+    out = tmp_path / "e5.run"
+    assert main(["export", str(run), "--qrels", str(qrels), "-o", str(out)], io.StringIO()) == 0
+    capsys.readouterr()
+    assert out.read_text().splitlines() == ["q1 Q0 d1 1 0.9 ndcg-worksheet",
+                                            "q1 Q0 d2 2 0.5 ndcg-worksheet"]

@@ -78,6 +78,26 @@ def _runs_baseline_first(args: argparse.Namespace) -> list[str]:
                      hint="name the baseline as one of the runs")
 
 
+def _judged_base(qrels: str) -> Conventions:
+    """The defaults, with the scale of ``qrels`` when it is an annotators'
+    sheet (its rubric and guidelines, as ``evaluate RUN --qrels SHEET``
+    reads them: :func:`core.io.annotator.qrels.judgments_scale`); TREC
+    qrels, JSON and Parquet load nothing of the importer."""
+    from core.io.columnar import is_parquet
+    from core.io.files import sniff
+    from core.io.qrels_kind import is_judgment_sheet, is_score_dict
+
+    try:
+        head = sniff(qrels)
+    except InputError:  # (said where the qrels are read)
+        return Conventions()
+    if is_parquet(head) or is_score_dict(head) or not is_judgment_sheet(head.path, head):
+        return Conventions()
+    from core.io.annotator.qrels import judgments_scale
+
+    return judgments_scale(head.path, Conventions())
+
+
 def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
     """The detailed report of two runs (B against A)."""
     resamples = int(getattr(args, "resamples", 10000))
@@ -88,9 +108,10 @@ def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
         doc_a, doc_b = load_pair(args.run_a, args.run_b)
         conv = conventions_from_args(args, doc_a.conventions)
     else:
-        # A run joined with qrels has the default conventions: they are known
-        # before the runs are read, so each run is evaluated as it is read.
-        conv = conventions_from_args(args, Conventions())
+        # A run joined with qrels has the default conventions (and an
+        # annotators' sheet's scale): they are known before the runs are
+        # read, so each run is evaluated as it is read.
+        conv = conventions_from_args(args, _judged_base(args.qrels))
 
         def side(doc: Document) -> Side:
             # All compare reads of the scores, made as each run is read; the
@@ -182,7 +203,7 @@ def _compare_many(args: argparse.Namespace, runs: list[str], out: TextIO) -> int
         got += [values(evaluate_named(load_document(h), conv, runs[i]), i)
                 for i, h in enumerate(heads) if i > 0]
     else:
-        conv = conventions_from_args(args, Conventions())
+        conv = conventions_from_args(args, _judged_base(args.qrels))
         got, left_out = read_judged_runs(
             list(runs), args.qrels,
             lambda doc, i: values(evaluate_named(doc, conv, args.qrels), i))

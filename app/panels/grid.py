@@ -501,11 +501,12 @@ class GridPanel(QWidget):
         # list, and a grid's cell is measured through Python several times).
         header.setResizeContentsPrecision(_MEASURED_ROWS)
         view.setWordWrap(False)
-        # Long ids (clueweb09-en0000-12-34567, URLs) differ at their ends.
+        # Long ids (clueweb09-en0000-12-34567, URLs) differ at their ends (the
+        # source column's delegate keeps more of the end: delegates.end_elided).
         view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         number = NumberDelegate(decimals, view)
         view.setItemDelegate(number)
-        view.setItemDelegateForColumn(GridColumn.SOURCE, IdDelegate(decimals, view))
+        view.setItemDelegateForColumn(GridColumn.SOURCE, IdDelegate(decimals, view, ends=True))
         view.setItemDelegateForColumn(GridColumn.RANK, RankDelegate(decimals, view))
         view.setItemDelegateForColumn(GridColumn.SCORE, ScoreDelegate(decimals, view))
         view.setItemDelegateForColumn(GridColumn.GRADE, GradeDelegate(decimals, view))

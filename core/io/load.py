@@ -77,6 +77,12 @@ def load_document(
             "old .xls workbooks are not supported", file=str(path),
             hint="save it as .xlsx or .ods in Excel or LibreOffice",
         )
+    if path.suffix.lower() in RECORD_SUFFIXES:  # read as CSV: "no 'query' column in ([)"
+        raise InputError(
+            "these are JSON records (an annotators' export, such as Label Studio's or "
+            "Argilla's): judgments without a ranking, not a worksheet", file=str(path),
+            hint=f"give them as a run's judgments: evaluate RUN --qrels {path.name}; or read "
+                 f"them into a worksheet: ndcg-worksheet import {path.name} -o OUT.xlsx")
     if looks_like_trec_run(path, head):
         raise InputError(
             "this looks like a TREC run file", file=str(path),
@@ -109,7 +115,7 @@ def _run_with_qrels(head: Head, qrels: str | Path, conventions: Conventions | No
     if not is_parquet(judged) and is_judgment_sheet(qrels, judged):  # annotators' judgments
         from core.io.annotator.qrels import run_with_judgments
 
-        return run_with_judgments(path, qrels, conventions)
+        return run_with_judgments(path, qrels, conventions, unshared=True)
     if is_parquet(head) or is_parquet(judged):
         return document_from_tables(path, qrels, conventions, unshared=True, ties=ties)
     from core.io.trec import document_from_trec

@@ -277,7 +277,7 @@ def text_joins(heads: Sequence[Head], conventions: Conventions | None = None, *,
     qrels = heads[-1]
     qrels_text = qrels.path in rows or _text_side(qrels, "qrels")
     if not qrels_text and not is_parquet(qrels):  # an annotators' sheet
-        return _sheet_joins(heads, rows, conventions), rows
+        return _sheet_joins(heads, rows, conventions, unshared), rows
     if not (runs_text and qrels_text):
         return _table_joins(heads, rows, conventions, unshared), rows
     from core.io.trec import Run, document_from_judged, read_qrels
@@ -321,7 +321,8 @@ def _table_joins(heads: Sequence[Head], rows: dict[Path, Rows],
 
 
 def _sheet_joins(heads: Sequence[Head], rows: dict[Path, Rows],
-                 conventions: Conventions | None) -> Callable[[int], Document]:
+                 conventions: Conventions | None, unshared: bool
+                 ) -> Callable[[int], Document]:
     """:func:`text_joins` beside an annotators' sheet: each run (JSON, its
     ids as they are, TREC text or Parquet) joined with the sheet's judgments
     (:func:`core.io.annotator.qrels.run_with_judgments`)."""
@@ -334,7 +335,7 @@ def _sheet_joins(heads: Sequence[Head], rows: dict[Path, Rows],
         ranked = rows.get(path)
         run: Path | Run = json_run(path, ranked) if ranked is not None else (
             path if is_parquet(heads[i]) else Run(path))
-        return run_with_judgments(run, heads[-1].path, conventions)
+        return run_with_judgments(run, heads[-1].path, conventions, unshared=unshared)
 
     return join
 
@@ -360,4 +361,7 @@ def read_pair(run: Head, qrels: Head, conventions: Conventions | None,
     if join is not None:
         return join(0)
     with trec_copies((run, "run"), (qrels, "qrels"), read=rows) as (run_path, qrels_path):
-        return read_copies(run_path, qrels_path)
+        doc = read_copies(run_path, qrels_path)
+    if is_score_dict(run):  # the TREC copy's tag, "json", is none of the run's: it has none
+        doc.run_tag = ""  # (the window read "e5-dense.json (json)", a .run export 'json')
+    return doc

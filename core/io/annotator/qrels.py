@@ -16,11 +16,15 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from core.errors import InputError, NotOwnWorkbook
+from core.io.annotator.guidelines import offer_guidelines
 from core.io.annotator.importer import import_annotations
 from core.io.annotator.report import ImportReport
 from core.io.atomic import atomic_write_text
@@ -39,7 +43,8 @@ from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
 from core.model.numbers import number_text
 
-__all__ = ["is_judgment_sheet", "run_with_judgments", "sheet_as_qrels", "write_judgments_qrels"]
+__all__ = ["carry_record", "is_judgment_sheet", "judgments_scale", "run_with_judgments",
+           "sheet_as_qrels", "write_judgments_qrels"]
 
 _HINT = ("import it first to see and settle every problem: ndcg-worksheet import {0} "
          "-o judgments.qrels [--rubric G=LABEL,...] [--map FIELD=COLUMN] --report report.json")
@@ -101,10 +106,13 @@ def write_judgments_qrels(doc: Document, path: str | Path, sheet: str | Path) ->
 
 
 def run_with_judgments(run: str | Path | Run, sheet: str | Path,
-                       conventions: Conventions | None = None) -> Document:
+                       conventions: Conventions | None = None, *,
+                       unshared: bool = False) -> Document:
     """Join a run (TREC text or Parquet; or read already: ranx's JSON, its
     ids as they are, white space too) with the judgments of an annotators'
-    sheet.
+    sheet; ``unshared`` as :func:`core.io.trec.document_from_trec` joins
+    (the sheet's queries no run ranks kept, the run's queries it never
+    judges counted: ``evaluate RUN --qrels SHEET`` as with TREC qrels).
 
     Raises :class:`InputError` when the sheet's labels or cells are not all
     read (rows the platform marks as not judgments are skipped, not
@@ -114,47 +122,87 @@ def run_with_judgments(run: str | Path | Run, sheet: str | Path,
     sheet = Path(sheet)
     judgments = _judgments(sheet, conventions)
     if isinstance(run, Run):  # joined on the text of every id, the sheet's as they are
-        doc = document_from_judged(run, _judged(judgments), conventions)
+        doc = document_from_judged(run, _judged(judgments), conventions, unshared=unshared)
     elif is_parquet(run):  # on the bytes of every id, the sheet's as they are (white space too)
-        doc = _table_join(Path(run), judgments, sheet, conventions)
+        doc = _table_join(Path(run), judgments, sheet, conventions, unshared)
     else:
         with _as_qrels(judgments, sheet) as qrels:
-            doc = document_from_trec(run, qrels, conventions)
-    return _on_the_sheets_scale(doc, judgments, conventions)
+            doc = document_from_trec(run, qrels, conventions, unshared=unshared)
+    return carry_record(doc, judgments)
 
 
-def _on_the_sheets_scale(doc: Document, judgments: Document,
-                         conventions: Conventions | None) -> Document:
-    """``doc`` (a run joined with the sheet's current grades) on the scale
-    the import declared (the sheet's, or the ``--rubric`` chosen) with its
-    guidelines, unless the caller's conventions declare their own, and with
-    the annotators' grades of each judged candidate: a consensus mean (4/3
-    of grades 1, 1, 2) is a mean of the scale's levels, as the import
-    wizard's document says, never a level of a scale made of the means
-    (0, 0.3333, 0.5, ...: the rubric found from the grades alone), nor a
-    grade off a declared 0-3 scale."""
-    chosen = conventions if conventions is not None else doc.conventions
-    doc.conventions = chosen.replace(
-        rubric=chosen.rubric if chosen.rubric is not None else judgments.conventions.rubric,
-        guidelines=chosen.guidelines or judgments.conventions.guidelines)
-    if judgments.ratings is None or not judgments.annotators:
+def judgments_scale(sheet: str | Path, base: Conventions) -> Conventions:
+    """``base`` with the scale of the annotators' sheet (or our workbook)
+    ``sheet`` where ``base`` declares no rubric: its rubric, guidelines,
+    consensus and rounding, as :func:`carry_record` gives a run joined with
+    it. For ``compare RUN RUN --qrels SHEET``, whose conventions are known
+    before the runs are read (:func:`sheet_as_qrels` reads the grades
+    alone): without it, compare ranged the unknown grades over the grades
+    seen (0, 0.5, ... of a mean consensus), evaluate over the rubric's."""
+    if base.rubric is not None:
+        return base
+    return _with_scale(base, _judgments(Path(sheet)).conventions)
+
+
+def _with_scale(conventions: Conventions, theirs: Conventions) -> Conventions:
+    """``conventions`` given ``theirs``' scale, where they declare no rubric."""
+    if conventions.rubric is not None or theirs.rubric is None:
+        return conventions
+    return replace(conventions, rubric=theirs.rubric, consensus=theirs.consensus,
+                   rounding=theirs.rounding,
+                   guidelines=conventions.guidelines or theirs.guidelines)
+
+
+def carry_record(doc: Document, judgments: Document) -> Document:
+    """``doc``, a run joined with the current grades of ``judgments``, given
+    what else the judgments hold of its candidates: each one's note, each
+    annotator's grade (and unrateable mark) and, where ``doc``'s conventions
+    declare no rubric, the judgments' scale (rubric, guidelines, consensus
+    and rounding). The join reads grades alone: a run given an annotators'
+    sheet (a Label Studio export) as its judgments lost the labels, the
+    comments and the annotators' grades that ``import`` keeps from the
+    same sheet, and so did its workbook and the editor's Judges dock."""
+    doc.conventions = _with_scale(doc.conventions, judgments.conventions)
+    has_notes = vars(Document)["note"].is_made(judgments) and any(judgments.note)
+    if not has_notes and judgments.ratings is None:
         return doc
-    row_of = {(judgments.query_ids[q], str(s)): r for r, (q, s) in enumerate(
-        zip(judgments.query.tolist(), judgments.source_id, strict=True))}
-    rows = np.flatnonzero(doc.state == GradeState.NUMBER)  # the sheet's judgments alone
-    found = np.fromiter((row_of.get((doc.query_ids[int(doc.query[i])], str(doc.source_id[i])), -1)
-                         for i in rows.tolist()), np.int64, rows.size)
-    rows, found = rows[found >= 0], found[found >= 0]
-    doc.annotators = list(judgments.annotators)
-    doc.ratings = np.full((len(doc), len(doc.annotators)), np.nan)
-    doc.ratings[rows] = judgments.ratings[found]
-    if judgments.unrateable_ratings is not None:
-        doc.unrateable_ratings = np.zeros(doc.ratings.shape, dtype=bool)
-        doc.unrateable_ratings[rows] = judgments.unrateable_ratings[found]
-    if judgments.unrateable_words is not None:
-        doc.unrateable_words = np.full(doc.ratings.shape, "", dtype=object)
-        doc.unrateable_words[rows] = judgments.unrateable_words[found]
+    rows = _rows_of(doc, judgments)
+    found = rows >= 0
+    if has_notes:
+        notes = np.full(len(doc), "", dtype=object)
+        notes[found] = judgments.note[rows[found]]
+        doc.note = notes
+    if judgments.ratings is not None:
+        doc.annotators = list(judgments.annotators)
+        doc.ratings = _taken(judgments.ratings, rows, np.nan)
+        if judgments.unrateable_ratings is not None:
+            doc.unrateable_ratings = _taken(judgments.unrateable_ratings, rows, False)
+        if judgments.unrateable_words is not None:
+            doc.unrateable_words = _taken(judgments.unrateable_words, rows, "")
     return doc
+
+
+def _rows_of(doc: Document, judgments: Document) -> npt.NDArray[np.int64]:
+    """Each row's of ``doc`` in ``judgments`` (its query and source id the
+    same text), -1 where ``judgments`` lists no such candidate."""
+    where = {(judgments.query_ids[int(q)], str(s)): i for i, (q, s) in enumerate(
+        zip(judgments.query.tolist(), judgments.source_id, strict=True))}
+    rows = np.full(len(doc), -1, dtype=np.int64)
+    for q, query in enumerate(doc.query_ids):
+        members = doc.members(q)
+        for i, source in zip(members.tolist(), doc.source_texts(members), strict=True):
+            rows[i] = where.get((query, str(source)), -1)
+    return rows
+
+
+def _taken(values: npt.NDArray[Any], rows: npt.NDArray[np.int64], missing: object
+           ) -> npt.NDArray[Any]:
+    """``values``' rows ``rows`` (one row each of ``doc``), ``missing`` where
+    a row is -1."""
+    out = np.full((rows.size, values.shape[1]), missing, dtype=values.dtype)
+    found = rows >= 0
+    out[found] = values[rows[found]]
+    return out
 
 
 def _judgments(sheet: Path, conventions: Conventions | None = None) -> Document:
@@ -162,7 +210,9 @@ def _judgments(sheet: Path, conventions: Conventions | None = None) -> Document:
     (refused unless every label and cell is read: :func:`_check`)."""
     judgments = _own_workbook(sheet)
     if judgments is None:
-        result = import_annotations(sheet, conventions=conventions)
+        # (with the guidelines a sheet of their own holds, as import and the
+        # wizard read them: a run judged by the sheet showed none)
+        result = offer_guidelines(import_annotations(sheet, conventions=conventions), sheet)
         _check(result.report, sheet)
         judgments = result.document
     return judgments
@@ -216,7 +266,7 @@ def _own_workbook(sheet: Path) -> Document | None:
 
 
 def _table_join(run: Path, judgments: Document, sheet: Path,
-                conventions: Conventions | None) -> Document:
+                conventions: Conventions | None, unshared: bool) -> Document:
     """A Parquet run joined with a sheet's judgments as
     :func:`core.io.columnar.document_from_tables` joins, the judgments' ids
     as they are: a Parquet run's ids may hold white space, which the TREC
@@ -224,6 +274,6 @@ def _table_join(run: Path, judgments: Document, sheet: Path,
     rows = [(query, source, grade) for query, sources in _judged(judgments).items()
             for source, grade in sources.items()]
     doc, _ = join_tables(side_from_file(run, "run"), side_from_rows(rows, str(sheet)),
-                         conventions, stem(run))
+                         conventions, stem(run), unshared=unshared)
     release_arrow_memory()
     return doc
