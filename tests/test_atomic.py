@@ -209,9 +209,13 @@ def test_a_running_libreoffice_and_its_profile_are_found_in_proc():
         return
     flag = "-env:UserInstallation=file:///tmp/a-profile-of-this-test"
     proc = subprocess.Popen(["/usr/lib/libreoffice/program/soffice.bin", "-c",
-                             "import sys; sys.stdin.read()", flag],
-                            executable=sys.executable, stdin=subprocess.PIPE)
+                             "import sys; print('up', flush=True); sys.stdin.read()", flag],
+                            executable=sys.executable, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE)
     try:
+        # Popen may return (vfork) before the kernel has set the new command
+        # line: until the child speaks, /proc can show it empty, as a zombie's
+        assert proc.stdout is not None and proc.stdout.readline() == b"up\n"
         assert "file:///tmp/a-profile-of-this-test" in (libreoffice_profiles() or ())
     finally:
         proc.communicate(b"")

@@ -24,6 +24,7 @@ from core.analysis.compare.changes import Side
 from core.analysis.compare.many import RunValues, compare_runs
 from core.engine.evaluation import Evaluation
 from core.errors import InputError
+from core.io.files import Head
 from core.io.load import load_document
 from core.io.pairs import check_exist, load_pair, read_judged_pair, read_judged_runs
 from core.io.trec import alloc
@@ -78,20 +79,26 @@ def _runs_baseline_first(args: argparse.Namespace) -> list[str]:
                      hint="name the baseline as one of the runs")
 
 
-def _judged_base(qrels: str) -> Conventions:
-    """The defaults, with the scale of ``qrels`` when it is an annotators'
-    sheet (its rubric and guidelines, as ``evaluate RUN --qrels SHEET``
-    reads them: :func:`core.io.annotator.qrels.judgments_scale`); TREC
-    qrels, JSON and Parquet load nothing of the importer."""
+def _qrels_head(qrels: str) -> Head | str:
+    """The first bytes of ``qrels`` (read once: the runs' read takes them,
+    :func:`core.io.pairs.check_exist`), or ``qrels`` itself when they cannot
+    be read (said where the files are checked, in their order)."""
+    try:
+        return check_exist(qrels)[0]
+    except InputError:
+        return qrels
+
+
+def _judged_base(head: Head | str) -> Conventions:
+    """The defaults, with the scale of the qrels ``head`` when they are an
+    annotators' sheet (its rubric and guidelines, as ``evaluate RUN --qrels
+    SHEET`` reads them: :func:`core.io.annotator.qrels.judgments_scale`);
+    TREC qrels, JSON and Parquet load nothing of the importer."""
     from core.io.columnar import is_parquet
-    from core.io.files import sniff
     from core.io.qrels_kind import is_judgment_sheet, is_score_dict
 
-    try:
-        head = sniff(qrels)
-    except InputError:  # (said where the qrels are read)
-        return Conventions()
-    if is_parquet(head) or is_score_dict(head) or not is_judgment_sheet(head.path, head):
+    if not isinstance(head, Head) or is_parquet(head) or is_score_dict(head) or (
+            not is_judgment_sheet(head.path, head)):
         return Conventions()
     from core.io.annotator.qrels import judgments_scale
 
@@ -111,7 +118,8 @@ def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
         # A run joined with qrels has the default conventions (and an
         # annotators' sheet's scale): they are known before the runs are
         # read, so each run is evaluated as it is read.
-        conv = conventions_from_args(args, _judged_base(args.qrels))
+        qrels = _qrels_head(args.qrels)
+        conv = conventions_from_args(args, _judged_base(qrels))
 
         def side(doc: Document) -> Side:
             # All compare reads of the scores, made as each run is read; the
@@ -130,7 +138,7 @@ def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
 
         alloc.map_from(alloc.PAIR_MAP_FROM)
         doc_a, doc_b, ev_a, ev_b, left_out = read_judged_pair(
-            args.run_a, args.run_b, args.qrels, side)
+            args.run_a, args.run_b, qrels, side)
     say_reopened([doc_a, doc_b], args)
     if not set(doc_a.query_ids) & set(doc_b.query_ids):
         raise InputError(
@@ -203,9 +211,10 @@ def _compare_many(args: argparse.Namespace, runs: list[str], out: TextIO) -> int
         got += [values(evaluate_named(load_document(h), conv, runs[i]), i)
                 for i, h in enumerate(heads) if i > 0]
     else:
-        conv = conventions_from_args(args, _judged_base(args.qrels))
+        qrels = _qrels_head(args.qrels)
+        conv = conventions_from_args(args, _judged_base(qrels))
         got, left_out = read_judged_runs(
-            list(runs), args.qrels,
+            list(runs), qrels,
             lambda doc, i: values(evaluate_named(doc, conv, args.qrels), i))
     result = compare_runs(
         got, conv, pairs=getattr(args, "pairs", "baseline"),

@@ -90,7 +90,7 @@ def lock_fields(head: bytes) -> list[str]:
     (``DD.MM.YYYY HH:MM``, local time) and profile (the ``UserInstallation``
     URL), split at the commas a backslash does not escape, up to the ``;``.
 
-    >>> lock_fields(b"Lima\\, Ana,ana,vm,07.12.2026 12:53,file:///home/ana/lo;")
+    >>> lock_fields(rb"Lima\\, Ana,ana,vm,07.12.2026 12:53,file:///home/ana/lo;")
     ['Lima, Ana', 'ana', 'vm', '07.12.2026 12:53', 'file:///home/ana/lo']
     """
     fields: list[str] = []

@@ -121,17 +121,18 @@ def _judged(doc: Document, run: str | Path, qrels: str | Path) -> Document:
     return doc
 
 
-def check_exist(*paths: str | Path | None) -> list[Head]:
+def check_exist(*paths: str | Path | Head | None) -> list[Head]:
     """The first bytes of each of ``paths`` given (:func:`core.io.files.sniff`,
-    read once for every check before the read). Raises :class:`InputError`
-    naming the first that does not exist, else the first that is refused
-    from its first bytes: compressed in a format not read (with how to
-    decompress it; these commands read no standard input)."""
+    read once for every check before the read; a :class:`Head` given is one
+    read already). Raises :class:`InputError` naming the first that does not
+    exist, else the first that is refused from its first bytes: compressed
+    in a format not read (with how to decompress it; these commands read no
+    standard input)."""
     given = [name for name in paths if name is not None]
     for name in given:
-        if not Path(name).exists():
+        if not isinstance(name, Head) and not Path(name).exists():
             raise InputError("no such file", file=str(name), hint="check the path")
-    return [sniff(name, piped=False) for name in given]
+    return [name if isinstance(name, Head) else sniff(name, piped=False) for name in given]
 
 
 def _judged_run(run: str | Path | Run, judgments: QrelsColumns) -> Document:
@@ -143,9 +144,11 @@ def _judged_run(run: str | Path | Run, judgments: QrelsColumns) -> Document:
 
 
 def read_judged_pair(
-    run_a: str | Path, run_b: str | Path, qrels: str | Path, then: Callable[[Document], T],
+    run_a: str | Path, run_b: str | Path, qrels: str | Path | Head,
+    then: Callable[[Document], T],
 ) -> tuple[Document, Document, T, T, LeftOut]:
-    """Both runs read, joined with ``qrels`` and handed to ``then`` (the
+    """Both runs read, joined with ``qrels`` (its :class:`Head` when read
+    already, as :func:`check_exist` takes it) and handed to ``then`` (the
     command line evaluates them), B on a second thread while A here, the qrels
     read on a third while the runs are (the reading and the array work release
     the GIL, so two cores share it; each file is read on one thread), once
@@ -157,6 +160,7 @@ def read_judged_pair(
     files name that neither document holds (:class:`LeftOut`).
     """
     heads = check_exist(run_a, run_b, qrels)
+    qrels = heads[-1].path
     join, read = text_joins(heads)
     if join is not None:  # a JSON id holding white space
         doc_a, doc_b = _judged(join(0), run_a, qrels), _judged(join(1), run_b, qrels)
@@ -257,10 +261,11 @@ def _left_out(*each: tuple[tuple[str, ...], tuple[str, ...]]) -> LeftOut:
 
 
 def read_judged_runs(
-    runs: list[str | Path], qrels: str | Path, then: Callable[[Document, int], T]
+    runs: list[str | Path], qrels: str | Path | Head, then: Callable[[Document, int], T]
 ) -> tuple[list[T], LeftOut]:
-    """Each run read, joined with ``qrels`` and handed to ``then`` with its
-    index, two at a time (one on a second thread), the qrels read once.
+    """Each run read, joined with ``qrels`` (its :class:`Head` when read
+    already) and handed to ``then`` with its index, two at a time (one on a
+    second thread), the qrels read once.
 
     Only what ``then`` makes of each run is kept, so that many large runs
     need the memory of two at a time (a comparison of many runs keeps each
@@ -268,6 +273,7 @@ def read_judged_runs(
     and the queries the files name that no run's document holds.
     """
     heads = check_exist(*runs, qrels)
+    qrels = heads[-1].path
     join, read = text_joins(heads)
     if join is not None:  # a JSON id holding white space: one run at a time
         return _each_judged((_judged(join(i), run, qrels) for i, run in enumerate(runs)), then)

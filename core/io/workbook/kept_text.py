@@ -42,7 +42,7 @@ def written_form(text: str) -> str:
 
     >>> written_form("  two lines\\r\\n\\tand a tab ")
     'two lines\\nand a tab'
-    >>> written_form("two lines_x000D_\\nand a tab") == written_form("two lines\\r\\nand\\ta tab")
+    >>> written_form("two lines_x000D_\\nanda tab") == written_form("two lines\\r\\nand\\ta tab")
     True
     """
     lines = text.replace("_x000D_", "\r").replace("\r\n", "\n").replace("\r", "\n")
