@@ -37,7 +37,7 @@ def test_export_offers_to_delete_a_lock_file_left_behind(
     the only way on (fails before: no box, the export refused)."""
     book = tmp_path / "sheet.xlsx"
     write_document(seed_document(), book)
-    window, ops = _window(qtbot)
+    _, ops = _window(qtbot)
     _finish(qtbot, ops.open_path(book))
     target = tmp_path / f"copy{suffix}"
     target.write_text("an older export\n")
@@ -92,3 +92,27 @@ def test_merge_offers_to_delete_a_lock_file_left_behind(
     assert len(seen) == 1
     assert seen[0].endswith("Delete the lock file and merge?")
     assert not lock.exists()
+
+
+def test_hand_out_again_offers_to_delete_a_lock_file_left_behind(
+        qtbot: Any, window: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reviewer's workbook still as handed out, its lock left behind: the
+    hand-out again said "... delete .~lock.untitled-ben.xlsx# and try again"
+    in its error line (fails before: no box, nothing written)."""
+    window.set_document(base_doc([3, 2, 4], seed=2))
+    rounds = controller(window, RoundsController)
+    folder = tmp_path / "round"
+    rounds.hand_out(["ana", "ben"], 0.0, 0, str(folder))
+    qtbot.waitUntil(lambda: rounds.last_hand_out is not None, timeout=20000)
+    ben = folder / "untitled-ben.xlsx"
+    lock = _stale_lock_beside(ben, monkeypatch)
+    before = ben.stat().st_mtime_ns
+    rounds.last_hand_out = None
+    seen: list[str] = []
+    _answer(qtbot, DELETE.format("hand out"), seen)
+    rounds.hand_out(["ana", "ben"], 0.0, 0, str(folder))
+    qtbot.waitUntil(lambda: rounds.last_hand_out is not None, timeout=20000)
+    assert len(seen) == 1
+    assert seen[0].startswith("untitled-ben.xlsx has a lock file beside it")
+    assert not lock.exists()
+    assert ben.stat().st_mtime_ns != before
