@@ -54,6 +54,9 @@ def test_two_annotators_marks_fit_the_judges_dock_at_1280x800(qtbot: Any) -> Non
     assert table.horizontalHeader().length() <= table.viewport().width()
     assert elided_headers(table) == []
     metrics, margins = table.fontMetrics(), text_margins(table)
+    # One line a row (Qt's 30 px stood two lines tall: fails before)
+    for t in (view.kappa_table, view.alpha_table, table):
+        assert t.rowHeight(0) == max(22, t.fontMetrics().height() + 6), t.objectName()
     for row, col in ((2, 2), (3, 3)):
         index = m.index(row, col)
         assert index.data() == "N/A"

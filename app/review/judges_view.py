@@ -28,6 +28,7 @@ from app.accessibility import label_control
 from app.actions import ActionSpec
 from app.delegates import GradeWordsDelegate, NumberDelegate
 from app.models.looks import ITALIC, STATE_TONE, brush
+from app.panels.fit import fit_rows_to_font
 from app.panels.scrolled import scrolled
 from app.review.common import Index, RowsModel, read_only_table
 from app.shown import shown_id
@@ -336,6 +337,10 @@ class JudgesView(QWidget):
         label_control(self.candidate_table, self.tr("Annotators' grades of the current query"))
         # Grades as the grid shows them (1, 1.3333), marks as written.
         self.candidate_table.setItemDelegate(GradeWordsDelegate(decimals, self))
+        # Rows one line tall, as the grid's and the navigator's (Qt's 30 px
+        # default stood two lines tall over one line of text).
+        for table in (self.kappa_table, self.alpha_table, self.candidate_table):
+            fit_rows_to_font(table)
         floor = self.fontMetrics().horizontalAdvance("unrateable") + 12
         WidthFit(self.kappa_table, lambda: (KappaColumn.ANNOTATOR_A, KappaColumn.ANNOTATOR_B),
                  floor, rows=6)
