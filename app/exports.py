@@ -1,7 +1,8 @@
 """File > Export of one window: a copy of the worksheet (a workbook with
 formulas, or CSV) and its grades as TREC qrels, written off the UI thread
 without changing the open file or its state, and never over a source (a run,
-its qrels, an annotators' sheet: :class:`app.save_checks.SaveChecks`).
+its qrels, an annotators' sheet: :class:`app.save_checks.SaveChecks`); a
+LibreOffice lock file left behind gets Save's offer to delete it.
 
 The export half of :class:`app.fileops.FileOps`, whose methods of the same
 names call these with itself (:class:`Exporting`: the file the window has
@@ -92,7 +93,8 @@ def export_qrels(ops: Exporting, path: Path) -> Task | None:
     from core.io.trec.write import write_qrels
 
     path = Path(path)
-    if not ops.checks.not_a_source(path, ops.sources):
+    if not (ops.checks.not_a_source(path, ops.sources)
+            and ops.checks.locks_cleared([path], ops.tr("export"))):
         return None
     doc = snapshot(ops.window.document)
 
@@ -113,7 +115,8 @@ def export_qrels(ops: Exporting, path: Path) -> Task | None:
 def export(ops: Exporting, path: Path) -> Task | None:
     """Write a copy to ``path`` (the open file and its state are untouched;
     never over a source)."""
-    if not ops.checks.not_a_source(Path(path), ops.sources):
+    if not (ops.checks.not_a_source(Path(path), ops.sources)
+            and ops.checks.locks_cleared([path], ops.tr("export"))):
         return None
     doc, source = snapshot(ops.window.document), ops.path
     ops.task = run_task(

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QMessageBox, QWidget
 
 from app.file_formats import ENCODINGS, TEXT_SUFFIXES
 from app.shown import boxed, shown_id
@@ -35,7 +35,7 @@ from core.model.document import Document
 if TYPE_CHECKING:
     from app.window_api import WindowApi
 
-__all__ = ["SaveChecks"]
+__all__ = ["SaveChecks", "stale_lock_removed", "stale_locks_cleared"]
 
 Button = QMessageBox.StandardButton
 
@@ -103,7 +103,9 @@ class SaveChecks(QObject):
         try:
             check_writable(path)
         except StaleLock as exc:
-            return self._stale_lock_removed(path, Path(exc.lock), save_as)
+            return (stale_lock_removed(self.window, path, Path(exc.lock), "save",
+                                       save_as=save_as)
+                    and self._writable(path, save_as))  # (and nothing else holds it)
         except InputError as exc:
             answer = QMessageBox.warning(
                 self.window, self.tr("File not replaced"),
@@ -114,35 +116,10 @@ class SaveChecks(QObject):
             return False
         return True
 
-    def _stale_lock_removed(self, path: Path, lock: Path, save_as: Callable[[], object]) -> bool:
-        """A LibreOffice lock file left behind (:func:`core.io.atomic.stale_lock`):
-        "Delete the lock file and save" (True: go on, the lock deleted),
-        "Save a copy…" or Cancel. Before, only deleting it by hand let the
-        save through, and the refusal said the file was open in LibreOffice."""
-        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Lock file left behind"),
-                          boxed(self.tr(
-                              "{0} has a lock file beside it ({1}) that LibreOffice left "
-                              "behind when it crashed or was stopped: it names you on this "
-                              "machine, and no LibreOffice is running here, so nobody holds "
-                              "the file open.\n\nDelete the lock file and save?").format(
-                                  path.name, lock.name)),
-                          Button.Cancel, self.window)
-        remove = box.addButton(self.tr("Delete the lock file and save"),
-                               QMessageBox.ButtonRole.AcceptRole)
-        copy = box.addButton(self.tr("Save a copy…"), QMessageBox.ButtonRole.ActionRole)
-        box.setDefaultButton(remove)
-        box.exec()
-        clicked = box.clickedButton()
-        if clicked is copy:
-            save_as()
-        if clicked is not remove:
-            return False
-        try:
-            remove_stale_lock(lock, path)
-        except InputError as exc:  # LibreOffice started meanwhile
-            show_error(self.window, self.tr("Not saved"), exc)
-            return False
-        return self._writable(path, save_as)  # (and nothing else holds it)
+    def locks_cleared(self, paths: Sequence[str | Path], action: str) -> bool:
+        """:func:`stale_locks_cleared` for a writer of this window (Export,
+        Export TREC qrels)."""
+        return stale_locks_cleared(self.window, paths, action)
 
     def _unchanged(self, path: Path, read_as: FileState | None) -> bool:
         if read_as is None or not path.exists() or read_as.matches(path):
@@ -212,3 +189,57 @@ class SaveChecks(QObject):
         if clicked is copy:
             save_as()
         return False
+
+
+def stale_locks_cleared(parent: QWidget, paths: Sequence[str | Path], action: str) -> bool:
+    """Before a writer (Export, Hand out, Merge) writes ``paths``: each one
+    refused only for a LibreOffice lock file left behind
+    (:class:`core.errors.StaleLock`) gets the offer Save makes, "Delete the
+    lock file and ``action``" (:func:`stale_lock_removed`). False when the
+    user kept a lock (nothing is to be written); True otherwise, the other
+    refusals (read-only, open in LibreOffice) left to the writer's own
+    message. Before, Export and the round dialogs only said which file to
+    delete."""
+    for path in paths:
+        try:
+            check_writable(path)
+        except StaleLock as exc:
+            if not stale_lock_removed(parent, Path(path), Path(exc.lock), action):
+                return False
+        except InputError:
+            continue  # (the writer says it, naming the file)
+    return True
+
+
+def stale_lock_removed(parent: QWidget, path: Path, lock: Path, action: str, *,
+                       save_as: Callable[[], object] | None = None) -> bool:
+    """A LibreOffice lock file left behind beside ``path``
+    (:func:`core.io.atomic.stale_lock`), the one box every writer of the
+    editor shows: "Delete the lock file and ``action``" (True: the lock
+    deleted, go on), "Save a copy…" where ``save_as`` is given, or Cancel."""
+    tr = parent.tr
+    box = QMessageBox(QMessageBox.Icon.Warning, tr("Lock file left behind"),
+                      boxed(tr(
+                          "{0} has a lock file beside it ({1}) that LibreOffice left "
+                          "behind when it crashed or was stopped: it names you on this "
+                          "machine, and no LibreOffice is running here, so nobody holds "
+                          "the file open.\n\nDelete the lock file and {2}?").format(
+                              path.name, lock.name, action)),
+                      Button.Cancel, parent)
+    remove = box.addButton(tr("Delete the lock file and {0}").format(action),
+                           QMessageBox.ButtonRole.AcceptRole)
+    copy = box.addButton(tr("Save a copy…"), QMessageBox.ButtonRole.ActionRole) if (
+        save_as is not None) else None
+    box.setDefaultButton(remove)
+    box.exec()
+    clicked = box.clickedButton()
+    if save_as is not None and clicked is copy:
+        save_as()
+    if clicked is not remove:
+        return False
+    try:
+        remove_stale_lock(lock, path)
+    except InputError as exc:  # LibreOffice started meanwhile
+        show_error(parent, tr("Not written"), exc)
+        return False
+    return True

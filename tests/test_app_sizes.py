@@ -581,26 +581,28 @@ def test_the_comparison_table_headers_are_whole_and_it_does_not_scroll(
 
 
 @pytest.mark.parametrize(("width", "height"), [(1280, 800), (1920, 1080)])
-def test_the_comparison_s_query_ids_are_read_whole(qtbot, window, monkeypatch, tmp_path,
-                                                   width: int, height: int):
-    """At 1280x800 the Comparison dock's ids were elided on one line, four
-    of the example's eight unreadable ('cas…led', 'ca…ne', 'cas…ero',
-    'ca…wn'): a row is two lines tall, and an id that has not the room on
-    one goes on two (broken after a hyphen), cut only past them (whole on
-    hover). Each id whose words fit the column is whole, as painted."""
+def test_the_comparison_s_rows_are_one_line_ids_cut_in_the_middle(
+        qtbot, window, monkeypatch, tmp_path, width: int, height: int):
+    """The Comparison dock's ids went on two lines where one had not the
+    room (rows two lines tall: "case-D-" over "doubled" beside one line of
+    numbers), and its statuses ("undef.", "unres.") sat left among
+    right-aligned numbers. Now a row is one line, as the other docks'; an
+    id that has not the room is cut in the middle, ID_LEAST characters kept
+    at least, whole on hover; a status is right-aligned as the numbers of
+    its column. (Fails before: two lines, wrapped, statuses left.)"""
     from PySide6.QtWidgets import QStyleOptionViewItem
 
     from app.panels.fit import text_margins
-    from app.review.compare_view import CompareColumn
+    from app.review.compare_view import ID_LEAST, CompareColumn
 
     w = window
     view = _comparison_shown(qtbot, monkeypatch, tmp_path, w, width, height)
     table, model = view.table, view.table.model()
     metrics = table.fontMetrics()
+    assert table.rowHeight(0) < 2 * metrics.lineSpacing()
+    assert table.textElideMode() == Qt.TextElideMode.ElideMiddle
     room = table.columnWidth(CompareColumn.QUERY) - text_margins(table)
-    lines = table.rowHeight(0) // metrics.lineSpacing()
-    assert lines >= 2
-    whole = []
+    shown = []
     for r in range(model.rowCount()):
         index = model.index(r, CompareColumn.QUERY)
         option = QStyleOptionViewItem()
@@ -608,19 +610,21 @@ def test_the_comparison_s_query_ids_are_read_whole(qtbot, window, monkeypatch, t
         option.rect = table.visualRect(index)
         option.widget = table
         table.itemDelegateForIndex(index).initStyleOption(option, index)  # what is painted
+        assert not option.features & QStyleOptionViewItem.ViewItemFeature.WrapText
         query = index.data()
-        wraps = bool(option.features & QStyleOptionViewItem.ViewItemFeature.WrapText)
-        fits = metrics.horizontalAdvance(query) <= room or (wraps and all(
-            metrics.horizontalAdvance(piece) <= room for piece in query.replace(
-                "-", "- ").split()) and metrics.boundingRect(
-                    0, 0, room, 10_000, int(Qt.TextFlag.TextWordWrap), query).height()
-            <= lines * metrics.lineSpacing())
-        if fits:
-            whole.append(query)
-    assert "case-D-doubled" in whole, (room, whole)
-    assert "case-D-plus-one" in whole
-    assert "case-F-zero" in whole
-    assert len(whole) >= model.rowCount() - 1  # ('case-F-unknown': 'unknown' may not fit)
+        assert index.data(Qt.ItemDataRole.ToolTipRole) == query
+        cut = metrics.elidedText(query, Qt.TextElideMode.ElideMiddle, room)
+        assert cut == query or (cut[:3] == query[:3] and cut[-3:] == query[-3:]), cut
+        assert len(cut.replace("…", "")) >= min(len(query), ID_LEAST - 2), cut
+        shown.append(cut)
+    assert len(set(shown)) == len(shown), shown
+    right = int(Qt.AlignmentFlag.AlignRight.value)
+    statuses = [(r, c) for r in range(model.rowCount())
+                for c in (CompareColumn.NDCG_A, CompareColumn.NDCG_B)
+                if isinstance(model.index(r, c).data(), str)]
+    assert len(statuses) == 4
+    for r, c in statuses:
+        assert int(model.index(r, c).data(Qt.ItemDataRole.TextAlignmentRole) or 0) & right
     w.session.mark_saved()
 
 

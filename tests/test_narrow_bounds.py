@@ -102,9 +102,8 @@ def test_an_interval_of_one_value_is_said_as_that_value(qtbot) -> None:  # type:
     w.set_query(w.document.query_index("case-F-unknown"))
     qtbot.waitUntil(lambda: "whatever" in panel.bounds_label.text(), timeout=60_000)
     assert panel.bounds_label.text() == (
-        "1 unknown grade of 3: NDCG@1 is 1.0000 whatever the unknown grades are; NDCG@2 is "
-        "1.0000 whatever the unknown grades are; NDCG@all is 1.0000 whatever the unknown "
-        "grades are")
+        "1 unknown grade of 3: NDCG@1, NDCG@2 and NDCG@all are 1.0000 whatever the unknown "
+        "grades are")  # (it said "NDCG@k is 1.0000 whatever the unknown grades are" per k)
     assert panel.next_label.text() == (
         "Judge 'B' next: no grade changes the NDCG@1, but the query stays unresolved until "
         "its unknown grades are judged.")
@@ -191,3 +190,22 @@ def test_the_judging_queue_says_a_mean_apart_by_rounding_as_one_value(qtbot) -> 
     qtbot.addWidget(view)
     view.show_queue(doc, ev, queue)
     assert view.message.text() == "Mean NDCG@2 1.0000: the 1 unknown grade cannot change it."
+
+
+def test_the_summary_says_each_interval_once_with_the_cutoffs_it_holds_for() -> None:
+    """The one-value intervals in one clause, "whatever the unknown grades
+    are" said once; the other intervals each once, naming their cutoffs
+    (before: one clause per cutoff, the same words repeated)."""
+    from app.panels.summary import _spans
+
+    fixed, undefined = Bounds(1, 1.0, 1.0, True, 1), Bounds(5, None, None, True, 1)
+    outer = Bounds(10, 0.4, 0.9, False, 1)
+    maybe = Bounds(3, 1.0, 1.0, True, 1, may_be_undefined=True)
+    assert _spans((1, 3, 5, 10, None, 20),
+                  [fixed, maybe, undefined, outer, outer, Bounds(20, *NOISE, True, 1)], 4) == (
+        "NDCG@1 and NDCG@20 are 1.0000 and NDCG@5 is undefined, whatever the unknown grades "
+        "are; NDCG@3 is 1.0000 whatever the unknown grades are, or undefined; NDCG@10 and "
+        "NDCG@all between 0.4000 and 0.9000 (outer bounds)")
+    assert _spans((2,), [outer], 4) == "NDCG@2 between 0.4000 and 0.9000 (outer bounds)"
+    assert _spans((2, 4), [maybe, maybe], 4) == (
+        "NDCG@2 and NDCG@4 are 1.0000 whatever the unknown grades are, or undefined")

@@ -106,6 +106,9 @@ class CutoffResultsModel(QAbstractTableModel):
                 return status.reason
             if col is not CutoffColumn.K:
                 return full_text((ev.dcg, ev.idcg, ev.ndcg)[col - 1][q, j])
+        if role == Qt.ItemDataRole.TextAlignmentRole and col is not CutoffColumn.STATUS:
+            # (the cutoffs and the numbers, a status's symbol in their place too)
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ForegroundRole and (
                 col in (CutoffColumn.STATUS, CutoffColumn.NDCG)
                 or (col is not CutoffColumn.K

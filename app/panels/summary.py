@@ -4,7 +4,7 @@ the result sentence (with Copy); and the footer with the mean over queries."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -322,6 +322,7 @@ class SummaryPanel(QWidget):
         above says the query's status; the k and the NDCG are always shown."""
         if self._yielding:
             show_yielding(self.table, list(self._yielding.items()))
+        self._fit_table_height()  # (a scroll bar's room where they still do not fit)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -364,13 +365,22 @@ class SummaryPanel(QWidget):
         head.addWidget(self.copy_button, 1 if alone else 0, 1, top)
 
     def _fit_table_height(self) -> None:
-        """The cutoff table as tall as its rows (no empty band under them)."""
+        """The cutoff table as tall as its rows (no empty band under them),
+        and a horizontal scroll bar's height more only where the columns
+        shown are wider than the table (a narrow dock: it hides no row).
+        The scroll bar's room was kept always, an empty band under the last
+        cutoff like a blank row, where the columns had given way to fit."""
+        table = self.table
         rows = self.model.rowCount()
-        header = self.table.horizontalHeader().sizeHint().height()
-        height = header + rows * self.table.verticalHeader().defaultSectionSize()
-        scroll = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
-        # (room for a horizontal scroll bar, so a narrow dock hides no row)
-        self.table.setFixedHeight(height + 2 * self.table.frameWidth() + scroll)
+        header = table.horizontalHeader()
+        height = header.sizeHint().height() + rows * table.verticalHeader().defaultSectionSize()
+        shown = sum(header.sectionSize(c) for c in range(header.count())
+                    if not table.isColumnHidden(c))
+        if shown > table.width() - 2 * table.frameWidth():
+            height += self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        height += 2 * table.frameWidth()
+        if (table.minimumHeight(), table.maximumHeight()) != (height, height):
+            table.setFixedHeight(height)
 
     def sentence_text(self) -> str:
         """The whole sentence (the label shows it with long ids cut)."""
@@ -400,11 +410,9 @@ class SummaryPanel(QWidget):
             return  # another query or another evaluation is shown by now
         bounds, best = found
         d = self._decimals()
-        parts = [f"NDCG@{format_cutoff(k)} {_span(b, d)}"
-                 for k, b in zip(ev.cutoffs, bounds, strict=True)]
         self.bounds_label.setText(
             f"{counted(int(ev.n_open[q]), 'unknown grade')} of {int(ev.n_inventory[q])}: "
-            + "; ".join(parts))
+            + _spans(ev.cutoffs, bounds, d))
         self._next = None if best is None else best.index
         if best is None:
             self.next_label.setText(
@@ -507,15 +515,56 @@ class AggregateFooter(ElidedLabel):
         self.setVisible(not message)
 
 
-def _span(b: Bounds, d: int) -> str:
-    """What one cutoff's interval says: its two bounds written apart
-    (:func:`~app.delegates.bounds_texts`), or its one value where both are
-    the same number ("is 1.0000 whatever the unknown grades are": it read
-    "between 1.0000 and 1.0000")."""
+#: Said once of every cutoff whose interval is one value (:func:`_spans`).
+WHATEVER = "whatever the unknown grades are"
+
+
+def _spans(cutoffs: Sequence[int | None], bounds: Sequence[Bounds], d: int) -> str:
+    """The cutoffs' intervals, each thing said once: the cutoffs whose
+    interval is one value first, in one clause ("NDCG@1 and NDCG@2 are 1.0000
+    and NDCG@all is undefined, whatever the unknown grades are"), then each
+    other interval with the cutoffs it holds for ("NDCG@5 and NDCG@10
+    between 0.4000 and 0.9000 (outer bounds)"). It said "NDCG@k is 1.0000
+    whatever the unknown grades are" once per cutoff."""
+    fixed: dict[str, list[str]] = {}
+    spans: dict[str, list[str]] = {}
+    for k, b in zip(cutoffs, bounds, strict=True):
+        value = _one_value(b, d)
+        said = fixed if value is not None else spans
+        said.setdefault(value if value is not None else _span(b, d), []).append(
+            f"NDCG@{format_cutoff(k)}")
+    held = [f"{_and(names)} {'are' if len(names) > 1 else 'is'} {value}"
+            for value, names in fixed.items()]
+    parts = [_and(held) + ("," if len(held) > 1 else "") + f" {WHATEVER}"] if held else []
+    parts += [f"{_and(names)} " + (f"are {span[3:]}" if len(names) > 1 and span.startswith("is ")
+                                  else span) for span, names in spans.items()]
+    return "; ".join(parts)
+
+
+def _and(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _one_value(b: Bounds, d: int) -> str | None:
+    """The interval's one value, as shown ("1.0000", "undefined"), where the
+    unknown grades cannot change it; None where they can."""
     if b.low is None or b.high is None:
-        return "undefined whatever the unknown grades are"
-    if one_value(b.low, b.high):  # (or summed in two orders: 1 - 1e-16, 1 + 2e-16)
-        span = f"is {bound_text(b.low, d)} whatever the unknown grades are"
+        return "undefined"
+    if one_value(b.low, b.high) and not b.may_be_undefined:
+        return bound_text(b.low, d)  # (or summed in two orders: 1 - 1e-16, 1 + 2e-16)
+    return None
+
+
+def _span(b: Bounds, d: int) -> str:
+    """What one cutoff's interval says where the unknown grades can change
+    it: its two bounds written apart (:func:`~app.delegates.bounds_texts`),
+    or where both are the same number, that number ("is 1.0000 whatever the
+    unknown grades are, or undefined": it read "between 1.0000 and 1.0000")."""
+    if b.low is None or b.high is None:  # (_one_value says it: "undefined")
+        return f"undefined {WHATEVER}"
+    if one_value(b.low, b.high):
+        span = f"is {bound_text(b.low, d)} {WHATEVER}"
     else:
         low, high = bounds_texts(b.low, b.high, d)
         span = f"between {low} and {high}"

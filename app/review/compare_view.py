@@ -33,18 +33,23 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSplitter,
-    QStyleOptionViewItem,
     QVBoxLayout,
     QWidget,
 )
 
 from app.accessibility import buddy_label, label_control
 from app.banner import UnjudgedBanner
-from app.delegates import NumberDelegate, format_number
+from app.delegates import IdDelegate, NumberDelegate, format_number
 from app.file_formats import WORKSHEET_FILTER
 from app.models.looks import LOOK_OF_LABEL, STATUS_LOOK, StatusLook
 from app.models.roles import WHOLE_ROLE
-from app.panels.fit import fit_columns, header_widths, text_margins, text_width
+from app.panels.fit import (
+    fit_columns,
+    fit_rows_to_font,
+    header_widths,
+    text_margins,
+    text_width,
+)
 from app.panels.scrolled import scrolled
 from app.panels.status_cell import StatusFitsDelegate
 from app.panels.wheel import guard_wheel
@@ -86,16 +91,6 @@ _, COUNT_LABEL, _, COUNT_TIP = next(
     c for c in UnjudgedBanner.CHOICES if c[2] is UnknownRule.ZERO)
 
 
-class _IdWraps(NumberDelegate):
-    """A query id's cell: on two lines where one has not the room (the rows
-    are two lines tall), cut only past them: elided on one line at 1280x800,
-    'case-D-doubled' read 'cas…led'."""
-
-    def initStyleOption(self, option: QStyleOptionViewItem, index: Index) -> None:
-        super().initStyleOption(option, index)
-        option.features |= QStyleOptionViewItem.ViewItemFeature.WrapText
-
-
 class CompareColumn(IntEnum):
     QUERY = 0
     NDCG_A = 1
@@ -104,6 +99,10 @@ class CompareColumn(IntEnum):
     OUTCOME = 4
 
 
+#: The least characters of a query id the per-query table shows (cut in the middle).
+ID_LEAST = 8
+#: The columns of numbers (a status in their place too: right-aligned).
+_NUMBERS = frozenset({CompareColumn.NDCG_A, CompareColumn.NDCG_B, CompareColumn.DELTA})
 #: core's outcome of a query without both NDCG values (shown "—").
 NOT_COMPARABLE = "not comparable"
 
@@ -172,6 +171,10 @@ class ComparisonModel(RowsModel):
             # the id whole, where its column elides it (its line breaks marked)
             value = super().data(index, WHOLE_ROLE)
             return id_tip(value) if isinstance(value, str) else None
+        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() in _NUMBERS:
+            # A status in a number's column right-aligned as the numbers
+            # ("undef.", "unres."): the column is scanned down its right edge.
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if index.column() == CompareColumn.OUTCOME and role in (
                 Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             outcome = super().data(index, WHOLE_ROLE)
@@ -264,12 +267,14 @@ class CompareView(QWidget):
         # were out of the dock's view (_fit_table).
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(False)  # (a stretched column is room _fit_width has)
-        # Numbers on one line; an id on two where one has not the room
-        # (_IdWraps: the rows are two lines tall), past them cut in the
-        # middle, both ends kept: cut at the end, four of the example's ids
-        # read "case-…" alike at 1280x800, and on one line "cas…led".
+        # One line a row, as the other docks' tables: an id that has not the
+        # room is cut in the middle, both ends kept (cut at the end, four of
+        # the example's ids read "case-…" alike at 1280x800), whole on hover.
+        # It went on two lines (the rows two lines tall): "case-D-" over
+        # "doubled" read as two rows beside the numbers' one line.
         self.table.setWordWrap(False)
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        fit_rows_to_font(self.table)
         header.sortIndicatorChanged.connect(lambda *_: self._fit_table())
         self._fitted: dict[int, int] = {}
         #: The statuses each NDCG column shows (their short words' room: _least).
@@ -285,7 +290,7 @@ class CompareView(QWidget):
         signed = SignedDelegate(decimals, self)
         for col in (CompareColumn.NDCG_A, CompareColumn.NDCG_B):
             self.table.setItemDelegateForColumn(col, StatusFitsDelegate(decimals, self))
-        self.table.setItemDelegateForColumn(CompareColumn.QUERY, _IdWraps(decimals, self))
+        self.table.setItemDelegateForColumn(CompareColumn.QUERY, IdDelegate(decimals, self))
         self.table.setItemDelegateForColumn(CompareColumn.DELTA, signed)
         for change_col in (ChangeColumn.CONTRIBUTION_A, ChangeColumn.CONTRIBUTION_B):
             self.changes.setItemDelegateForColumn(change_col, number)
@@ -410,6 +415,8 @@ class CompareView(QWidget):
             share = -(-over // len(shrunk))  # (each its share: both NDCG columns alike)
             for c in shrunk:
                 widths[c] -= max(min(widths[c] - least[c], share), 0)
+                if c in self._statuses:
+                    widths[c] = self._one_form(c, widths[c], least[c])
             over = sum(widths.values()) - table.viewport().width()
         outcome = CompareColumn.OUTCOME
         table.setColumnHidden(outcome, over > 0)
@@ -420,10 +427,26 @@ class CompareView(QWidget):
             if col != outcome or over <= 0:
                 table.setColumnWidth(col, width)
 
+    def _one_form(self, column: int, width: int, least: int) -> int:
+        """``width`` for an NDCG column, narrowed to where each status it
+        shows takes the same form (:meth:`StatusLook.fitting`): at 1920x1080
+        one column read "undefined" above "unres.", a reviewer scanning it
+        for the same word in two forms."""
+        table, font = self.table, self.table.font()
+        margins = text_margins(table)
+        looks = self._statuses.get(column, set())
+        tiers = [self._fitted[column], least]
+        if looks:  # each in its label ("∅ undefined"), each in its word ("undefined")
+            tiers += [max(least, *(text_width(font, form) + margins for form in forms))
+                      for forms in ([look.label for look in looks],
+                                    [look.text for look in looks])]
+        return max((t for t in tiers if t <= width), default=least)
+
     def _least(self) -> dict[int, int]:
         """The narrowest each column may be: its header whole and, for the
         NDCG columns, a number at the decimals setting and the short word of
-        each status they show ("undef.", "unres.")."""
+        each status they show ("undef.", "unres."); for the ids, :data:`ID_LEAST`
+        characters."""
         table = self.table
         least = {CompareColumn(c): w for c, w in enumerate(header_widths(table))}
         font, margins = table.font(), text_margins(table)
@@ -432,6 +455,12 @@ class CompareView(QWidget):
             words = [text_width(font, look.short) + margins
                      for look in self._statuses.get(c, ())]
             least[c] = min(self._fitted[c], max(least[c], number, *words))
+        # An id keeps ID_LEAST characters' room, both its ends readable;
+        # at its header's width it read "ca…ed".
+        # (measured on digits: the font's average character is narrower than
+        # an id's, and 8 of them kept 5 of 'case-F-unknown')
+        least[CompareColumn.QUERY] = max(least[CompareColumn.QUERY],
+                                         text_width(font, "0" * ID_LEAST) + margins)
         return {c: min(least[c], self._fitted[c]) for c in CompareColumn}
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:

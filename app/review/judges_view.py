@@ -15,6 +15,7 @@ says so.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any
@@ -27,6 +28,7 @@ from app.accessibility import label_control
 from app.actions import ActionSpec
 from app.delegates import GradeWordsDelegate, NumberDelegate
 from app.models.looks import ITALIC, STATE_TONE, brush
+from app.panels.fit import fit_rows_to_font
 from app.panels.scrolled import scrolled
 from app.review.common import Index, RowsModel, read_only_table
 from app.shown import shown_id
@@ -49,6 +51,10 @@ __all__ = [
 ]
 
 _DISAGREE = "open"  # a tone of app.models.looks
+#: An annotator's name longer than this heads their column as initials (short_names).
+NAME_SHOWN = 8
+#: An unrateable mark written longer than this is shown as the state's word.
+MARK_SHOWN = 6
 
 
 class KappaColumn(IntEnum):
@@ -129,8 +135,12 @@ class CandidateAgreementModel(RowsModel):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(CandidateColumn, {}, parent)
         self.candidates: list[int] = []
+        #: The annotators' names, whole (their columns' headers may be initials).
+        self.names: list[str] = []
         #: (row, column) -> the tone of the grade state its word says.
         self._tones: dict[tuple[int, int], str] = {}
+        #: (row, column) -> an unrateable mark said whole (the cell shows it short).
+        self._marks: dict[tuple[int, int], str] = {}
 
     def set_query(self, doc: Document, report: AgreementReport | None, rows: list[int]) -> None:
         names = report.annotators if report is not None else []
@@ -138,8 +148,9 @@ class CandidateAgreementModel(RowsModel):
         self._headers = {0: self.tr("source"), 1: self.tr("grade")}
         self.header_tips = {1: self.tr("the document's grade (the consensus, or the "
                                        "reviewer's)")}
-        for a, name in enumerate(names):
-            self._headers[2 + a] = name
+        self.names = list(names)
+        for a, (name, short) in enumerate(zip(names, short_names(names), strict=True)):
+            self._headers[2 + a] = short
             self.header_tips[2 + a] = self.tr("{0}'s grades").format(name)
         self._headers[2 + len(names)] = self.tr("disagree")
         self.header_tips[2 + len(names)] = self.tr("the annotators gave different grades")
@@ -147,7 +158,7 @@ class CandidateAgreementModel(RowsModel):
         self.candidates = rows if report is not None else []
         table: list[tuple[Any, ...]] = []
         brushes: list[str | None] = []
-        self._tones = {}
+        self._tones, self._marks = {}, {}
         if report is not None:
             for r, i in enumerate(rows):
                 state = int(doc.state[i])
@@ -167,7 +178,12 @@ class CandidateAgreementModel(RowsModel):
     def _cell(self, doc: Document, report: AgreementReport, r: int, i: int,
               a: int) -> float | str | None:
         """Annotator ``a``'s cell of candidate ``i`` (row ``r``): the grade,
-        the unrateable mark said (its tone noted), or None."""
+        the unrateable mark (its tone and its whole words noted), or None.
+        The mark as the annotator wrote it where it is short ("N/A", in the
+        unrateable tone and italics as the grid's state words), else the
+        state's word; "unrateable: N/A" whole on hover. Whole in the cell,
+        two annotators' marks did not fit the Judges dock at 1280x800
+        ("unrateabl…", the table scrolling sideways)."""
         g = float(report.grades[i, a])
         if not math.isnan(g):
             return g
@@ -176,7 +192,11 @@ class CandidateAgreementModel(RowsModel):
             return None
         self._tones[(r, 2 + a)] = STATE_TONE[GradeState.UNRATEABLE]
         words = doc.unrateable_words
-        return mark_text(str(words[i, a]) if words is not None else "")
+        word = str(words[i, a]).strip() if words is not None else ""
+        whole = mark_text(word)
+        self._marks[(r, 2 + a)] = whole
+        return word if whole != GradeState.UNRATEABLE.label and len(word) <= MARK_SHOWN else (
+            GradeState.UNRATEABLE.label)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if role in (Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.FontRole) and (
@@ -185,17 +205,40 @@ class CandidateAgreementModel(RowsModel):
             if tone is None:
                 return None
             return brush(tone) if role == Qt.ItemDataRole.ForegroundRole else ITALIC
+        mark = self._marks.get((index.row(), index.column())) if index.isValid() else None
+        if role == Qt.ItemDataRole.ToolTipRole and mark is not None:
+            return mark
         if role == Qt.ItemDataRole.AccessibleDescriptionRole and index.isValid() and (
                 CandidateColumn.GRADE < index.column() < self.columnCount() - 1):
             # (a blank cell said too: the annotator gave no grade)
             said = self.tr("{0}'s grade of {1}").format(
-                self._headers[index.column()], self.row(index.row())[CandidateColumn.SOURCE])
-            shown = super().data(index)
-            return said if shown is not None else self.tr("{0}: none given").format(said)
+                self.names[index.column() - 2], self.row(index.row())[CandidateColumn.SOURCE])
+            shown = mark if mark is not None else super().data(index)
+            return (f"{said}: {shown}" if mark is not None else said) if shown is not None else (
+                self.tr("{0}: none given").format(said))
         return super().data(index, role)
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         """Rows stay in ranked order, like the grid."""
+
+
+def short_names(names: Sequence[str]) -> list[str]:
+    """The annotators' columns' headers: a name of up to :data:`NAME_SHOWN`
+    characters as it is, a longer one as its initials ("Ana Pereira" -> "AP",
+    "annotator 12" -> "A12", one word: its first three letters); the names
+    whole where two would read alike. The full name is the header's tooltip.
+    Whole, two names of 11 and 15 characters took the candidates' table past
+    the Judges dock at 1280x800 ("enjamin Okaf")."""
+    short = []
+    for name in names:
+        words = re.findall(r"[^\W\d_]+|\d+", name)
+        if len(name) <= NAME_SHOWN or not words:
+            short.append(name)
+        elif len(words) == 1:
+            short.append(words[0][:3])
+        else:
+            short.append("".join(w if w.isdigit() else w[0].upper() for w in words))
+    return short if len(set(short)) == len(short) else list(names)
 
 
 class WidthFit(QObject):
@@ -294,6 +337,10 @@ class JudgesView(QWidget):
         label_control(self.candidate_table, self.tr("Annotators' grades of the current query"))
         # Grades as the grid shows them (1, 1.3333), marks as written.
         self.candidate_table.setItemDelegate(GradeWordsDelegate(decimals, self))
+        # Rows one line tall, as the grid's and the navigator's (Qt's 30 px
+        # default stood two lines tall over one line of text).
+        for table in (self.kappa_table, self.alpha_table, self.candidate_table):
+            fit_rows_to_font(table)
         floor = self.fontMetrics().horizontalAdvance("unrateable") + 12
         WidthFit(self.kappa_table, lambda: (KappaColumn.ANNOTATOR_A, KappaColumn.ANNOTATOR_B),
                  floor, rows=6)

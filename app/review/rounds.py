@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 from app.accessibility import announce, label_control, tab_order, underline_letters
 from app.actions import ActionSpec
 from app.file_formats import WORKBOOK_FILTERS, patterns
+from app.save_checks import stale_locks_cleared
 from app.scheme import tint
 from app.workers import Task, run_task, show_error
 from core.analysis.queue import judging_queue
@@ -326,6 +327,7 @@ class RoundsController(QObject):
         plan = plan_hand_out(doc, judging_queue(ev), reviewers, overlap=overlap, seed=seed,
                              when=now(), base_name=base)
         paths = [reviewer_path(folder, base, s.reviewer) for s in plan.shares]
+        stale_locks_cleared(w, paths, self.tr("hand out"))  # (kept: check_outputs says it)
         check_outputs(paths, [w.path] if w.path is not None else [])
         if not replace:
             check_handed_out(paths, hint=lambda theirs: self.tr(
@@ -363,6 +365,7 @@ class RoundsController(QObject):
         check_workbook_target(output)  # .xlsx or .ods, as the command line's merge -o
         w = self.window
         outputs = [output] + ([report] if report else [])
+        stale_locks_cleared(w, outputs, self.tr("merge"))  # (kept: check_outputs says it)
         check_outputs(outputs, [*([w.path] if w.path is not None else []), *paths])
         base = copy.deepcopy(w.document)  # the worker reads a copy: edits may go on
         who, base_name, base_path = w.reviewer(), self._base_name(), w.path
