@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QTableView
 from app.models.queries import QueryColumn
 from app.window import MainWindow
 from core.io.example import load_example
+from core.model.document import Document
 
 #: A close that would ask gets Discard (tests/conftest.py).
 pytestmark = pytest.mark.usefixtures("never_block")
@@ -83,3 +84,41 @@ def test_a_navigator_narrowed_past_its_status_has_its_scroll_bars_at_once(qtbot:
     assert view.width() < 200
     assert view.isColumnHidden(QueryColumn.STATUS)
     assert view.horizontalScrollBar().maximum() == 0  # (was the hidden column's width)
+
+
+def _queries(n: int) -> Document:
+    return Document.from_columns(
+        query=[f"q{i:03d}" for i in range(n) for _ in range(2)],
+        source_id=[f"d{i}" for i in range(2 * n)], score=[2.0, 1.0] * n, grade=[1.0, 0.0] * n)
+
+
+def test_the_query_list_is_painted_once_when_a_longer_document_arrives(qtbot: Any) -> None:
+    """A document with more queries than the navigator shows, and the side
+    column narrowed (the launch's arrival): the list's vertical scroll bar
+    and its new width take room from the stretched query ids, and the list
+    is painted with the window's next paint only; each stretch was told to
+    the view as a resized column, repainted on a 0 ms timer after that
+    paint (~4 ms at the arrival on the 2M run: docs/benchmarks.md, hopen9)."""
+    window = MainWindow(load_example())
+    qtbot.addWidget(window)
+    window.resize(1100, 760)
+    window.show()
+    qtbot.waitExposed(window)
+    view = window.navigator.view
+    assert view.verticalScrollBar().maximum() == 0  # (the example's few queries fit)
+    qtbot.wait(50)
+    paints = _Paints()
+    view.viewport().installEventFilter(paints)
+    window.set_document(_queries(120))
+    # The side column narrowed as the launch's arrival sizes the dock areas.
+    dock = window.findChild(QDockWidget, "queryNavigatorDock")
+    window.resizeDocks([dock], [dock.width() - 40], Qt.Orientation.Horizontal)
+    layout = window.layout()
+    assert layout is not None
+    layout.activate()
+    QApplication.processEvents()  # the window's paint, the new list in it
+    assert paints.seen == ["queryList"]
+    paints.seen.clear()
+    QApplication.processEvents()  # what the first pass left: nothing to paint again
+    assert view.verticalScrollBar().maximum() > 0
+    assert paints.seen == []

@@ -55,8 +55,10 @@ def resized_at_once(*views: QTableView) -> Iterator[None]:
         yield
     finally:
         for view, header, was in zip(views, headers, held, strict=True):
-            header.blockSignals(was)
+            # (its scroll bars decided with the signals held: a stretched
+            # section resized by their room is then not told to the view)
             view.updateGeometries()
+            header.blockSignals(was)
             view.viewport().update()
 
 

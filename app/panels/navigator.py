@@ -53,6 +53,19 @@ IDS_ASKED = 160
 IDS_CHARACTERS = 40
 
 
+class _QueryList(QTableView):
+    """The navigator's list of queries, laid out and painted once when it is
+    resized: its header re-stretches the query ids to the new width there,
+    and a ``QTableView`` told of a resized section repaints from it on a
+    0 ms timer, after the window's next paint (the dock areas sized at the
+    launch's arrival narrow the navigator: its list was painted twice, ~4 ms
+    the second time: docs/benchmarks.md, hopen9)."""
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        with resized_at_once(self):
+            super().resizeEvent(event)
+
+
 class QueryNavigator(QWidget):
     """The list of queries (objectName ``queryNavigator``).
 
@@ -82,7 +95,7 @@ class QueryNavigator(QWidget):
         self.filter_edit.textChanged.connect(self.proxy.set_text)
         self.status_boxes: dict[Status, QCheckBox] = {}
         boxes = self._status_filters()
-        self.view = QTableView(self)
+        self.view = _QueryList(self)
         self.view.setObjectName("queryList")
         label_control(self.view, self.tr("Queries"), self.tr(
             "Each query's NDCG at the first cutoff, its status and how much of it is judged"))
@@ -172,6 +185,11 @@ class QueryNavigator(QWidget):
         the status shown if the navigator has the room (:meth:`_fit_status`);
         the query ids' width measured for :meth:`sizeHint`."""
         with resized_at_once(self.view):
+            # The list laid out for its rows first: its vertical scroll bar,
+            # shown for a longer list, narrows the stretched ids here, not at
+            # the first query's selection, whose resized column the view
+            # repainted a turn after the next paint (hopen9).
+            self.view.executeDelayedItemsLayout()
             self._fit_columns()
 
     def _fit_columns(self) -> None:
