@@ -26,7 +26,7 @@ read once, outside the timings; best of ``--repeat``):
 Memory (``--layouts N``, default 8; 0 skips it): issue 36 asks compare's
 peak memory within 1.5x one evaluate's. A single process's peak RSS is not
 a figure that holds: where glibc's heap places the large numpy blocks moves
-it by 6-17 MB with no change of the code (the path the ``.pyc`` files were
+it by up to ~20 MB with no change of the code (the path the ``.pyc`` files were
 compiled at is enough), a ratio by ~0.05. So each command (evaluate and
 compare, trec_eval preset and default conventions, the commands above with
 ``--format table``) runs once in each of N copies of the tree compiled at
@@ -34,10 +34,13 @@ paths of different lengths (:mod:`peak_memory`): the peak RSS's median and
 range over the layouts, the ratio of the medians and the median of the
 layouts' ratios; and, in one more turn under ``tracemalloc``, the peak of
 the bytes Python and numpy hold at once, which no layout moves (the same
-code at two sets of paths: within 0.01 MB; 8 MiB held more: +8.4 MB). The
-ratio that answers the target is the RSS medians'; the in-use figure says
-whether a change lowered what the code needs (RSS carries ~40 MB of the
-interpreter's and libraries' own beside it, so its ratio reads higher).
+code at other paths: within 0.01 MB; 8 MiB held more: +7.9-8.4 MB). The
+RSS medians of the same code over sets of 8 layouts stay within ~4 MB
+(evaluate's trec_eval-preset peak is two-valued, ~193.6 or 203-210 MB: its
+median read 201.7 in one set of six). The ratio that answers the target
+is the RSS medians'; the in-use one says whether a change lowered what the
+code needs (RSS carries ~40 MB of the interpreter's and libraries' own on
+both sides, so the in-use ratio reads higher).
 
 Run: ``python benchmarks/bench_compare.py`` (``--queries 200`` for a quick
 look; ``--processes 0`` for the in-memory part only). ``--data DIR`` keeps the
