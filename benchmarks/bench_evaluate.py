@@ -20,11 +20,18 @@
 3. With ``--scale DIR``: ours alone on a larger run (e.g. 10,000 queries x
    1,000 from ``make_data.py --queries 10000 --ids unique --out DIR``) next
    to the 2,000-query one of the same shape, both conventions.
+4. With ``--layouts N``: ours' peak memory as a figure that holds
+   (:mod:`peak_memory`): part 1's commands once in each of N copies of the
+   tree compiled at paths of different lengths (the heap's layout alone
+   moves a process's peak RSS by up to ~17 MB here), the median and range
+   of the peak RSS, and the peak of the bytes in use (``tracemalloc``),
+   which no layout moves. Part 1's peak RSS is one layout's.
 
 Usage (after ``python benchmarks/make_data.py``)::
 
     python benchmarks/bench_evaluate.py [--repeat 3] [--shapes shared unique url]
         [--data benchmarks/data] [--skip-memory-part] [--scale benchmarks/data/10m]
+        [--layouts 8]
 """
 
 from __future__ import annotations
@@ -186,6 +193,17 @@ def scale(data: Path, big: Path, shape: str, repeat: int) -> None:
             print(f"   ratio: wall {wall:.2f}, cpu {cpu:.2f}; peak {max(large.rss) / 1024:.2f} GiB")
 
 
+def layouts(data: Path, shape: str, count: int) -> None:
+    """Part 4: ours' peak memory over ``count`` layouts, both conventions."""
+    import peak_memory
+
+    run, qrels = data / shape / "run.txt", data / shape / "qrels.txt"
+    args = ["evaluate", str(run), "--qrels", str(qrels), *CUTOFFS, "--format", "json"]
+    print(f"4. peak memory over {count} layouts, {shape} ids")
+    peak_memory.part({"ours --preset trec_eval": [*args, "--preset", "trec_eval"],
+                      "ours (default)": args}, count)
+
+
 def in_memory(n_queries: int, n_candidates: int, repeat: int) -> None:
     from sklearn.metrics import ndcg_score
 
@@ -233,6 +251,8 @@ def main() -> None:
     p.add_argument("--skip-memory-part", action="store_true")
     p.add_argument("--scale", type=Path, help="a larger run's folder (part 3)")
     p.add_argument("--scale-shape", default="unique")
+    p.add_argument("--layouts", type=int, default=0, metavar="N",
+                   help="part 4: ours' peak memory over N layouts (0: skipped)")
     args = p.parse_args()
     print(f"load average at start: {os.getloadavg()[0]:.1f}")
     if not args.skip_processes:
@@ -242,6 +262,9 @@ def main() -> None:
         in_memory(2000, 1000, args.repeat)
     if args.scale:
         scale(args.data, args.scale, args.scale_shape, args.repeat)
+    if args.layouts:
+        for shape in args.shapes:
+            layouts(args.data, shape, args.layouts)
     print(f"load average at end: {os.getloadavg()[0]:.1f}")
 
 

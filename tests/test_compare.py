@@ -444,8 +444,9 @@ def test_sides_given_with_their_scores_released_compare_as_the_documents(
 ) -> None:
     """The command line's compare of two runs hands :func:`compare` each
     run's :func:`compare_side` and releases the documents' scores
-    (:meth:`Document.release_scores`) and the id-desc order
-    (:meth:`Evaluation.release_order`): both reports are those of the
+    (:meth:`Document.release_scores`), the id-desc order
+    (:meth:`Evaluation.release_order`) and what is made again
+    (:meth:`Evaluation.release_remade`): both reports are those of the
     documents compared whole, bit for bit."""
     conv = Conventions(cutoffs=(1, None), ties=rule, unknown=unknown)  # type: ignore[arg-type]
     whole = compare(a, b, conv, resamples=40, seed=1)
@@ -454,6 +455,7 @@ def test_sides_given_with_their_scores_released_compare_as_the_documents(
     for side, doc in ((side_a, a2), (side_b, b2)):
         doc.release_scores()
         side.evaluation.release_order()  # (let go only of trec_eval's id order)
+        side.evaluation.release_remade()  # (made again when read)
     released = compare(a2, b2, conv, resamples=40, seed=1, evaluation_a=side_a,
                        evaluation_b=side_b)
     assert json.dumps(compare_json(released)) == json.dumps(compare_json(whole))

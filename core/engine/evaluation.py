@@ -13,11 +13,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from core.engine import released
 from core.engine.counts import counts_by_pair, counts_where
 from core.engine.discount import discount, divides, terms  # discount: re-exported
-from core.engine.gains import check_totals, gains, lifted
+from core.engine.gains import check_totals, gains, gains_at, lifted
 from core.engine.ideal import ideal_lists
-from core.engine.lazy import GradeFree, Lazy, PerQuery, PerRow
+from core.engine.lazy import GradeFree, Lazy, PerQuery, PerRow, Remade
 from core.engine.order import (  # sort_within_queries, source_order_keys: re-exported
     RankArray,
     block_rank,
@@ -91,10 +92,16 @@ class Evaluation:
     (:func:`core.engine.splice.spliced`) needs no list of names.
     """
 
+    #: Each candidate's gain (:func:`~core.engine.gains.gains`; NaN when unknown).
+    gain: Remade[FloatArray] = Remade()
+    #: Each ranked position's 1-based rank in its list (int32).
+    _sorted_rank: Remade[RankArray] = Remade()
+
     def __init__(self, doc: Document, conventions: Conventions, *,
                  for_report: bool = False, lift: int = 0) -> None:
         self.doc = doc
         self.conventions = conventions
+        self._lift = lift
         c = conventions
         numeric = doc.state == GradeState.NUMBER
         retrieved = ~np.isnan(doc.score)
@@ -315,7 +322,19 @@ class Evaluation:
     @GradeFree
     def rank(self) -> RankArray:
         """1-based rank of each candidate (int32); 0 when not ranked."""
-        return self._scatter(self._sorted_rank, 0)  # type: ignore[return-value]
+        ranks = self._sorted_rank
+        if not self._rows.own:
+            return self._scatter(ranks, 0)  # type: ignore[return-value]
+        # The ranked rows are the first rows, in their own order (a run in
+        # score order, ties averaged): the positions' ranks become a view of
+        # the rows', one array rather than two (8 MB at 2M rows; compare
+        # holds two evaluations), the ideal lists' too where they shared them.
+        rank = np.zeros(len(self.doc), dtype=ranks.dtype)
+        rank[:ranks.size] = ranks
+        self._sorted_rank = rank[:ranks.size]
+        if self.__dict__.get("_ideal_rank_sorted") is ranks:
+            self.__dict__["_ideal_rank_sorted"] = self._sorted_rank
+        return rank
 
     @GradeFree
     def tie_size(self) -> RankArray:
@@ -390,32 +409,25 @@ class Evaluation:
         for lo in range(0, len(self.doc), CHUNK):
             rows = np.flatnonzero(self.ranked_mask[lo:lo + CHUNK])
             rows += lo
-            out[rows] = position_terms(self.gain[rows], rank[rows], k, divide=self._divide)
+            out[rows] = position_terms(self.gain_at(rows), rank[rows], k, divide=self._divide)
 
     def release_order(self) -> None:
-        """Let go of the ranked order (8 bytes a ranked candidate: 16 MB at 2M)
-        where it is not the rows' own and ties are not averaged (trec_eval's
-        id order), for a caller that reads no more of it than the
-        contributions (:meth:`contribution_at`, then worked out from each
-        row's rank): the command line's compare of two runs, once each side
-        is made (:func:`core.analysis.compare.compare_side`). The ranks are
-        kept; any other reader of the order makes it again from them, a pass
-        over every position each time."""
-        if self._new_group is not None or self._rows.own:
-            return
-        rank, q_sorted, ranked = self.rank, self._sorted_query, self.ranked_mask
-        query, nq = self.doc.query, self.doc.n_queries
+        """Let go of trec_eval's id order (:func:`core.engine.released.release_order`)."""
+        released.release_order(self)
 
-        def remake() -> IntArray:
-            rows = np.flatnonzero(ranked)
-            place = np.searchsorted(q_sorted, np.arange(nq))[query[rows]]
-            place += rank[rows]
-            place -= 1
-            order = np.empty(rows.size, dtype=np.int64)
-            order[place] = rows
-            return order
+    def release_remade(self) -> None:
+        """Let go of what is made again from what the evaluation keeps
+        (:func:`core.engine.released.release_remade`)."""
+        released.release_remade(self)
 
-        self._rows.release(remake)
+    def gain_at(self, rows: IntArray | slice) -> FloatArray:
+        """The gains of ``rows`` (``gain[rows]``); where the gains were
+        released (:meth:`release_remade`), worked out for those rows alone,
+        the same bits, rather than made again for every row (compare's
+        readers, a block of rows at a time: 16 MB a side at 2M rows)."""
+        if not Evaluation.gain.is_released(self):
+            return self.gain[rows]
+        return gains_at(self.doc.grade[rows], self._numeric[rows], self.conventions, self._lift)
 
     def cumulative_dcg(self, q: int) -> FloatArray:
         """Running DCG down query ``q``'s ranked list, aligned with :meth:`ranked`:
@@ -552,7 +564,7 @@ class Evaluation:
         """:meth:`position_terms` of the positions ``at_or_span`` (whole tie groups)."""
         rows = (self.ranked_between(at_or_span.start, at_or_span.stop)
                 if isinstance(at_or_span, slice) else self.ranked_at(at_or_span))
-        gain = self.gain[rows]
+        gain = self.gain_at(rows)
         groups = (None if self._new_group is None
                   else TieGroups.of(gain, self._new_group[at_or_span]))
         return position_terms(gain, self._sorted_rank[at_or_span], k, groups=groups,

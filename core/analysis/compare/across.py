@@ -105,7 +105,7 @@ def _at_a(ev_a: Evaluation, ev_b: Evaluation, pa: PartnerArray, part: slice) -> 
     else:
         first_b = ev_b.tie_first_rank[rows].astype(np.int32, copy=False)
         first_b[no_b] = 0
-    ga, gb = ev_a.gain[part], ev_b.gain[rows]
+    ga, gb = ev_a.gain_at(part), ev_b.gain_at(rows)
     gb[no_b] = np.nan
     same_gain = (ga == gb) | (np.isnan(ga) & np.isnan(gb))
     return pa, ~no_b, rank_b, first_b, same_gain

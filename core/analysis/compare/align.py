@@ -620,7 +620,7 @@ def changed_rows(
     b_in = has & cb[pc]
     rank_a = np.where(ev_a.ranked_mask[ma], ev_a.rank[ma], 0)
     rank_b = np.where(has & ev_b.ranked_mask[pc], ev_b.rank[pc], 0)
-    ga, gb = ev_a.gain[ma], ev_b.gain[pc]
+    ga, gb = ev_a.gain_at(ma), ev_b.gain_at(pc)
     same_gain = (ga == gb) | (np.isnan(ga) & np.isnan(gb))
     # Codes into _KINDS (an object array's compares cost ~0.2 s at 2M rows).
     kind = np.zeros(ma.size, dtype=np.int8)

@@ -464,7 +464,7 @@ def _tie_groups(ev: Evaluation) -> _TieGroups | None:
     pos, group = tied_positions(starts)
     rows = ev.ranked_at(pos)  # (no order made where it is the rows' own: 16 MB at 2M)
     slot_rank = ev.rank[rows].astype(np.float64)  # ranks of the group's slots, ascending
-    return _TieGroups(rows, group, slot_rank, ev.gain[rows], ev.doc.query[rows], tied_queries)
+    return _TieGroups(rows, group, slot_rank, ev.gain_at(rows), ev.doc.query[rows], tied_queries)
 
 
 def _placed(doc: Document, t: _TieGroups, rule: TieRule) -> FloatArray:
