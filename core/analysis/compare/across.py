@@ -150,7 +150,7 @@ def align_candidates(
     the gathering), or their :class:`Matching`, which the caller's thread
     may be sharing.
     """
-    pa, pb = candidate_partners(ev_a.doc, ev_b.doc, queries, keyed)
+    pa, pb = candidate_partners(ev_a, ev_b, queries, keyed)
     return pa, pb, gather_across(ev_a, ev_b, pa, pb)
 
 

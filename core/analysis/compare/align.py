@@ -203,22 +203,22 @@ def pair_keys(row_common: QueryOfRow, source: IntArray, ns: int) -> IntArray:
 
 
 def candidate_partners(
-    doc_a: Document, doc_b: Document, queries: QueryAlignment,
+    ev_a: Evaluation, ev_b: Evaluation, queries: QueryAlignment,
     keyed: list[KeyedRows | None] | Matching | None = None,
 ) -> tuple[PartnerArray, PartnerArray]:
     """:func:`~core.analysis.compare.across.align_candidates`' partners, without
-    the gathering: of the documents alone (neither evaluation is read)."""
+    the gathering."""
     n = len(queries.common)
     if keyed is None:
-        keyed = [keyed_rows(doc_a, queries.row_common_a, n),
-                 keyed_rows(doc_b, queries.row_common_b, n)]
+        keyed = [keyed_rows(ev_a.doc, queries.row_common_a, n),
+                 keyed_rows(ev_b.doc, queries.row_common_b, n)]
     if isinstance(keyed, Matching):
         found = keyed.result()
     else:
         found = byte_partners(keyed[0], keyed[1])
         keyed.clear()
     if found is None:
-        sa, sb, ns = source_codes(doc_a, doc_b)
+        sa, sb, ns = source_codes(ev_a.doc, ev_b.doc)
         found = partners(
             pair_keys(queries.row_common_a, sa, ns), pair_keys(queries.row_common_b, sb, ns),
             max(n, 1) * ns,

@@ -63,8 +63,7 @@ from core.model.conventions import Conventions, TieRule, Weighting, format_cutof
 from core.model.document import Document, has_weight
 from core.model.numbers import DECIMALS, fixed_text
 
-__all__ = ["LEFT_OUT", "Comparison", "Matched", "PairedTest", "QueryDelta", "compare",
-           "compare_side", "match_documents"]
+__all__ = ["LEFT_OUT", "Comparison", "PairedTest", "QueryDelta", "compare", "compare_side"]
 
 #: Why the paired test leaves a query out, each query under one reason (in
 #: this order): :attr:`PairedTest.excluded`'s keys, also the JSON's
@@ -366,7 +365,6 @@ def compare(
     evaluation_a: Evaluation | Side | None = None,
     evaluation_b: Evaluation | Side | None = None,
     left_out: LeftOut | None = None,
-    matched: Matched | None = None,
 ) -> Comparison:
     """Compare the rankings of ``doc_a`` (A) and ``doc_b`` (B).
 
@@ -391,9 +389,6 @@ def compare(
         :func:`compare_side` (the document's scores then released, as it says).
     left_out : LeftOut, optional
         The queries the inputs named that neither document holds (the reader's).
-    matched : Matched, optional
-        ``match_documents(doc_a, doc_b)`` when the caller has it already (the
-        command line matches the candidates while the second run is evaluated).
 
     Examples
     --------
@@ -407,37 +402,28 @@ def compare(
     """
     conv = conventions or doc_a.conventions
     _check_arguments(resamples, confidence, conv, (evaluation_a, doc_a), (evaluation_b, doc_b))
-    if matched is not None and (matched.doc_a is not doc_a or matched.doc_b is not doc_b):
-        raise ValueError("the matching given is not of these documents")
-    how = (resamples, seed, bootstrap_resamples or resamples, confidence)
-    queries = align_queries(doc_a, doc_b) if matched is None else matched.queries
+    boot_n = bootstrap_resamples or resamples
+    queries = align_queries(doc_a, doc_b)
     # Two lanes, each evaluating one side (its other tie rules, its ids' keys); then the
     # candidates are matched on the second while the resampling runs here (numpy frees the GIL).
     with ThreadPoolExecutor(max_workers=1) as pool:
-        keyed = matched is None
-        lane = [pool.submit(_side, doc_b, evaluation_b, conv, queries, queries.row_common_b,
-                            keyed)]
+        lane = [pool.submit(_side, doc_b, evaluation_b, conv, queries, queries.row_common_b)]
         try:
-            a, keyed_a = _side(doc_a, evaluation_a, conv, queries, queries.row_common_a, keyed)
+            a, keyed_a = _side(doc_a, evaluation_a, conv, queries, queries.row_common_a)
         finally:  # the future let go: it held B's rows (10 MiB at 2M) to the end
             b, keyed_b = lane.pop().result()
         ev_a, ev_b = a.evaluation, b.evaluation
-        if matched is not None:
-            values, tests, ties, summaries, partner_a, partner_b, at_a, (at_b, changes) = (
-                _with_partners(pool, conv, a, b, matched, how))
-        else:
-            matching = Matching.of(keyed_a, keyed_b)
-            aligned = pool.submit(_align, ev_a, ev_b, queries, matching or [keyed_a, keyed_b],
-                                  conv)
-            del keyed_a, keyed_b  # the lane lets them go once the partners are found
-            try:
-                values, tests, ties, summaries = _statistics(conv, a, b, queries, matching, how)
-                mine = _after_matching(ev_a, ev_b, queries, matching, conv.cutoffs)
-            finally:
-                del matching
-                partner_a, partner_b, at_a = aligned.result()
-            at_b, changes = mine or _b_side(ev_a, ev_b, queries, partner_a, partner_b,
-                                            conv.cutoffs)
+        matching = Matching.of(keyed_a, keyed_b)
+        aligned = pool.submit(_align, ev_a, ev_b, queries, matching or [keyed_a, keyed_b], conv)
+        del keyed_a, keyed_b  # the lane lets them go once the partners are found
+        try:
+            values, tests, ties, summaries = _statistics(
+                conv, a, b, queries, matching, (resamples, seed, boot_n, confidence))
+            mine = _after_matching(ev_a, ev_b, queries, matching, conv.cutoffs)
+        finally:
+            del matching
+            partner_a, partner_b, at_a = aligned.result()
+    at_b, changes = mine or _b_side(ev_a, ev_b, queries, partner_a, partner_b, conv.cutoffs)
     changes, moves = _merged(changes, at_a, at_b)
     return Comparison(
         doc_a=doc_a, doc_b=doc_b, conventions=conv, ev_a=ev_a, ev_b=ev_b, common=queries.common,
@@ -489,12 +475,12 @@ def compare_side(ev: Evaluation) -> Side:
 
 def _side(
     doc: Document, given: Evaluation | Side | None, conv: Conventions, queries: QueryAlignment,
-    row_common: QueryOfRow, keyed: bool,
+    row_common: QueryOfRow,
 ) -> tuple[Side, KeyedRows | None]:
     """One lane of :func:`compare`: the evaluation, NDCG under the other tie
-    rules (unless ``given`` has them), and (``keyed``: the candidates are not
-    matched yet) the side's half of the candidates' alignment (``row_common``:
-    each row's shared query, this side's of ``queries``)."""
+    rules (unless ``given`` has them), and the side's half of the candidates'
+    alignment (``row_common``: each row's shared query, this side's of
+    ``queries``)."""
     if isinstance(given, Side):
         given.evaluation.tie_first_rank  # noqa: B018 - what the alignment reads
         side = given
@@ -502,61 +488,7 @@ def _side(
         ev = evaluate(doc, conv) if given is None else given
         ev.tie_first_rank  # noqa: B018 - what the alignment reads, worked out in this lane
         side = compare_side(ev)
-    return side, keyed_rows(doc, row_common, len(queries.common)) if keyed else None
-
-
-@dataclass(frozen=True)
-class Matched:
-    """Two documents' queries matched by id and their candidates by source
-    id (:func:`match_documents`): what :func:`compare` reads of the documents
-    alone, neither evaluation."""
-
-    doc_a: Document
-    doc_b: Document
-    queries: QueryAlignment
-    partner_a: PartnerArray
-    partner_b: PartnerArray
-
-
-def match_documents(doc_a: Document, doc_b: Document) -> Matched:
-    """The queries of ``doc_a`` and ``doc_b`` matched by id and the candidates
-    of the shared ones by source id, for :func:`compare` (``matched=``): a
-    caller that has both documents before their evaluations (the command
-    line, while the second run is evaluated) hands it over done.
-
-    >>> a = Document.from_columns(query=["q", "q"], source_id=["x", "y"])
-    >>> b = Document.from_columns(query=["q", "q"], source_id=["y", "z"])
-    >>> m = match_documents(a, b)
-    >>> m.queries.common, m.partner_a.tolist(), m.partner_b.tolist()
-    (['q'], [-1, 0], [1, -1])
-    """
-    queries = align_queries(doc_a, doc_b)
-    n = len(queries.common)
-    keyed = [keyed_rows(doc_a, queries.row_common_a, n),
-             keyed_rows(doc_b, queries.row_common_b, n)]
-    return Matched(doc_a, doc_b, queries, *candidate_partners(doc_a, doc_b, queries, keyed))
-
-
-def _with_partners(
-    pool: ThreadPoolExecutor, conv: Conventions, a: Side, b: Side, matched: Matched,
-    how: tuple[int, int, int, float],
-) -> tuple[_Paired, list[PairedTest], list[TieSensitivity],
-           tuple[list[CutoffSummary], list[CutoffSummary]], PartnerArray, PartnerArray,
-           tuple[list[dict[str, IntArray]], BoolArray],
-           tuple[tuple[list[IntArray], BoolArray], WhatChanged]]:
-    """:func:`compare`'s lanes once the candidates are matched (``matched``):
-    the statistics here while the second lane counts the moves at A's rows and
-    at B's, and what changed."""
-    ev_a, ev_b, queries = a.evaluation, b.evaluation, matched.queries
-    pa, pb = matched.partner_a, matched.partner_b
-    at_a = pool.submit(moves_at_a, ev_a, ev_b, queries, pa, conv.cutoffs,
-                       conv.ties is TieRule.AVERAGE)
-    at_b = pool.submit(_b_side, ev_a, ev_b, queries, pa, pb, conv.cutoffs)
-    try:
-        values, tests, ties, summaries = _statistics(conv, a, b, queries, None, how)
-    finally:
-        moved, b_side = at_a.result(), at_b.result()
-    return values, tests, ties, summaries, pa, pb, moved, b_side
+    return side, keyed_rows(doc, row_common, len(queries.common))
 
 
 def _statistics(
@@ -613,7 +545,7 @@ def _align(
     """The other lane of :func:`compare`: the candidates matched, and A's
     candidates that moved, were regraded or left each cut, with the queries
     where one is at another rank in B (:func:`moves_at_a`)."""
-    pa, pb = candidate_partners(ev_a.doc, ev_b.doc, queries, keyed)
+    pa, pb = candidate_partners(ev_a, ev_b, queries, keyed)
     return pa, pb, moves_at_a(ev_a, ev_b, queries, pa, conv.cutoffs,
                               conv.ties is TieRule.AVERAGE)
 
