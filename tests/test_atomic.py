@@ -215,8 +215,29 @@ def test_a_running_libreoffice_and_its_profile_are_found_in_proc():
     try:
         # Popen may return (vfork) before the kernel has set the new command
         # line: until the child speaks, /proc can show it empty, as a zombie's
-        assert proc.stdout is not None and proc.stdout.readline() == b"up\n"
+        assert proc.stdout is not None
+        assert proc.stdout.readline() == b"up\n"
         assert "file:///tmp/a-profile-of-this-test" in (libreoffice_profiles() or ())
     finally:
         proc.communicate(b"")
     assert "file:///tmp/a-profile-of-this-test" not in (libreoffice_profiles() or ())
+
+
+def test_a_process_whose_name_is_not_utf8_is_passed_by():
+    """A process may name itself with any bytes (``/proc/self/comm``,
+    prctl): the look for a running LibreOffice passes it by. Before, its
+    name failed to decode and Save over a workbook with a lock left behind
+    ended in a traceback (UnicodeDecodeError)."""
+    if not Path("/proc/self/comm").exists():
+        return
+    proc = subprocess.Popen([sys.executable, "-c",
+                             "open('/proc/self/comm', 'wb').write(b'\\xff\\xfeodd'); "
+                             "print('up', flush=True); import sys; sys.stdin.read()"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline() == b"up\n"
+        assert Path(f"/proc/{proc.pid}/comm").read_bytes() == b"\xff\xfeodd\n"
+        assert libreoffice_profiles() is not None
+    finally:
+        proc.communicate(b"")

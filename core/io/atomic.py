@@ -126,12 +126,12 @@ def libreoffice_profiles() -> frozenset[str] | None:
             continue
         try:
             argv = (entry / "cmdline").read_bytes().split(b"\0")
-            name = (entry / "comm").read_text().strip()
+            name = (entry / "comm").read_bytes().strip()  # (any bytes: prctl, /proc/self/comm)
         except OSError:
             continue  # gone meanwhile
         if argv == [b""]:
             continue  # exited, not yet reaped (a zombie's command line is empty): holds nothing
-        if not (name.startswith(("soffice", "oosplash"))
+        if not (name.startswith((b"soffice", b"oosplash"))
                 or Path(os.fsdecode(argv[0])).name.startswith(("soffice", "oosplash"))):
             continue
         flag = b"-env:UserInstallation="
