@@ -669,6 +669,33 @@ def test_a_note_changed_on_both_sides_since_the_split_is_a_conflict_both_kept():
     assert result.note_conflicts[0].said == f"query q00, source {s2}: ana, bea"
 
 
+def test_a_note_conflict_of_three_versions_says_all_three_are_kept():
+    """The lead rewrites a note after two copies went out, and both
+    reviewers change it, differently: three versions, all kept in the merged
+    note, and said so (the summary, merge's line and the resolution read
+    "both" whatever their number: fails before)."""
+    doc = base_doc([2], seed=12)
+    s1, _ = unknown_sources(doc, "q00")
+    doc.set_note(row(doc, "q00", s1), "as sent")
+    copies = {who: copy_of(doc) for who in ("ana", "bea")}
+    for who, mine in copies.items():
+        Worksheet(mine).apply(SetNotes.of([row(mine, "q00", s1)], [f"{who}'s"], who=who))
+    later = copy_of(doc)
+    Worksheet(later).apply(SetNotes.of([row(later, "q00", s1)], ["the lead's"], who="lead"))
+    result = merge(later, [Returned(f"{w}.xlsx", d) for w, d in copies.items()], who="lead",
+                   when=WHEN)
+    (c,) = result.note_conflicts
+    assert c.sides == (("lead", "the lead's"), ("ana", "ana's"), ("bea", "bea's"))
+    assert result.document.note[row(result.document, "q00", s1)] == (
+        "lead: the lead's | ana: ana's | bea: bea's")
+    assert c.every == "all 3"
+    assert result.summary().endswith("; 1 note conflict (all notes kept, joined)")
+    assert note_resolutions(c)[-1].text == "all 3 notes, each labelled"
+    two = NoteConflict("q00", s1, "", "", (("ana", "x"), ("bea", "y")))
+    assert two.every == "both"
+    assert note_resolutions(two)[-1].text == "both notes, each labelled"
+
+
 def test_note_conflicts_are_kept_with_the_round_and_resolved_by_the_note():
     """The merged document's assignment keeps its note conflicts beside the
     grades' (they were in the merge's report only: fails before), read back

@@ -98,7 +98,8 @@ def cmd_merge(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"  {counted(n, 'conflict')} left open: open {args.output} in the editor "
                   f"(Review > Conflicts) to resolve {agreed(n, 'it')}\n")
     for note in result.note_conflicts:
-        out.write(f"  note conflict, {note.said}: both kept in the merged note, each labelled; "
+        out.write(f"  note conflict, {note.said}: {note.every} kept in the merged note, each "
+                  "labelled; "
                   "resolve it in the editor (Review > Conflicts)\n")
     if args.report:
         out.write(f"wrote {args.report}\n")

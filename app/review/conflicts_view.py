@@ -126,13 +126,13 @@ class ConflictsModel(RowsModel):
         return (c.query, c.source_id, self.tr("note"), base,
                 " | ".join(f"{who}: {_one_line(n) or self.tr('no note')}"
                            for who, n in c.values), now,
-                self._status_text(status, self.tr("note")))
+                self._status_text(status, self.tr("note"), c.every))
 
-    def _status_text(self, status: str, kind: str) -> str:
+    def _status_text(self, status: str, kind: str, every: str = "both") -> str:
         if status == "open":
             return self.tr("open")
         if status == BOTH:
-            return self.tr("both kept") if kind == self.tr("note") else self.tr(
+            return self.tr("{0} kept").format(every) if kind == self.tr("note") else self.tr(
                 "both, as ratings")
         if status == "changed":
             return self.tr("edited") if kind == self.tr("note") else self.tr("another grade")

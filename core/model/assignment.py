@@ -100,6 +100,12 @@ class NoteConflict:
         return "\n".join(f"{who}: {note}" for who, note in self.sides)
 
     @property
+    def every(self) -> str:
+        """How many versions its merged note keeps, said: ``both``, ``all 3``."""
+        n = len(self.sides)
+        return "both" if n == 2 else f"all {n}"
+
+    @property
     def said(self) -> str:
         """Where it is and whose notes, in a few words."""
         who = ", ".join(w for w, _ in self.sides)

@@ -88,7 +88,9 @@ class MergeResult:
                 f"{counted(self.overlap_ratings, 'overlap rating')}, {self.refused_changes} "
                 f"refused; {self.unknown_left} unknown left")
         if self.note_conflicts:
-            text += (f"; {counted(len(self.note_conflicts), 'note conflict')} (both notes "
+            every = ("both" if all(c.every == "both" for c in self.note_conflicts)
+                     else "all")  # (the base's rewrite and two reviewers': three)
+            text += (f"; {counted(len(self.note_conflicts), 'note conflict')} ({every} notes "
                      "kept, joined)")
         return text
 

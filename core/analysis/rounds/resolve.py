@@ -139,7 +139,7 @@ def note_resolutions(c: NoteConflict) -> list[NoteResolution]:
     both 'lead: check the date\\nana: page moved' both notes, each labelled
     """
     return [NoteResolution(who, f"{who}'s note: {note}", note) for who, note in c.sides] + [
-        NoteResolution(BOTH, f"{_count_said(len(c.sides))} notes, each labelled",
+        NoteResolution(BOTH, f"{c.every} notes, each labelled",
                        c.kept_both)]
 
 
@@ -164,10 +164,6 @@ def open_note_conflicts(doc: Document) -> list[NoteConflict]:
         return []
     return [c for c in doc.assignment.note_conflicts
             if note_conflict_status(doc, c) == "open"]
-
-
-def _count_said(n: int) -> str:
-    return "both" if n == 2 else f"all {n}"
 
 
 def _text(g: Given) -> str:
