@@ -184,3 +184,28 @@ def test_the_guidelines_sheet_of_the_judgments_comes_too(tmp_path):
     doc = load_document(run, qrels=path)
     assert [(g["grade"], g["description"]) for g in doc.conventions.guidelines.to_json()] == [
         (float(i), text) for i, text in enumerate(meaning)]
+
+
+def test_compare_names_a_missing_run_before_the_sheets_refusal(tmp_path, capsys):
+    """compare RUN RUN --qrels SHEET reads the sheet's scale before the
+    runs: a run given by a wrong name was said only after the sheet's own
+    refusal (fails before: the sheet's formula named), as evaluate names it
+    first; the files are checked in their order."""
+    import io
+
+    from app.cli.main import main
+
+    sheet = tmp_path / "annotations.csv"
+    sheet.write_text(SHEET.replace("Somewhat relevant,\n", "=1+1,\n", 1), encoding="utf-8")
+    run = tmp_path / "bm25.trec"
+    run.write_text(RUN, encoding="utf-8")
+    for args in (["compare", str(tmp_path / "missing.trec"), str(run)],
+                 ["compare", str(run), str(tmp_path / "missing.trec")],
+                 ["compare", str(run), str(run), str(tmp_path / "missing.trec")]):
+        assert main([*args, "--qrels", str(sheet)], io.StringIO()) != 0
+        err = capsys.readouterr().err
+        assert "missing.trec: no such file" in err, err
+        assert "=1+1" not in err
+    # (the sheet's refusal still said when every run is there)
+    assert main(["compare", str(run), str(run), "--qrels", str(sheet)], io.StringIO()) != 0
+    assert "=1+1" in capsys.readouterr().err

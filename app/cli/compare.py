@@ -79,10 +79,14 @@ def _runs_baseline_first(args: argparse.Namespace) -> list[str]:
                      hint="name the baseline as one of the runs")
 
 
-def _qrels_head(qrels: str) -> Head | str:
+def _qrels_head(qrels: str, runs: list[str]) -> Head | str:
     """The first bytes of ``qrels`` (read once: the runs' read takes them,
     :func:`core.io.pairs.check_exist`), or ``qrels`` itself when they cannot
-    be read (said where the files are checked, in their order)."""
+    be read, or a run does not exist (said where the files are checked, in
+    their order: a sheet's scale read first named the sheet's refusal
+    before a run given by a wrong name)."""
+    if not all(Path(run).exists() for run in runs):
+        return qrels
     try:
         return check_exist(qrels)[0]
     except InputError:
@@ -118,7 +122,7 @@ def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
         # A run joined with qrels has the default conventions (and an
         # annotators' sheet's scale): they are known before the runs are
         # read, so each run is evaluated as it is read.
-        qrels = _qrels_head(args.qrels)
+        qrels = _qrels_head(args.qrels, [args.run_a, args.run_b])
         conv = conventions_from_args(args, _judged_base(qrels))
 
         def side(doc: Document) -> Side:
@@ -216,7 +220,7 @@ def _compare_many(args: argparse.Namespace, runs: list[str], out: TextIO) -> int
         got += [values(evaluate_named(load_document(h), conv, runs[i]), i)
                 for i, h in enumerate(heads) if i > 0]
     else:
-        qrels = _qrels_head(args.qrels)
+        qrels = _qrels_head(args.qrels, list(runs))
         conv = conventions_from_args(args, _judged_base(qrels))
         got, left_out = read_judged_runs(
             list(runs), qrels,
