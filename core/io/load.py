@@ -77,12 +77,6 @@ def load_document(
             "old .xls workbooks are not supported", file=str(path),
             hint="save it as .xlsx or .ods in Excel or LibreOffice",
         )
-    if path.suffix.lower() in RECORD_SUFFIXES:  # read as CSV: "no 'query' column in ([)"
-        raise InputError(
-            "these are JSON records (an annotators' export, such as Label Studio's or "
-            "Argilla's): judgments without a ranking, not a worksheet", file=str(path),
-            hint=f"give them as a run's judgments: evaluate RUN --qrels {path.name}; or read "
-                 f"them into a worksheet: ndcg-worksheet import {path.name} -o OUT.xlsx")
     if looks_like_trec_run(path, head):
         raise InputError(
             "this looks like a TREC run file", file=str(path),
@@ -96,6 +90,8 @@ def load_document(
             "or a worksheet", file=str(path),
             hint="give it as a run's judgments: evaluate RUN --qrels QRELS",
         )
+    if path.suffix.lower() in RECORD_SUFFIXES:  # read as CSV: "no 'query' column in ([)"
+        _refuse_json(head)
     from core.io.delimited import read_delimited
 
     return read_delimited(path, conventions, encoding=encoding)
@@ -148,6 +144,29 @@ def _import_foreign(path: Path, conventions: Conventions | None, why: str) -> Do
         "it was read as an annotators' spreadsheet")
     result.document.import_report = result.report
     return result.document
+
+
+def _refuse_json(head: Head) -> None:
+    """Refuse a JSON file given as the worksheet: JSON records (a list of
+    them, or one a line: an annotators' export) named as such with the two
+    commands that read them; an indented JSON object (this program's own
+    ``--format json`` report) as what it is not. Other text (a CSV named
+    .json) is read as a worksheet."""
+    name = head.path.name
+    text = head.data.lstrip(b"\xef\xbb\xbf \t\r\n")
+    first = text.split(b"\n", 1)[0].strip()
+    if first == b"{":  # an indented object, not records one a line
+        raise InputError(
+            "this is a JSON object, not a worksheet nor an annotators' export of JSON "
+            "records (a list of them, or one a line)", file=str(head.path),
+            hint="give a worksheet (CSV, TSV, .xlsx, .ods) or a run with --qrels; "
+                 "a report this program wrote as JSON is not read back")
+    if text.startswith((b"[", b"{")):
+        raise InputError(
+            "these are JSON records (an annotators' export, such as Label Studio's or "
+            "Argilla's): judgments without a ranking, not a worksheet", file=str(head.path),
+            hint=f"give them as a run's judgments: evaluate RUN --qrels {name}; or read "
+                 f"them into a worksheet: ndcg-worksheet import {name} -o OUT.xlsx")
 
 
 def looks_like_trec_run(path: Path, head: Head | None = None) -> bool:
