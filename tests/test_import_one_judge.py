@@ -116,3 +116,21 @@ def test_a_legend_declares_the_scale_a_rank_leaves(tmp_path: Path) -> None:
     with contextlib.redirect_stderr(err):
         assert main(["import", str(sheet), "-o", str(out)], io.StringIO()) == 2
     assert "value, counting each query's rows 1, 2, … (or 0, 1, …)" in err.getvalue()
+
+
+def test_a_range_the_judges_grades_leave_declares_no_scale(tmp_path: Path) -> None:
+    """A range in the grade column's header that its own grades leave
+    ('Relevance (round 4-5)' over grades 0..3) is not their scale: a second
+    judge's grades counting 1, 2, 3 beside it are refused naming both ways,
+    as without the range; they were left out unsaid, as a rank's values off
+    that scale (fails before: imported without them, exit 0)."""
+    rows = ["q1,d1,3,1", "q1,d2,2,2", "q1,d3,0,3", "q2,d1,1,2", "q2,d2,0,1", "q2,d3,2,3"]
+    sheet, out = tmp_path / "judged.csv", tmp_path / "out.csv"
+    for header in ("Relevance (round 4-5)", "Relevance"):
+        sheet.write_text("\n".join([f"query,doc,{header},R2", *rows]) + "\n",
+                         encoding="utf-8")
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            assert main(["import", str(sheet), "-o", str(out)], io.StringIO()) == 2, header
+        assert "is not used: R2, counting each query's rows" in err.getvalue(), header
+        assert re.search(r"--annotators [^\s;()]+,R2 ", err.getvalue()), header

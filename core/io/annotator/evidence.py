@@ -228,6 +228,9 @@ def _alike_unused(sheet: Sheet, by_col: dict[int, Profile], unused: list[int],
     consensus = written_consensus(sheet.header) if mapping.grades else None
     counts = {c for c, _, flag in mapping.left_out if flag.startswith("--map rank=")}
     scale = _declared_scale(sheet, rubric) if counts & set(unused) else None
+    if scale is not None and any(g.numeric > 0 and (g.lo < scale[0] or g.hi > scale[1])
+                                 for g in grades):  # (labels: no numbers, lo = hi = 0)
+        scale = None  # the used grades leave it ("Relevance (round 4-5)"): not their scale
     if scale is not None:  # no grades on the scale declared: a rank's values, as left out
         unused = [c for c in unused if c not in counts
                   or (scale[0] <= by_col[c].lo and by_col[c].hi <= scale[1])]
