@@ -5,16 +5,20 @@ scale made of the means (0, 0.3333, 0.5, ...), nor grades off it."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from tempfile import TemporaryDirectory
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 
+from app.cli.main import main
 from core.engine.evaluation import evaluate
 from core.errors import InputError
 from core.io.annotator import import_annotations
-from core.io.annotator.qrels import run_with_judgments
+from core.io.annotator import qrels as qrels_module
+from core.io.annotator.qrels import judgments_scale, run_with_judgments, sheet_as_qrels
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
 from core.model.rubric import Rubric
@@ -91,3 +95,33 @@ def test_a_sheet_as_qrels_is_the_wizards_document_on_the_wizards_scale(sheet: Dr
             assert joined.ratings is not None
             np.testing.assert_array_equal(joined.ratings[j], wizard.ratings[w])
     assert joined.annotators == wizard.annotators
+
+
+def test_compare_imports_the_sheet_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                        ) -> None:
+    """``compare A B --qrels SHEET`` imports the sheet once: its scale
+    (:func:`judgments_scale`) and its grades for the join
+    (:func:`sheet_as_qrels`) from the one import (fails before: imported
+    twice); a sheet changed between the two reads is read again."""
+    sheet, run_a, run_b = (tmp_path / n for n in ("judged.csv", "a.txt", "b.txt"))
+    sheet.write_text(SHEET, encoding="utf-8")
+    run_a.write_text(RUN, encoding="utf-8")
+    run_b.write_text(RUN.replace(" 1 3 r", " 1 0.5 r"), encoding="utf-8")
+    calls: list[Path] = []
+
+    def counted(path: Path, **kw: object) -> object:
+        calls.append(Path(path))
+        return import_annotations(path, **kw)  # type: ignore[arg-type]
+    monkeypatch.setattr(qrels_module, "import_annotations", counted)
+    out = io.StringIO()
+    assert main(["compare", str(run_a), str(run_b), "--qrels", str(sheet)], out) == 0
+    assert calls == [sheet]
+    assert "mean NDCG@all of A = " in out.getvalue()
+    calls.clear()
+    base = judgments_scale(sheet, Conventions())
+    assert base.rubric is not None
+    assert base.rubric.values == (0.0, 1.0, 2.0, 3.0)
+    sheet.write_text(SHEET.replace("q2,d4,ana,2", "q2,d4,ana,3"), encoding="utf-8")
+    with sheet_as_qrels(sheet) as qrels:
+        assert "q2 0 d4 2.5\n" in qrels.read_text("utf-8")
+    assert calls == [sheet, sheet]

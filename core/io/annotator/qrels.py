@@ -141,7 +141,9 @@ def judgments_scale(sheet: str | Path, base: Conventions) -> Conventions:
     seen (0, 0.5, ... of a mean consensus), evaluate over the rubric's."""
     if base.rubric is not None:
         return base
-    return _with_scale(base, _judgments(Path(sheet)).conventions)
+    judgments = _judgments(Path(sheet))
+    _KEPT[:] = [(_state(Path(sheet)), judgments)]  # for the join's read, imported once
+    return _with_scale(base, judgments.conventions)
 
 
 def _with_scale(conventions: Conventions, theirs: Conventions) -> Conventions:
@@ -205,9 +207,32 @@ def _taken(values: npt.NDArray[Any], rows: npt.NDArray[np.int64], missing: objec
     return out
 
 
+#: The judgments :func:`judgments_scale` read, kept for the one read after
+#: it (compare's join, :func:`sheet_as_qrels`), which takes them: the sheet
+#: was imported twice, once for its scale and once for its grades. Kept
+#: with the file's state (:func:`_state`): a sheet changed between is read again.
+_KEPT: list[tuple[tuple[str, int, int, int] | None, Document]] = []
+
+
+def _state(sheet: Path) -> tuple[str, int, int, int] | None:
+    """The file as it stands: its full path, size, time modified and inode
+    (None where it cannot be read: nothing kept matches)."""
+    try:
+        st = sheet.stat()
+        return str(sheet.resolve()), st.st_size, st.st_mtime_ns, st.st_ino
+    except OSError:
+        return None
+
+
 def _judgments(sheet: Path, conventions: Conventions | None = None) -> Document:
     """The sheet's document: one of our workbooks as saved, else imported
-    (refused unless every label and cell is read: :func:`_check`)."""
+    (refused unless every label and cell is read: :func:`_check`); the
+    judgments :func:`judgments_scale` kept of the file as it stands, taken
+    (read with the default conventions: ``conventions`` None)."""
+    kept, _KEPT[:] = _KEPT[:], []
+    if kept and conventions is None and kept[0][0] is not None \
+            and kept[0][0] == _state(sheet):
+        return kept[0][1]
     judgments = _own_workbook(sheet)
     if judgments is None:
         # (with the guidelines a sheet of their own holds, as import and the
