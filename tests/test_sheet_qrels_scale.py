@@ -5,6 +5,7 @@ scale made of the means (0, 0.3333, 0.5, ...), nor grades off it."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 from pathlib import Path
 from tempfile import TemporaryDirectory
@@ -125,3 +126,42 @@ def test_compare_imports_the_sheet_once(tmp_path: Path, monkeypatch: pytest.Monk
     with sheet_as_qrels(sheet) as qrels:
         assert "q2 0 d4 2.5\n" in qrels.read_text("utf-8")
     assert calls == [sheet, sheet]
+
+
+LEFT_OUT = ("query,doc,value,Relevance (0-3),comment\n"
+            "q1,d1,1,0,ok\nq1,d2,2,3,\nq1,d3,3,1,hmm\nq1,d4,4,2,\n"
+            "q2,d1,1,1,\nq2,d2,2,2,\nq2,d3,3,0,\nq2,d4,4,3,\n"
+            "q3,d1,1,1,\nq3,d2,2,2,\nq3,d3,3,0,\nq3,d4,4,3,\nq3,d5,5,3,\n")
+#: The line naming the column left out (1..5 beside 0-3: a rank's values).
+VALUE_LEFT_OUT = ("left out, not imported: value (whole numbers counting each query's "
+                  "sources; if this is the ranking, pass --map rank=value)")
+
+
+def test_columns_left_out_are_said_on_the_command_line(tmp_path: Path) -> None:
+    """A column the import leaves out (an unnamed rank, 1..5 beside
+    ``Relevance (0-3)``) is named with why on the command line by
+    ``import``, and on stderr by ``evaluate`` and ``compare RUN --qrels
+    SHEET`` (fails before: listed in the ``--report`` file alone)."""
+    sheet, run = tmp_path / "judged.csv", tmp_path / "run.txt"
+    sheet.write_text(LEFT_OUT, encoding="utf-8")
+    run.write_text("q1 Q0 d1 1 3 r\nq1 Q0 d2 2 2 r\nq2 Q0 d1 1 2 r\nq3 Q0 d5 1 1 r\n",
+                   encoding="utf-8")
+    out = io.StringIO()
+    assert main(["import", str(sheet), "-o", str(tmp_path / "out.csv")], out) == 0
+    assert VALUE_LEFT_OUT + "\n" in out.getvalue()
+    for command in (["evaluate", str(run)], ["compare", str(run), str(run)]):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            assert main([*command, "--qrels", str(sheet)], io.StringIO()) == 0
+        assert f"ndcg-worksheet: note: {sheet}: {VALUE_LEFT_OUT}\n" in err.getvalue(), command
+
+
+def test_many_columns_left_out_are_named_in_one_line(tmp_path: Path) -> None:
+    """Beyond three columns left out, the line names them all and says why
+    only of those a flag would use; the report file says why each."""
+    sheet = Path(__file__).resolve().parent / "data" / "annotators" / "label_studio_export.csv"
+    out = io.StringIO()
+    assert main(["import", str(sheet), "-o", str(tmp_path / "out.csv")], out) == 0
+    assert ("5 columns left out, not imported: annotation_id, created_at, id, lead_time, "
+            "updated_at (--report REPORT.json says why each); id: numbers 1001 to 1006, one "
+            "per item; if this is the ranking, pass --map score=id\n") in out.getvalue()

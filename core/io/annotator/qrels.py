@@ -43,8 +43,8 @@ from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
 from core.model.numbers import number_text
 
-__all__ = ["carry_record", "is_judgment_sheet", "judgments_scale", "run_with_judgments",
-           "sheet_as_qrels", "write_judgments_qrels"]
+__all__ = ["carry_record", "is_judgment_sheet", "judgments_scale", "left_out_note",
+           "run_with_judgments", "sheet_as_qrels", "write_judgments_qrels"]
 
 _HINT = ("import it first to see and settle every problem: ndcg-worksheet import {0} "
          "-o judgments.qrels [--rubric G=LABEL,...] [--map FIELD=COLUMN] --report report.json")
@@ -214,6 +214,21 @@ def _taken(values: npt.NDArray[Any], rows: npt.NDArray[np.int64], missing: objec
 _KEPT: list[tuple[tuple[str, int, int, int] | None, Document]] = []
 
 
+#: The file (:func:`_state`) -> the columns its import left out, in one line
+#: (:func:`left_out_note`).
+_LEFT_OUT: dict[tuple[str, int, int, int] | None, str] = {}
+
+
+def left_out_note(sheet: str | Path) -> str:
+    """The columns the import of the annotators' sheet ``sheet``, as it
+    stands, left out and why, in one line, for the command line to say
+    (``evaluate RUN --qrels SHEET``, ``compare``): they were listed in the
+    ``import --report`` file alone. "" when it was not imported (TREC
+    qrels, our workbook) or every column is used."""
+    state = _state(Path(sheet))
+    return _LEFT_OUT.get(state, "") if state is not None else ""
+
+
 def _state(sheet: Path) -> tuple[str, int, int, int] | None:
     """The file as it stands: its full path, size, time modified and inode
     (None where it cannot be read: nothing kept matches)."""
@@ -239,6 +254,9 @@ def _judgments(sheet: Path, conventions: Conventions | None = None) -> Document:
         # wizard read them: a run judged by the sheet showed none)
         result = offer_guidelines(import_annotations(sheet, conventions=conventions), sheet)
         _check(result.report, sheet)
+        left_out = result.report.left_out_text(
+            f"`ndcg-worksheet import {sheet.name} -o OUT.csv --report REPORT.json`")
+        _LEFT_OUT[_state(sheet)] = f"{sheet}: {left_out}" if left_out else ""
         judgments = result.document
     return judgments
 
