@@ -165,3 +165,28 @@ def test_many_columns_left_out_are_named_in_one_line(tmp_path: Path) -> None:
     assert ("5 columns left out, not imported: annotation_id, created_at, id, lead_time, "
             "updated_at (--report REPORT.json says why each); id: numbers 1001 to 1006, one "
             "per item; if this is the ranking, pass --map score=id\n") in out.getvalue()
+
+
+def test_evaluate_rubric_declares_the_scale_a_sheet_is_imported_on(tmp_path: Path) -> None:
+    """``evaluate RUN --qrels SHEET`` with a 4 under ``Relevance (0-3)`` is
+    refused as ``import`` refuses it, and ``--rubric 0,1,2,3,4``, as the
+    refusal says, imports it on that scale (fails before: evaluate's
+    --rubric never reached the sheet's import, so the refusal stood)."""
+    sheet, run = tmp_path / "judged.csv", tmp_path / "run.txt"
+    sheet.write_text("query,doc,Relevance (0-3)\nq1,d1,0\nq1,d2,3\nq1,d3,4\n"
+                     "q2,d1,1\nq2,d2,2\n", encoding="utf-8")
+    run.write_text("q1 Q0 d3 1 3 r\nq1 Q0 d2 2 2 r\nq1 Q0 d1 3 1 r\nq2 Q0 d2 1 2 r\n"
+                   "q2 Q0 d1 2 1 r\n", encoding="utf-8")
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        assert main(["evaluate", str(run), "--qrels", str(sheet)], io.StringIO()) == 2
+    assert err.getvalue() == (
+        f"ndcg-worksheet: error: {sheet}, line 4, column 'Relevance (0-3)': grade 4 is outside "
+        "the range 0-3 the column's header declares (fix the cell, or pass --rubric "
+        "0,1,2,3,4 declaring the scale, which then wins over the header)\n")
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stderr(err):
+        assert main(["evaluate", str(run), "--qrels", str(sheet), "--rubric", "0,1,2,3,4"],
+                    out) == 0, err.getvalue()
+    assert "  rubric                 0,1,2,3,4  " in out.getvalue()
+    assert "mean NDCG@all = 1.0000 over 2 queries" in out.getvalue()  # 4, 3, 0 and 2, 1: ideal
