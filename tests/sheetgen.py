@@ -138,6 +138,9 @@ class Drawn:
     legend_words: tuple[str, ...] = ()
     legend_order: str = ""
     legend_lacks_label: str | None = None
+    #: A grade cell off the range its header declares (``sheets(off_range=True)``):
+    #: its row in the file (header on row 1) and its value; the import refuses it.
+    off_range: tuple[int, int] | None = None
     #: Grade cells drawn blank (``sheets(blanks=True)``): no judgment.
     blank_cells: int = 0
     #: The notes the import's report must hold (a radio button read as
@@ -478,7 +481,7 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
            split: bool = False, gaps: bool = False, extra: bool = False,
            legend: str | None = None, unread: bool = False,
            checkbox: bool = False, key: bool = False, blanks: bool = False,
-           unnamed: bool = False) -> Drawn:
+           unnamed: bool = False, off_range: bool = False) -> Drawn:
     """A drawn annotators' sheet (see the module's note); with ``among``, one
     distractor of those kinds at least, ``headers`` (realistic or neutral)
     when given, with ``topics`` the queries written as TREC writes
@@ -517,13 +520,16 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
     more in the truth; ``blank_cells`` counts them); with ``unnamed`` a long
     sheet graded in labels (a known scale's, or :data:`WORDS`) under a
     header naming no grade (:data:`UNNAMED_LABELS`), no other column of
-    grades beside them."""
+    grades beside them; with ``off_range`` a long sheet graded 0-3 under
+    ``Relevance (0-3)`` with one cell 4 (:attr:`Drawn.off_range`: the
+    import must refuse it, the truth kept as drawn)."""
     rnd = draw(st.randoms(use_true_random=False))
     first = draw(st.sampled_from([1, 1, 51, 301])) if topics else None
 
     def said(q: int) -> Any:  # the query as the sheet writes it
         return QUERIES[q] if first is None else first + q
     layout = "wide" if checkbox else "long" if split or gaps or extra or unread or unnamed \
+        or off_range \
         else draw(
         st.sampled_from(SHAPES[:3] if legend or key or blanks else SHAPES))
     n_q, per_q = draw(st.integers(2, 4)), draw(st.integers(3, 5))
@@ -538,10 +544,12 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
         people = PEOPLE["name"][:len(people)]
     words = (legend is not None and legend.startswith("labels")) or unread or unnamed
     drawn_scales = WORD_SCALES if words else CHECKBOXES if checkbox else SCALES
-    scale = "words" if unread else draw(st.sampled_from(sorted(drawn_scales)))
+    scale = "words" if unread else "0-3" if off_range else draw(
+        st.sampled_from(sorted(drawn_scales)))
+    sheet_off: tuple[int, int] | None = None
     grades, write = drawn_scales[scale]
     shape = draw(st.sampled_from(sorted(SOURCE_SHAPES)))
-    headers = "realistic" if unread or checkbox or unnamed else headers or draw(
+    headers = "realistic" if unread or checkbox or unnamed or off_range else headers or draw(
         st.sampled_from(["realistic", "realistic", "neutral"]))
     items = [(q, d) for q in range(n_q) for d in range(per_q)]
     ids = {(q, d): SOURCE_SHAPES[shape](q, d) for q, d in items}
@@ -589,15 +597,22 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
     if layout == "long":
         if len(people) > 1:
             cols.append(Column(rnd.choice(WHO_HEADERS), [w for _, _, w in per_row], "who"))
-        cols.append(Column(rnd.choice(GRADE_HEADERS), [written(q, d, w)
-                                                       for q, d, w in per_row], "grade", ""))
+        head = rnd.choice(GRADE_HEADERS)  # a range written is the scale's (never 1-5 under 0-3)
+        head = head.replace("(0-3)", f"({scale})") if scale in ("0-3", "1-5") else head
+        cols.append(Column("Relevance (0-3)" if off_range else head, [
+            written(q, d, w) for q, d, w in per_row], "grade", ""))
+        if off_range:  # one grade off the range its header declares: refused, never read
+            i = rnd.randrange(1, len(per_row) - 1)
+            cols[-1].cells[i] = 4
+            sheet_off = (i + 2, 4)
         if unread:  # numbers like grades, drawn apart from them
             numbers = [rnd.randint(1, 4) for _ in per_row]
             numbers[:2] = [4, 1]
             cols.append(Column(rnd.choice(UNNAMED), numbers, "numbers"))
         elif unnamed:  # the labels under a header that names no grade
             cols[-1].header = rnd.choice(UNNAMED_LABELS)
-        elif len(people) == 1 and not flat and (extra or draw(st.integers(0, 4)) == 0):
+        elif len(people) == 1 and not flat and not off_range and (
+                extra or draw(st.integers(0, 4)) == 0):
             # a second judge's grades beside the first, under a name no
             # rule reads as whose: used or refused, never dropped (not on
             # a flat sheet: beside a grade named so, grades alike within
@@ -639,7 +654,7 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
             cells, names, gradey = _tally(rnd, per_row), ["count", "num_results", "views"], False
         elif kind == "worded":  # each row's grade again, in words of its own
             graded = next((c.cells for c in cols if c.kind == "grade"), None)
-            if graded is None or layout != "long":
+            if graded is None or layout != "long" or off_range:
                 continue
             levels = sorted(set(map(str, graded)))
             cells = [WORDED[levels.index(str(g))] for g in graded]
@@ -681,6 +696,7 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
     sheet.truth = {(str(said(q)), str(ids[(q, d)])): sorted(
         float(g) for w, g in truth[(q, d)].items() if (q, d, w) not in blanked) for q, d in items}
     sheet.blank_cells = len(blanked)
+    sheet.off_range = sheet_off
     if layout == "long" and len(people) == 1:
         sheet.truth = {k: v[:1] for k, v in sheet.truth.items()}
     if key:

@@ -293,7 +293,12 @@ def test_evaluate_a_run_with_a_sheet_as_qrels(tmp_path: Path,
     code, from_sheet, err = run_cli(["evaluate", str(run), "--qrels",
                                      str(DATA / "run_12_judgments.xlsx"), "--format", "json"],
                                     capsys)
-    assert (code, err) == (0, "")
+    assert code == 0
+    # the columns left out, said (they were in import's --report alone)
+    assert err == (f"ndcg-worksheet: note: {DATA / 'run_12_judgments.xlsx'}: left out, not "
+                   "imported: Query (2 distinct values, one per query (Query ID), the same on "
+                   "each of its rows: the query named another way (its text)), Title (8 "
+                   "distinct values, no role read from them)\n")
     code, from_qrels, _ = run_cli(["evaluate", str(run), "--qrels", str(qrels),
                                    "--format", "json"], capsys)
     assert code == 0
@@ -364,7 +369,12 @@ def test_a_label_studio_json_export_is_judgments_given_as_qrels(
     (tmp_path / "run.txt").write_text("".join(trec), encoding="utf-8")
     code, text, err = run_cli(["evaluate", str(tmp_path / "run.txt"), "--qrels", str(export),
                                "--format", "csv"], capsys)
-    assert (code, err) == (0, "")
+    assert code == 0
+    assert err == (  # the columns left out, said (they were in import's --report alone)
+        f"ndcg-worksheet: note: {export}: 4 columns left out, not imported: id, "
+        "annotations.result.from_name, annotations.result.to_name, annotations.result.type "
+        f"(`ndcg-worksheet import {export.name} -o OUT.csv --report REPORT.json` says why "
+        "each); id: numbers 1 to 6, one per item; if this is the ranking, pass --map score=id\n")
     # grades 2, 0, 1 ranked so: DCG 2 + 1/2, ideal 2 + 1/log2(3)
     assert "\nq1,all,2.5,2.6309297535714578,0.9502344167898356,ok,3,3\n" in text
     for task in tasks:  # the questions themselves as the ids, beside a JSON run
@@ -374,7 +384,8 @@ def test_a_label_studio_json_export_is_judgments_given_as_qrels(
     (tmp_path / "run.json").write_text(json.dumps(run), encoding="utf-8")
     code, text, err = run_cli(["evaluate", str(tmp_path / "run.json"), "--qrels", str(export),
                                "--format", "csv"], capsys)
-    assert (code, err) == (0, "")
+    assert code == 0
+    assert "left out, not imported: id, " in err
     assert ("\nhow do I reset my password,all,2.5,2.6309297535714578,0.9502344167898356,ok,"
             "3,3\n") in text
 

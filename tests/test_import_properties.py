@@ -1940,3 +1940,34 @@ def _imported_with_report(sheet: Path) -> tuple[list[dict[str, str]], dict[str, 
     with open(out, newline="", encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
     return rows, json.loads(report.read_text("utf-8"))
+
+
+#: Sheets drawn with one grade off the range their header declares.
+OFF_RANGE_SHEETS = 8
+
+
+@settings(PROFILE, max_examples=OFF_RANGE_SHEETS)
+@given(sheets(off_range=True).filter(lambda s: not s.ambiguous),
+       st.sampled_from([".csv", ".xlsx"]))
+def test_a_grade_off_its_headers_range_is_refused_naming_its_cell(sheet: Drawn,
+                                                                  suffix: str) -> None:
+    """A 4 under ``Relevance (0-3)``: refused in one line naming the row,
+    the column, the value and the range the header declares, and what to
+    do (it was imported without a word, the scale widened to 0-4); with
+    ``--rubric`` declaring the scale, the user's scale wins and the
+    grades drawn are imported as written."""
+    assert sheet.off_range is not None
+    row, value = sheet.off_range
+    code, err, _, rows = _run(sheet, suffix)
+    assert code == 2, err
+    assert len(err.strip().splitlines()) == 1, err
+    where = f"row {row}, column '" if suffix == ".xlsx" else f"line {row}, column 'Relevance"
+    assert where in err, err
+    assert f"grade {value} is outside the range 0-3 the column's header declares" in err, err
+    assert "fix the cell, or pass --rubric 0,1,2,3,4 declaring the scale" in err, err
+    declared = replace(sheet, flags=[*sheet.flags, "--rubric", "0,1,2,3,4"])
+    code, err, _, rows = _run(declared, suffix)
+    assert code == 0, err
+    written = {float(v) for r in rows for k, v in r.items() if k.startswith("grade") and v}
+    assert value in written, err
+    assert len(rows) == len(sheet.truth), err

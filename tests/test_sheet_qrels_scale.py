@@ -5,16 +5,21 @@ scale made of the means (0, 0.3333, 0.5, ...), nor grades off it."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 from pathlib import Path
 from tempfile import TemporaryDirectory
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 
+from app.cli.main import main
 from core.engine.evaluation import evaluate
 from core.errors import InputError
 from core.io.annotator import import_annotations
-from core.io.annotator.qrels import run_with_judgments
+from core.io.annotator import qrels as qrels_module
+from core.io.annotator.qrels import judgments_scale, run_with_judgments, sheet_as_qrels
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
 from core.model.rubric import Rubric
@@ -91,3 +96,97 @@ def test_a_sheet_as_qrels_is_the_wizards_document_on_the_wizards_scale(sheet: Dr
             assert joined.ratings is not None
             np.testing.assert_array_equal(joined.ratings[j], wizard.ratings[w])
     assert joined.annotators == wizard.annotators
+
+
+def test_compare_imports_the_sheet_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                        ) -> None:
+    """``compare A B --qrels SHEET`` imports the sheet once: its scale
+    (:func:`judgments_scale`) and its grades for the join
+    (:func:`sheet_as_qrels`) from the one import (fails before: imported
+    twice); a sheet changed between the two reads is read again."""
+    sheet, run_a, run_b = (tmp_path / n for n in ("judged.csv", "a.txt", "b.txt"))
+    sheet.write_text(SHEET, encoding="utf-8")
+    run_a.write_text(RUN, encoding="utf-8")
+    run_b.write_text(RUN.replace(" 1 3 r", " 1 0.5 r"), encoding="utf-8")
+    calls: list[Path] = []
+
+    def counted(path: Path, **kw: object) -> object:
+        calls.append(Path(path))
+        return import_annotations(path, **kw)  # type: ignore[arg-type]
+    monkeypatch.setattr(qrels_module, "import_annotations", counted)
+    out = io.StringIO()
+    assert main(["compare", str(run_a), str(run_b), "--qrels", str(sheet)], out) == 0
+    assert calls == [sheet]
+    assert "mean NDCG@all of A = " in out.getvalue()
+    calls.clear()
+    base = judgments_scale(sheet, Conventions())
+    assert base.rubric is not None
+    assert base.rubric.values == (0.0, 1.0, 2.0, 3.0)
+    sheet.write_text(SHEET.replace("q2,d4,ana,2", "q2,d4,ana,3"), encoding="utf-8")
+    with sheet_as_qrels(sheet) as qrels:
+        assert "q2 0 d4 2.5\n" in qrels.read_text("utf-8")
+    assert calls == [sheet, sheet]
+
+
+LEFT_OUT = ("query,doc,value,Relevance (0-3),comment\n"
+            "q1,d1,1,0,ok\nq1,d2,2,3,\nq1,d3,3,1,hmm\nq1,d4,4,2,\n"
+            "q2,d1,1,1,\nq2,d2,2,2,\nq2,d3,3,0,\nq2,d4,4,3,\n"
+            "q3,d1,1,1,\nq3,d2,2,2,\nq3,d3,3,0,\nq3,d4,4,3,\nq3,d5,5,3,\n")
+#: The line naming the column left out (1..5 beside 0-3: a rank's values).
+VALUE_LEFT_OUT = ("left out, not imported: value (whole numbers counting each query's "
+                  "sources; if this is the ranking, pass --map rank=value)")
+
+
+def test_columns_left_out_are_said_on_the_command_line(tmp_path: Path) -> None:
+    """A column the import leaves out (an unnamed rank, 1..5 beside
+    ``Relevance (0-3)``) is named with why on the command line by
+    ``import``, and on stderr by ``evaluate`` and ``compare RUN --qrels
+    SHEET`` (fails before: listed in the ``--report`` file alone)."""
+    sheet, run = tmp_path / "judged.csv", tmp_path / "run.txt"
+    sheet.write_text(LEFT_OUT, encoding="utf-8")
+    run.write_text("q1 Q0 d1 1 3 r\nq1 Q0 d2 2 2 r\nq2 Q0 d1 1 2 r\nq3 Q0 d5 1 1 r\n",
+                   encoding="utf-8")
+    out = io.StringIO()
+    assert main(["import", str(sheet), "-o", str(tmp_path / "out.csv")], out) == 0
+    assert VALUE_LEFT_OUT + "\n" in out.getvalue()
+    for command in (["evaluate", str(run)], ["compare", str(run), str(run)]):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            assert main([*command, "--qrels", str(sheet)], io.StringIO()) == 0
+        assert f"ndcg-worksheet: note: {sheet}: {VALUE_LEFT_OUT}\n" in err.getvalue(), command
+
+
+def test_many_columns_left_out_are_named_in_one_line(tmp_path: Path) -> None:
+    """Beyond three columns left out, the line names them all and says why
+    only of those a flag would use; the report file says why each."""
+    sheet = Path(__file__).resolve().parent / "data" / "annotators" / "label_studio_export.csv"
+    out = io.StringIO()
+    assert main(["import", str(sheet), "-o", str(tmp_path / "out.csv")], out) == 0
+    assert ("5 columns left out, not imported: annotation_id, created_at, id, lead_time, "
+            "updated_at (--report REPORT.json says why each); id: numbers 1001 to 1006, one "
+            "per item; if this is the ranking, pass --map score=id\n") in out.getvalue()
+
+
+def test_evaluate_rubric_declares_the_scale_a_sheet_is_imported_on(tmp_path: Path) -> None:
+    """``evaluate RUN --qrels SHEET`` with a 4 under ``Relevance (0-3)`` is
+    refused as ``import`` refuses it, and ``--rubric 0,1,2,3,4``, as the
+    refusal says, imports it on that scale (fails before: evaluate's
+    --rubric never reached the sheet's import, so the refusal stood)."""
+    sheet, run = tmp_path / "judged.csv", tmp_path / "run.txt"
+    sheet.write_text("query,doc,Relevance (0-3)\nq1,d1,0\nq1,d2,3\nq1,d3,4\n"
+                     "q2,d1,1\nq2,d2,2\n", encoding="utf-8")
+    run.write_text("q1 Q0 d3 1 3 r\nq1 Q0 d2 2 2 r\nq1 Q0 d1 3 1 r\nq2 Q0 d2 1 2 r\n"
+                   "q2 Q0 d1 2 1 r\n", encoding="utf-8")
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        assert main(["evaluate", str(run), "--qrels", str(sheet)], io.StringIO()) == 2
+    assert err.getvalue() == (
+        f"ndcg-worksheet: error: {sheet}, line 4, column 'Relevance (0-3)': grade 4 is outside "
+        "the range 0-3 the column's header declares (fix the cell, or pass --rubric "
+        "0,1,2,3,4 declaring the scale, which then wins over the header)\n")
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stderr(err):
+        assert main(["evaluate", str(run), "--qrels", str(sheet), "--rubric", "0,1,2,3,4"],
+                    out) == 0, err.getvalue()
+    assert "  rubric                 0,1,2,3,4  " in out.getvalue()
+    assert "mean NDCG@all = 1.0000 over 2 queries" in out.getvalue()  # 4, 3, 0 and 2, 1: ideal

@@ -104,9 +104,12 @@ def _judged_base(head: Head | str) -> Conventions:
     if not isinstance(head, Head) or is_parquet(head) or is_score_dict(head) or (
             not is_judgment_sheet(head.path, head)):
         return Conventions()
-    from core.io.annotator.qrels import judgments_scale
+    from app.cli.notices import say_note
+    from core.io.annotator.qrels import judgments_scale, left_out_note
 
-    return judgments_scale(head.path, Conventions())
+    conventions = judgments_scale(head.path, Conventions())
+    say_note(left_out_note(head.path))  # the columns its import left out
+    return conventions
 
 
 def _compare_two(args: argparse.Namespace, out: TextIO) -> int:

@@ -158,6 +158,9 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
     if report.excluded:
         out.write(report.skipped_text() + "\n")
     out.writelines(line + "\n" for line in report.warnings)
+    left_out = report.left_out_text(args.report or "--report REPORT.json")
+    if left_out:  # every column accounted for, not in the --report file alone
+        out.write(left_out + "\n")
     if not report.ranking:
         out.write("judgments only: no score or rank column, so no ranking (the scores are "
                   "left empty); join a run to evaluate, or pass --order rows if the row order "

@@ -75,6 +75,12 @@ def say_not_carried(lost: list[str], err: TextIO | None = None, *,
         err.write(f"{PROG}: warning: not kept in {written} written: {visible(what)}\n")
 
 
+def say_note(text: str, err: TextIO | None = None) -> None:
+    """One note line on stderr (nothing for "")."""
+    if text:
+        (err or sys.stderr).write(f"{PROG}: note: {visible(text)}\n")
+
+
 def say_warning(text: str, err: TextIO | None = None) -> None:
     """One warning line on stderr."""
     (err or sys.stderr).write(f"{PROG}: warning: {visible(text)}\n")

@@ -52,7 +52,7 @@ def load_document(
     head = path if isinstance(path, Head) else sniff(path)  # read once for the checks below
     path = head.path
     if qrels is not None:
-        return _run_with_qrels(head, qrels, conventions, ties)
+        return _run_with_qrels(head, qrels, conventions, ties, rubric)
     from core.io.columnar import is_parquet, read_parquet_document
 
     if is_parquet(head):
@@ -98,9 +98,11 @@ def load_document(
 
 
 def _run_with_qrels(head: Head, qrels: str | Path, conventions: Conventions | None,
-                    ties: TieRule | None) -> Document:
+                    ties: TieRule | None, rubric: Rubric | None = None) -> Document:
     """:func:`load_document` of a run with its judgments: score dicts, an
-    annotators' sheet of judgments, Parquet tables or TREC text."""
+    annotators' sheet of judgments, Parquet tables or TREC text. ``rubric``
+    (``evaluate --rubric``) is the scale an annotators' sheet is imported
+    on where ``conventions`` declare none (it wins over a header's range)."""
     path = head.path
     judged = sniff(qrels)
     if is_score_dict(head) or is_score_dict(judged):
@@ -111,6 +113,8 @@ def _run_with_qrels(head: Head, qrels: str | Path, conventions: Conventions | No
     if not is_parquet(judged) and is_judgment_sheet(qrels, judged):  # annotators' judgments
         from core.io.annotator.qrels import run_with_judgments
 
+        if rubric is not None and (conventions is None or conventions.rubric is None):
+            conventions = (conventions or Conventions()).replace(rubric=rubric)
         return run_with_judgments(path, qrels, conventions, unshared=True)
     if is_parquet(head) or is_parquet(judged):
         return document_from_tables(path, qrels, conventions, unshared=True, ties=ties)

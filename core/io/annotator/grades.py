@@ -10,14 +10,25 @@ from typing import NamedTuple, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from core.io.annotator.cells import FEW_VALUES, Cell, GradeReader, blank_cell, codes, float_cells
-from core.io.annotator.model import ColumnMapping
+from core.errors import InputError
+from core.io.annotator.cells import (
+    FEW_VALUES,
+    Cell,
+    GradeReader,
+    Reject,
+    blank_cell,
+    codes,
+    float_cells,
+    number,
+)
+from core.io.annotator.model import ColumnMapping, cell_text
 from core.io.annotator.report import CONFLICT, DUPLICATE, Issue
 from core.io.annotator.rows import Candidates
+from core.io.annotator.scales import header_range
 from core.io.annotator.sheet import Sheet
 from core.model.document import GradeState
 
-__all__ = ["Grades", "first_grades", "read_grades"]
+__all__ = ["Grades", "check_header_ranges", "first_grades", "read_grades"]
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -125,6 +136,63 @@ def _read_column(sheet: Sheet, reader: GradeReader, p: int, col: int, rows_p: In
     if len(wordy):
         _report_words(sheet, p, col, kinds, code[wordy], wordy_rows, reason_text, ev_words)
     return rows_p[valid], ci_p[valid], value[valid], state[valid], blank[valid]
+
+
+def check_header_ranges(sheet: Sheet) -> None:
+    """Refuse a number written in a grade column outside the range its
+    header declares (a 4 under ``Relevance (0-3)``): read as it stood, it
+    widened the scale to 0-4 without a word. Called only where the user
+    declared no rubric (``--rubric`` declares the scale, and wins). Marks
+    and labels are no numbers written; each distinct value is read once. A
+    range most of the column's numbers leave is no scale of theirs
+    (``Relevance (round 4-5)`` over 0..3: :func:`~core.io.annotator.evidence._declared_scale`).
+    The first such cell in reading order is named, with how many more."""
+    off: list[tuple[int, int, float]] = []  # (data row, grade column, value)
+    refused = {(r, c) for r, c, _ in (*sheet.table.formulas, *sheet.table.errors)}
+    for col, _who in sheet.mapping.sources():
+        said = header_range(sheet.header[col]) if col < len(sheet.header) else None
+        if said is None:
+            continue
+        code, firsts = codes(list(sheet.column(col)))
+        written = {k: x for k, v in enumerate(firsts) if (x := _written_number(v)) is not None}
+        bad = {k: x for k, x in written.items() if not said[0] <= x <= said[1]}
+        if bad and 2 * len(set(bad.values())) <= len(set(written.values())):  # most on it
+            at = np.flatnonzero(np.isin(code, list(bad)))
+            off.extend((i, col, bad[int(code[i])]) for i in at.tolist()
+                       if _judged(sheet, i, col, refused))
+    if not off:
+        return
+    i, col, value = min(off)
+    lo, hi = header_range(sheet.header[col]) or (0, 0)
+    more = f" (and {len(off) - 1} more off their header's range)" if len(off) > 1 else ""
+    span = range(min(lo, int(value)), max(hi, int(value)) + 1)
+    levels = ",".join(map(str, span)) if float(value).is_integer() and len(span) <= 11 \
+        else "G,G,..."
+    raise InputError(
+        f"grade {cell_text(value)} is outside the range {lo}-{hi} the column's header "
+        f"declares{more}", file=sheet.file, sheet=sheet.table.sheet, line=sheet.row_number(i),
+        column=sheet.name(col),
+        hint=f"fix the cell, or pass --rubric {levels} declaring the scale, which then wins "
+        "over the header")
+
+
+def _judged(sheet: Sheet, i: int, col: int, refused: set[tuple[int, int]]) -> bool:
+    """Whether data row ``i``'s cell in grade column ``col`` may be a
+    judgment: not a formula's or an error's (``refused``, table row and
+    column: refused as such, never read, a ``Total`` row's
+    ``=SUM(C4:C16)``), in a row naming its source."""
+    source = sheet.mapping.source_id
+    if source is not None and not sheet.texts(source)[i]:
+        return False
+    return (i + sheet.start, col) not in refused
+
+
+def _written_number(cell: object) -> float | None:
+    """The number a grade cell writes (None for a mark, a label, a blank)."""
+    try:
+        return number(cell)
+    except Reject:
+        return None
 
 
 def _report_words(sheet: Sheet, p: int, col: int, kinds: list[Cell], w_code: IntArray,

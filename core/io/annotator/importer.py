@@ -17,7 +17,7 @@ from core.io.annotator.build import build_document
 from core.io.annotator.cells import GradeReader, text_labels
 from core.io.annotator.detect import detect_mapping, read_guessed
 from core.io.annotator.evidence import check_consensus, check_rank, check_sheet, taken_alone
-from core.io.annotator.grades import IntArray, first_grades, read_grades
+from core.io.annotator.grades import IntArray, check_header_ranges, first_grades, read_grades
 from core.io.annotator.judgments import count_judgments
 from core.io.annotator.legend import check_legend, read_labels
 from core.io.annotator.model import PREDICTED, ColumnMapping, Table, cell_text
@@ -99,6 +99,8 @@ def import_table(
                           per_respondent=table.origin is not None)
     sheet = Sheet(table, mapping)  # raises when the mapping lacks a needed column
     _refuse_lists(sheet)
+    if conventions.rubric is None:  # (the user's scale wins over a header's range)
+        check_header_ranges(sheet)  # a 4 under "Relevance (0-3)": refused
     check_sheet(sheet, conventions.rubric)  # grades that are none, grade columns left unused
     sheet.mapping = taken_alone(sheet)  # those left out by a grade column declared, said so
     report.column_names = {c: sheet.header[c] if c < len(sheet.header) and sheet.header[c]

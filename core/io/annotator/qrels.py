@@ -43,8 +43,8 @@ from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
 from core.model.numbers import number_text
 
-__all__ = ["carry_record", "is_judgment_sheet", "judgments_scale", "run_with_judgments",
-           "sheet_as_qrels", "write_judgments_qrels"]
+__all__ = ["carry_record", "is_judgment_sheet", "judgments_scale", "left_out_note",
+           "run_with_judgments", "sheet_as_qrels", "write_judgments_qrels"]
 
 _HINT = ("import it first to see and settle every problem: ndcg-worksheet import {0} "
          "-o judgments.qrels [--rubric G=LABEL,...] [--map FIELD=COLUMN] --report report.json")
@@ -141,7 +141,9 @@ def judgments_scale(sheet: str | Path, base: Conventions) -> Conventions:
     seen (0, 0.5, ... of a mean consensus), evaluate over the rubric's."""
     if base.rubric is not None:
         return base
-    return _with_scale(base, _judgments(Path(sheet)).conventions)
+    judgments = _judgments(Path(sheet))
+    _KEPT[:] = [(_state(Path(sheet)), judgments)]  # for the join's read, imported once
+    return _with_scale(base, judgments.conventions)
 
 
 def _with_scale(conventions: Conventions, theirs: Conventions) -> Conventions:
@@ -205,15 +207,56 @@ def _taken(values: npt.NDArray[Any], rows: npt.NDArray[np.int64], missing: objec
     return out
 
 
+#: The judgments :func:`judgments_scale` read, kept for the one read after
+#: it (compare's join, :func:`sheet_as_qrels`), which takes them: the sheet
+#: was imported twice, once for its scale and once for its grades. Kept
+#: with the file's state (:func:`_state`): a sheet changed between is read again.
+_KEPT: list[tuple[tuple[str, int, int, int] | None, Document]] = []
+
+
+#: The file (:func:`_state`) -> the columns its import left out, in one line
+#: (:func:`left_out_note`).
+_LEFT_OUT: dict[tuple[str, int, int, int] | None, str] = {}
+
+
+def left_out_note(sheet: str | Path) -> str:
+    """The columns the import of the annotators' sheet ``sheet``, as it
+    stands, left out and why, in one line, for the command line to say
+    (``evaluate RUN --qrels SHEET``, ``compare``): they were listed in the
+    ``import --report`` file alone. "" when it was not imported (TREC
+    qrels, our workbook) or every column is used."""
+    state = _state(Path(sheet))
+    return _LEFT_OUT.get(state, "") if state is not None else ""
+
+
+def _state(sheet: Path) -> tuple[str, int, int, int] | None:
+    """The file as it stands: its full path, size, time modified and inode
+    (None where it cannot be read: nothing kept matches)."""
+    try:
+        st = sheet.stat()
+        return str(sheet.resolve()), st.st_size, st.st_mtime_ns, st.st_ino
+    except OSError:
+        return None
+
+
 def _judgments(sheet: Path, conventions: Conventions | None = None) -> Document:
     """The sheet's document: one of our workbooks as saved, else imported
-    (refused unless every label and cell is read: :func:`_check`)."""
+    (refused unless every label and cell is read: :func:`_check`); the
+    judgments :func:`judgments_scale` kept of the file as it stands, taken
+    (read with the default conventions: ``conventions`` None)."""
+    kept, _KEPT[:] = _KEPT[:], []
+    if kept and conventions is None and kept[0][0] is not None \
+            and kept[0][0] == _state(sheet):
+        return kept[0][1]
     judgments = _own_workbook(sheet)
     if judgments is None:
         # (with the guidelines a sheet of their own holds, as import and the
         # wizard read them: a run judged by the sheet showed none)
         result = offer_guidelines(import_annotations(sheet, conventions=conventions), sheet)
         _check(result.report, sheet)
+        left_out = result.report.left_out_text(
+            f"`ndcg-worksheet import {sheet.name} -o OUT.csv --report REPORT.json`")
+        _LEFT_OUT[_state(sheet)] = f"{sheet}: {left_out}" if left_out else ""
         judgments = result.document
     return judgments
 

@@ -94,6 +94,22 @@ CONFLICT = "conflict"
 FATAL = (ROW_REJECTED, CELL_REJECTED, FORMULA, DUPLICATE, CONFLICT)
 
 
+#: Columns left out named with why each in :meth:`ImportReport.left_out_text`.
+_WHY_EACH = 3
+
+
+def _column_name(c: ColumnRecord) -> str:
+    return c.header or f"column {c.letter}"
+
+
+def _why(c: ColumnRecord) -> str:
+    """Why column ``c`` was left out, without its name or "not imported"."""
+    why = c.reason.removeprefix(f"{c.header}: ") if c.header else c.reason
+    for end in ("; not imported", ", not imported"):
+        why = why.removesuffix(end)
+    return why
+
+
 @dataclass
 class ImportReport:
     """Everything the import did and refused, for people and the wizard."""
@@ -176,6 +192,24 @@ class ImportReport:
         """The hidden rows and columns, read all the same, in a sentence
         (empty when the sheet hides none)."""
         return self.hidden.sentence() if self.hidden is not None else ""
+
+    def left_out_text(self, listed: str = "") -> str:
+        """The columns left out (no role), in one line: with why each, up
+        to :data:`_WHY_EACH` of them; beyond, their names, and why only for
+        those a flag would use (``listed``: where the report says why each).
+        Every column is accounted for where the import's notes are read,
+        not in the ``--report`` file alone. "" when every column is used."""
+        out = [c for c in self.columns if not c.role]
+        if not out:
+            return ""
+        if len(out) <= _WHY_EACH:
+            return "left out, not imported: " + ", ".join(
+                f"{_column_name(c)} ({_why(c)})" for c in out)
+        flagged = [f"{_column_name(c)}: {_why(c)}" for c in out if c.flag]
+        return (f"{counted(len(out), 'column')} left out, not imported: "
+                + ", ".join(map(_column_name, out))
+                + (f" ({listed} says why each)" if listed else "")
+                + "".join(f"; {f}" for f in flagged))
 
     def guesses(self) -> list[str]:
         """Each column guessed and why (``annotator: Email Address, 3 people,
