@@ -190,3 +190,30 @@ def test_evaluate_rubric_declares_the_scale_a_sheet_is_imported_on(tmp_path: Pat
                     out) == 0, err.getvalue()
     assert "  rubric                 0,1,2,3,4  " in out.getvalue()
     assert "mean NDCG@all = 1.0000 over 2 queries" in out.getvalue()  # 4, 3, 0 and 2, 1: ideal
+
+
+def test_compare_rubric_declares_the_scale_a_sheet_is_imported_on(tmp_path: Path) -> None:
+    """``compare A B --qrels SHEET`` with a 4 under ``Relevance (0-3)`` is
+    refused as evaluate refuses it, and ``--rubric 0,1,2,3,4``, as the
+    refusal says, imports it on that scale, for two runs and for several
+    (fails before: compare's --rubric never reached the sheet's import)."""
+    sheet = tmp_path / "judged.csv"
+    sheet.write_text("query,doc,Relevance (0-3)\nq1,d1,0\nq1,d2,3\nq1,d3,4\n"
+                     "q2,d1,1\nq2,d2,2\n", encoding="utf-8")
+    runs = [tmp_path / f"run{i}.txt" for i in range(3)]
+    for i, run in enumerate(runs):
+        run.write_text(f"q1 Q0 d3 1 3 r{i}\nq1 Q0 d2 2 2 r{i}\nq1 Q0 d1 3 1 r{i}\n"
+                       f"q2 Q0 d{1 + i % 2} 1 2 r{i}\nq2 Q0 d{2 - i % 2} 2 1 r{i}\n",
+                       encoding="utf-8")
+    for given in (runs[:2], runs):
+        names = [str(r) for r in given]
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            assert main(["compare", *names, "--qrels", str(sheet), "--resamples", "20"],
+                        io.StringIO()) == 2
+        assert "grade 4 is outside the range 0-3 the column's header declares" in err.getvalue()
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stderr(err):
+            assert main(["compare", *names, "--qrels", str(sheet), "--rubric", "0,1,2,3,4",
+                         "--resamples", "20", "--format", "json"], out) == 0, err.getvalue()
+        assert '"rubric": "0,1,2,3,4"' in out.getvalue()

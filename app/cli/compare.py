@@ -93,23 +93,31 @@ def _qrels_head(qrels: str, runs: list[str]) -> Head | str:
         return qrels
 
 
-def _judged_base(head: Head | str) -> Conventions:
-    """The defaults, with the scale of the qrels ``head`` when they are an
-    annotators' sheet (its rubric and guidelines, as ``evaluate RUN --qrels
-    SHEET`` reads them: :func:`core.io.annotator.qrels.judgments_scale`);
+def _judged_base(head: Head | str, base: Conventions) -> Conventions:
+    """``base`` (the conventions the arguments declare), with the scale of
+    the qrels ``head`` when they are an annotators' sheet and ``base``
+    declares no rubric (its rubric and guidelines, as ``evaluate RUN
+    --qrels SHEET`` reads them: :func:`core.io.annotator.qrels.judgments_scale`);
     TREC qrels, JSON and Parquet load nothing of the importer."""
     from core.io.columnar import is_parquet
     from core.io.qrels_kind import is_judgment_sheet, is_score_dict
 
     if not isinstance(head, Head) or is_parquet(head) or is_score_dict(head) or (
             not is_judgment_sheet(head.path, head)):
-        return Conventions()
+        return base
     from app.cli.notices import say_note
     from core.io.annotator.qrels import judgments_scale, left_out_note
 
-    conventions = judgments_scale(head.path, Conventions())
+    conventions = judgments_scale(head.path, base)
     say_note(left_out_note(head.path))  # the columns its import left out
     return conventions
+
+
+def _on_rubric(declared: Conventions) -> Conventions | None:
+    """The conventions an annotators' sheet given as qrels is imported on:
+    the arguments' when they declare a rubric (``--rubric``, which wins over
+    a grade column's header range), else None (the sheet's own scale)."""
+    return declared if declared.rubric is not None else None
 
 
 def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
@@ -126,7 +134,8 @@ def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
         # annotators' sheet's scale): they are known before the runs are
         # read, so each run is evaluated as it is read.
         qrels = _qrels_head(args.qrels, [args.run_a, args.run_b])
-        conv = conventions_from_args(args, _judged_base(qrels))
+        declared = conventions_from_args(args, Conventions())
+        conv = conventions_from_args(args, _judged_base(qrels, declared))
 
         def side(doc: Document) -> Side:
             # All compare reads of the scores, made as each run is read; the
@@ -150,7 +159,7 @@ def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
 
         alloc.map_from(alloc.PAIR_MAP_FROM)
         doc_a, doc_b, ev_a, ev_b, left_out = read_judged_pair(
-            args.run_a, args.run_b, qrels, side)
+            args.run_a, args.run_b, qrels, side, sheet_conventions=_on_rubric(declared))
     say_reopened([doc_a, doc_b], args)
     if not set(doc_a.query_ids) & set(doc_b.query_ids):
         raise InputError(
@@ -224,10 +233,12 @@ def _compare_many(args: argparse.Namespace, runs: list[str], out: TextIO) -> int
                 for i, h in enumerate(heads) if i > 0]
     else:
         qrels = _qrels_head(args.qrels, list(runs))
-        conv = conventions_from_args(args, _judged_base(qrels))
+        declared = conventions_from_args(args, Conventions())
+        conv = conventions_from_args(args, _judged_base(qrels, declared))
         got, left_out = read_judged_runs(
             list(runs), qrels,
-            lambda doc, i: values(evaluate_named(doc, conv, args.qrels), i))
+            lambda doc, i: values(evaluate_named(doc, conv, args.qrels), i),
+            sheet_conventions=_on_rubric(declared))
     result = compare_runs(
         got, conv, pairs=getattr(args, "pairs", "baseline"),
         correction=getattr(args, "correction", "holm"),

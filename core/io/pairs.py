@@ -29,6 +29,7 @@ from core.io.stop import Stop, Stopped, stoppable
 from core.io.stop import check as check_stopped
 from core.io.stop import current as current_stop
 from core.io.trec import QrelsColumns, Run, alloc, document_from_trec
+from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
 
 __all__ = [
@@ -70,10 +71,12 @@ def load_pair(
         return _judged_run(run_a, judgments), _judged_run(run_b, judgments)
 
 
-def _sheet(head: Head, qrels: Path) -> AbstractContextManager[Path]:
+def _sheet(head: Head, qrels: Path,
+           conventions: Conventions | None = None) -> AbstractContextManager[Path]:
     """``qrels`` as they are, or for an annotators' sheet (not beside a
     Parquet table, which joins the sheet itself) the TREC qrels of its
-    current grades, imported once (:func:`core.io.annotator.qrels.sheet_as_qrels`)."""
+    current grades, imported once (:func:`core.io.annotator.qrels.sheet_as_qrels`;
+    on the scale ``conventions`` declare, the user's ``--rubric``)."""
     from core.io.columnar import is_parquet
     from core.io.qrels_kind import is_judgment_sheet
 
@@ -81,7 +84,7 @@ def _sheet(head: Head, qrels: Path) -> AbstractContextManager[Path]:
         return nullcontext(qrels)
     from core.io.annotator.qrels import sheet_as_qrels
 
-    return sheet_as_qrels(head.path)
+    return sheet_as_qrels(head.path, conventions)
 
 
 def _roles(heads: Sequence[Head]) -> list[tuple[Head, str]]:
@@ -145,7 +148,7 @@ def _judged_run(run: str | Path | Run, judgments: QrelsColumns) -> Document:
 
 def read_judged_pair(
     run_a: str | Path, run_b: str | Path, qrels: str | Path | Head,
-    then: Callable[[Document], T],
+    then: Callable[[Document], T], sheet_conventions: Conventions | None = None,
 ) -> tuple[Document, Document, T, T, LeftOut]:
     """Both runs read, joined with ``qrels`` (its :class:`Head` when read
     already, as :func:`check_exist` takes it) and handed to ``then`` (the
@@ -158,6 +161,8 @@ def read_judged_pair(
 
     Returns both documents, what ``then`` made of each, and the queries the
     files name that neither document holds (:class:`LeftOut`).
+    ``sheet_conventions``: the scale an annotators' sheet given as ``qrels``
+    is imported on (the user's ``--rubric``; None: the sheet's own).
     """
     heads = check_exist(run_a, run_b, qrels)
     qrels = heads[-1].path
@@ -167,7 +172,7 @@ def read_judged_pair(
         return (doc_a, doc_b, then(doc_a), then(doc_b),
                 _left_out(doc_a.queries_left_out, doc_b.queries_left_out))
     with trec_copies(*_roles(heads), read=read) as (run_a, run_b, qrels), _sheet(
-            heads[-1], qrels) as qrels:
+            heads[-1], qrels, sheet_conventions) as qrels:
         return _read_judged_pair(run_a, run_b, qrels, then, _any_parquet(*heads))
 
 
@@ -261,7 +266,8 @@ def _left_out(*each: tuple[tuple[str, ...], tuple[str, ...]]) -> LeftOut:
 
 
 def read_judged_runs(
-    runs: list[str | Path], qrels: str | Path | Head, then: Callable[[Document, int], T]
+    runs: list[str | Path], qrels: str | Path | Head, then: Callable[[Document, int], T],
+    sheet_conventions: Conventions | None = None,
 ) -> tuple[list[T], LeftOut]:
     """Each run read, joined with ``qrels`` (its :class:`Head` when read
     already) and handed to ``then`` with its index, two at a time (one on a
@@ -277,7 +283,8 @@ def read_judged_runs(
     join, read = text_joins(heads)
     if join is not None:  # a JSON id holding white space: one run at a time
         return _each_judged((_judged(join(i), run, qrels) for i, run in enumerate(runs)), then)
-    with trec_copies(*_roles(heads), read=read) as paths, _sheet(heads[-1], paths[-1]) as qrels:
+    with trec_copies(*_roles(heads), read=read) as paths, _sheet(
+            heads[-1], paths[-1], sheet_conventions) as qrels:
         if _any_parquet(*heads):  # one run at a time, the qrels read once
             return _each_judged(_judged_tables(paths[:-1], qrels), then)
         return _read_judged_runs(paths[:-1], qrels, then)

@@ -282,14 +282,15 @@ def _as_qrels(judgments: Document, sheet: Path) -> Iterator[Path]:
 
 
 @contextmanager
-def sheet_as_qrels(sheet: str | Path) -> Iterator[Path]:
+def sheet_as_qrels(sheet: str | Path, conventions: Conventions | None = None) -> Iterator[Path]:
     """An annotators' sheet (or one of our workbooks) given as the qrels of
     several runs (``compare RUN RUN --qrels SHEET``): imported once, as
     ``evaluate RUN --qrels SHEET`` imports it, and read as the TREC qrels
     of its current grades (was: read as TREC text, "line 1: expected 4
-    fields (query iteration source grade), found 1")."""
+    fields (query iteration source grade), found 1"); on the scale
+    ``conventions`` declare (``--rubric``), else the sheet's own."""
     sheet = Path(sheet)
-    with _as_qrels(_judgments(sheet), sheet) as qrels:
+    with _as_qrels(_judgments(sheet, conventions), sheet) as qrels:
         yield qrels
 
 
