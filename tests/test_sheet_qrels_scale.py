@@ -205,8 +205,8 @@ def test_compare_rubric_declares_the_scale_a_sheet_is_imported_on(tmp_path: Path
         run.write_text(f"q1 Q0 d3 1 3 r{i}\nq1 Q0 d2 2 2 r{i}\nq1 Q0 d1 3 1 r{i}\n"
                        f"q2 Q0 d{1 + i % 2} 1 2 r{i}\nq2 Q0 d{2 - i % 2} 2 1 r{i}\n",
                        encoding="utf-8")
-    for given in (runs[:2], runs):
-        names = [str(r) for r in given]
+    for chosen in (runs[:2], runs):
+        names = [str(r) for r in chosen]
         err = io.StringIO()
         with contextlib.redirect_stderr(err):
             assert main(["compare", *names, "--qrels", str(sheet), "--resamples", "20"],
@@ -217,3 +217,24 @@ def test_compare_rubric_declares_the_scale_a_sheet_is_imported_on(tmp_path: Path
             assert main(["compare", *names, "--qrels", str(sheet), "--rubric", "0,1,2,3,4",
                          "--resamples", "20", "--format", "json"], out) == 0, err.getvalue()
         assert '"rubric": "0,1,2,3,4"' in out.getvalue()
+
+
+def test_compare_rubric_still_says_the_columns_left_out_once(tmp_path: Path) -> None:
+    """``compare RUN RUN [RUN] --qrels SHEET --rubric ...`` says the columns
+    the sheet's import left out, once, as without ``--rubric`` (fails
+    before: with a rubric declared the sheet was imported at the join
+    alone, after the note was looked up, so it was never said)."""
+    runs = [tmp_path / f"run{i}.txt" for i in range(3)]
+    for i, run in enumerate(runs):
+        run.write_text(f"q1 Q0 d1 1 3 r{i}\nq1 Q0 d2 2 2 r{i}\nq2 Q0 d1 1 2 r{i}\n"
+                       f"q3 Q0 d5 1 1 r{i}\n", encoding="utf-8")
+    for chosen in (runs[:2], runs):
+        for rubric in (["--rubric", "0,1,2,3"], []):  # (each sheet new to the process)
+            sheet = tmp_path / f"judged{len(chosen)}{len(rubric)}.csv"
+            sheet.write_text(LEFT_OUT, encoding="utf-8")
+            err = io.StringIO()
+            with contextlib.redirect_stderr(err):
+                assert main(["compare", *map(str, chosen), "--qrels", str(sheet), *rubric,
+                             "--resamples", "20"], io.StringIO()) == 0, err.getvalue()
+            note = f"ndcg-worksheet: note: {sheet}: {VALUE_LEFT_OUT}\n"
+            assert err.getvalue().count(note) == 1, (len(chosen), rubric, err.getvalue())

@@ -17,7 +17,7 @@ from typing import TextIO
 from app.cli.ending import nothing_left
 from app.cli.evaluate import evaluate_named
 from app.cli.export import check_output
-from app.cli.notices import say_not_carried, say_reopened, say_unjudged
+from app.cli.notices import say_left_out, say_not_carried, say_reopened, say_unjudged
 from app.cli.options import conventions_from_args
 from core.analysis.compare import compare, compare_side
 from core.analysis.compare.changes import Side
@@ -105,12 +105,9 @@ def _judged_base(head: Head | str, base: Conventions) -> Conventions:
     if not isinstance(head, Head) or is_parquet(head) or is_score_dict(head) or (
             not is_judgment_sheet(head.path, head)):
         return base
-    from app.cli.notices import say_note
-    from core.io.annotator.qrels import judgments_scale, left_out_note
+    from core.io.annotator.qrels import judgments_scale
 
-    conventions = judgments_scale(head.path, base)
-    say_note(left_out_note(head.path))  # the columns its import left out
-    return conventions
+    return judgments_scale(head.path, base)
 
 
 def _on_rubric(declared: Conventions) -> Conventions | None:
@@ -160,6 +157,7 @@ def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
         alloc.map_from(alloc.PAIR_MAP_FROM)
         doc_a, doc_b, ev_a, ev_b, left_out = read_judged_pair(
             args.run_a, args.run_b, qrels, side, sheet_conventions=_on_rubric(declared))
+        say_left_out(args.qrels)  # (after the join: with --rubric its import is the one)
     say_reopened([doc_a, doc_b], args)
     if not set(doc_a.query_ids) & set(doc_b.query_ids):
         raise InputError(
@@ -239,6 +237,7 @@ def _compare_many(args: argparse.Namespace, runs: list[str], out: TextIO) -> int
             list(runs), qrels,
             lambda doc, i: values(evaluate_named(doc, conv, args.qrels), i),
             sheet_conventions=_on_rubric(declared))
+        say_left_out(args.qrels)  # (after the join: with --rubric its import is the one)
     result = compare_runs(
         got, conv, pairs=getattr(args, "pairs", "baseline"),
         correction=getattr(args, "correction", "holm"),

@@ -8,7 +8,6 @@ and one report's after it.
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
 
@@ -34,11 +33,10 @@ def _read(args: argparse.Namespace, flags: Conventions) -> Document:
 
     doc = load_document(args.input, qrels=args.qrels, encoding=getattr(args, "encoding", None),
                         rubric=flags.rubric, ties=flags.ties)
-    if args.qrels and "core.io.annotator.qrels" in sys.modules:  # (loaded: a sheet read)
-        from app.cli.notices import say_note
-        from core.io.annotator.qrels import left_out_note
+    if args.qrels:
+        from app.cli.notices import say_left_out
 
-        say_note(left_out_note(args.qrels))  # the columns the sheet's import left out
+        say_left_out(args.qrels)  # the columns the sheet's import left out
     left = "" if args.qrels or args.input == "-" else annotators_not_read(args.input)
     if left:  # (read back by the import alone)
         from app.cli.notices import say_warning

@@ -18,8 +18,8 @@ if TYPE_CHECKING:
     from core.engine.evaluation import Evaluation
     from core.model.document import Document
 
-__all__ = ["add_strict", "say_empty_run", "say_not_carried", "say_reopened", "say_unjudged",
-           "say_warning"]
+__all__ = ["add_strict", "say_empty_run", "say_left_out", "say_not_carried", "say_reopened",
+           "say_unjudged", "say_warning"]
 
 PROG = "ndcg-worksheet"
 
@@ -79,6 +79,18 @@ def say_note(text: str, err: TextIO | None = None) -> None:
     """One note line on stderr (nothing for "")."""
     if text:
         (err or sys.stderr).write(f"{PROG}: note: {visible(text)}\n")
+
+
+def say_left_out(qrels: str | None, err: TextIO | None = None) -> None:
+    """The note naming the columns the import of ``qrels``, an annotators'
+    sheet (``evaluate/compare RUN --qrels SHEET``), left out: said once,
+    after the runs are joined with it (with ``--rubric`` the join's import
+    is the only one). Nothing for TREC qrels, JSON, Parquet or our workbook,
+    and the importer is not loaded for them."""
+    if qrels and "core.io.annotator.qrels" in sys.modules:  # (loaded: a sheet read)
+        from core.io.annotator.qrels import left_out_note
+
+        say_note(left_out_note(qrels), err)
 
 
 def say_warning(text: str, err: TextIO | None = None) -> None:
