@@ -1971,3 +1971,24 @@ def test_a_grade_off_its_headers_range_is_refused_naming_its_cell(sheet: Drawn,
     written = {float(v) for r in rows for k, v in r.items() if k.startswith("grade") and v}
     assert value in written, err
     assert len(rows) == len(sheet.truth), err
+
+
+def test_the_rubric_a_negative_grade_off_range_suggests_can_be_typed(tmp_path: Path) -> None:
+    """A -1 under ``Relevance (0-3)``: the refusal's ``--rubric`` is one the
+    command line takes as written (``--rubric=-1,0,1,2,3``: argparse reads
+    ``--rubric -1,...`` as an option, "expected one argument"), and it
+    imports the sheet (fails before: the hint said ``--rubric -1,0,1,2,3``)."""
+    sheet, out = tmp_path / "judged.csv", tmp_path / "out.csv"
+    sheet.write_text("query,doc,Relevance (0-3)\nq1,d1,0\nq1,d2,3\nq1,d3,-1\n"
+                     "q2,d1,1\nq2,d2,2\n", encoding="utf-8")
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        assert main(["import", str(sheet), "-o", str(out)], io.StringIO()) == 2
+    hinted = re.search(r"pass (--rubric\S*)(?: (\S+))? declaring the scale", err.getvalue())
+    assert hinted is not None, err.getvalue()
+    assert hinted.group(1) == "--rubric=-1,0,1,2,3", err.getvalue()
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        assert main(["import", str(sheet), "-o", str(out), *filter(None, hinted.groups())],
+                    io.StringIO()) == 0, err.getvalue()
+    assert "-1" in out.read_text("utf-8")

@@ -172,8 +172,15 @@ def check_header_ranges(sheet: Sheet) -> None:
         f"grade {cell_text(value)} is outside the range {lo}-{hi} the column's header "
         f"declares{more}", file=sheet.file, sheet=sheet.table.sheet, line=sheet.row_number(i),
         column=sheet.name(col),
-        hint=f"fix the cell, or pass --rubric {levels} declaring the scale, which then wins "
-        "over the header")
+        hint=f"fix the cell, or pass {_rubric_flag(levels)} declaring the scale, which then "
+        "wins over the header")
+
+
+def _rubric_flag(levels: str) -> str:
+    """``--rubric LEVELS`` as the command line takes it: joined by "=" when
+    the levels start with a minus (``--rubric -1,0,...`` is read as an
+    option, "expected one argument")."""
+    return f"--rubric={levels}" if levels.startswith("-") else f"--rubric {levels}"
 
 
 def _judged(sheet: Sheet, i: int, col: int, refused: set[tuple[int, int]]) -> bool:
