@@ -28,7 +28,7 @@ from core.model.document import Document, GradeState
 from core.model.edits import SetNotes
 from core.session import Worksheet
 from tests.test_rounds import WHEN, base_doc, grade, hand_out, row, unknown_sources
-from tests.test_rounds_files import edit_grades, unknown_of
+from tests.test_rounds_files import edit_grades, notes_on_both_sides, unknown_of
 
 #: A close that would ask gets Discard (tests/conftest.py).
 pytestmark = pytest.mark.usefixtures("never_block")
@@ -550,27 +550,12 @@ def test_a_note_changed_on_both_sides_is_reported_by_the_merge(qtbot, window, tm
     the same candidate: Review > Merge says there is a note conflict, and
     the merged workbook it opens holds both notes, labelled (the reviewer's
     alone had replaced the lead's, no word said: fails before)."""
-    import shutil
-
     from core.io.workbook import export_workbook
-    from core.model.edits import SetNotes
-    from core.session import Worksheet
 
     base = tmp_path / "base.xlsx"
     export_workbook(evaluate(base_doc([3, 2], seed=4)), base)
     ana = tmp_path / "ana.xlsx"
-    shutil.copy(base, ana)
-    doc = read_workbook(base)
-    q = doc.query_ids[0]
-    s = unknown_of(doc, q)[0]
-    session = Worksheet(doc)
-    session.apply(SetNotes.of([row(doc, q, s)], ["check the date"], who="lead"))
-    export_workbook(session.evaluation, base)
-    wb = openpyxl.load_workbook(ana)
-    ws = wb["Candidates"]
-    (r,) = [r for r in range(2, ws.max_row + 1) if (ws[f"A{r}"].value, ws[f"B{r}"].value) == (q, s)]
-    ws[f"H{r}"].value = "page moved"
-    wb.save(ana)
+    q, s = notes_on_both_sides(base, ana)
     window.set_document(read_workbook(base), base)
     rounds = controller(window, RoundsController)
     messages: list[str] = []

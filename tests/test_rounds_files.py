@@ -539,30 +539,40 @@ def read_additions_of(path: Path) -> Any:
     return read_additions(path)
 
 
-def test_a_note_changed_in_a_copy_and_by_the_lead_since_is_a_conflict(
-        base_file: Path, tmp_path: Path) -> None:
-    """The lead writes a note after mailing a copy; the reviewer types
-    another on the same candidate in her spreadsheet: merge reports a note
-    conflict (the line, MERGE.json) and keeps both in the merged note; the
-    reviewer's note had replaced the lead's without a word (fails before)."""
+def notes_on_both_sides(base_file: Path, copy: Path) -> tuple[str, str]:
+    """A copy of the workbook ``base_file`` mailed as ``copy``; then the lead
+    writes "check the date" on an unknown candidate of the first query in
+    ``base_file``, and the reviewer types "page moved" on the same one in
+    the copy's Candidates sheet (openpyxl, as a spreadsheet saves it): a
+    note changed on both sides since. Returns its query and source."""
     import shutil
 
     from core.model.edits import SetNotes
     from core.session import Worksheet
 
-    ana = tmp_path / "base-ana.xlsx"
-    shutil.copy(base_file, ana)
+    shutil.copy(base_file, copy)
     base = read_workbook(base_file)
     q = base.query_ids[0]
     s = unknown_of(base, q)[0]
     session = Worksheet(base)
     session.apply(SetNotes.of([row(base, q, s)], ["check the date"], who="lead"))
     export_workbook(session.evaluation, base_file)
-    wb = openpyxl.load_workbook(ana)
+    wb = openpyxl.load_workbook(copy)
     ws = wb[SHEETS["candidates"]]
     (r,) = [r for r in range(2, ws.max_row + 1) if (ws[f"A{r}"].value, ws[f"B{r}"].value) == (q, s)]
     ws[f"H{r}"].value = "page moved"
-    wb.save(ana)
+    wb.save(copy)
+    return q, s
+
+
+def test_a_note_changed_in_a_copy_and_by_the_lead_since_is_a_conflict(
+        base_file: Path, tmp_path: Path) -> None:
+    """The lead writes a note after mailing a copy; the reviewer types
+    another on the same candidate in her spreadsheet: merge reports a note
+    conflict (the line, MERGE.json) and keeps both in the merged note; the
+    reviewer's note had replaced the lead's without a word (fails before)."""
+    ana = tmp_path / "base-ana.xlsx"
+    q, s = notes_on_both_sides(base_file, ana)
     report = tmp_path / "MERGE.json"
     code, text = run("merge", base_file, ana, "-o", tmp_path / "merged.xlsx", "--report", report)
     assert code == 0, text
