@@ -26,7 +26,13 @@ from core.engine.evaluation import Evaluation
 from core.errors import InputError
 from core.io.files import Head
 from core.io.load import load_document
-from core.io.pairs import check_exist, load_pair, read_judged_pair, read_judged_runs
+from core.io.pairs import (
+    check_exist,
+    judged_by_sheet,
+    load_pair,
+    read_judged_pair,
+    read_judged_runs,
+)
 from core.io.trec import alloc
 from core.model.conventions import Conventions
 from core.model.document import Document
@@ -93,28 +99,20 @@ def _qrels_head(qrels: str, runs: list[str]) -> Head | str:
         return qrels
 
 
-def _judged_base(head: Head | str, base: Conventions) -> Conventions:
+def _judged_base(head: Head | str, base: Conventions) -> tuple[Conventions, Document | None]:
     """``base`` (the conventions the arguments declare), with the scale of
     the qrels ``head`` when they are an annotators' sheet and ``base``
     declares no rubric (its rubric and guidelines, as ``evaluate RUN
-    --qrels SHEET`` reads them: :func:`core.io.annotator.qrels.judgments_scale`);
-    TREC qrels, JSON and Parquet load nothing of the importer."""
-    from core.io.columnar import is_parquet
-    from core.io.qrels_kind import is_judgment_sheet, is_score_dict
+    --qrels SHEET`` reads them), and the sheet's judgments, imported once
+    for both and for the join (on ``--rubric`` when declared, which wins
+    over a grade column's header range: :func:`core.io.annotator.qrels.sheet_judgments`);
+    TREC qrels, JSON and Parquet load nothing of the importer (None)."""
+    if not isinstance(head, Head) or not judged_by_sheet(head):
+        return base, None
+    from core.io.annotator.qrels import sheet_judgments, with_sheet_scale
 
-    if not isinstance(head, Head) or is_parquet(head) or is_score_dict(head) or (
-            not is_judgment_sheet(head.path, head)):
-        return base
-    from core.io.annotator.qrels import judgments_scale
-
-    return judgments_scale(head.path, base)
-
-
-def _on_rubric(declared: Conventions) -> Conventions | None:
-    """The conventions an annotators' sheet given as qrels is imported on:
-    the arguments' when they declare a rubric (``--rubric``, which wins over
-    a grade column's header range), else None (the sheet's own scale)."""
-    return declared if declared.rubric is not None else None
+    judgments = sheet_judgments(head.path, base if base.rubric is not None else None)
+    return with_sheet_scale(base, judgments), judgments
 
 
 def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
@@ -131,8 +129,8 @@ def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
         # annotators' sheet's scale): they are known before the runs are
         # read, so each run is evaluated as it is read.
         qrels = _qrels_head(args.qrels, [args.run_a, args.run_b])
-        declared = conventions_from_args(args, Conventions())
-        conv = conventions_from_args(args, _judged_base(qrels, declared))
+        base, sheet = _judged_base(qrels, conventions_from_args(args, Conventions()))
+        conv = conventions_from_args(args, base)
 
         def side(doc: Document) -> Side:
             # All compare reads of the scores, made as each run is read; the
@@ -156,8 +154,8 @@ def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
 
         alloc.map_from(alloc.PAIR_MAP_FROM)
         doc_a, doc_b, ev_a, ev_b, left_out = read_judged_pair(
-            args.run_a, args.run_b, qrels, side, sheet_conventions=_on_rubric(declared))
-        say_left_out(args.qrels)  # (after the join: with --rubric its import is the one)
+            args.run_a, args.run_b, qrels, side, sheet=sheet)
+        say_left_out(args.qrels)  # (after the join, as evaluate says it)
     say_reopened([doc_a, doc_b], args)
     if not set(doc_a.query_ids) & set(doc_b.query_ids):
         raise InputError(
@@ -231,13 +229,13 @@ def _compare_many(args: argparse.Namespace, runs: list[str], out: TextIO) -> int
                 for i, h in enumerate(heads) if i > 0]
     else:
         qrels = _qrels_head(args.qrels, list(runs))
-        declared = conventions_from_args(args, Conventions())
-        conv = conventions_from_args(args, _judged_base(qrels, declared))
+        base, sheet = _judged_base(qrels, conventions_from_args(args, Conventions()))
+        conv = conventions_from_args(args, base)
         got, left_out = read_judged_runs(
             list(runs), qrels,
             lambda doc, i: values(evaluate_named(doc, conv, args.qrels), i),
-            sheet_conventions=_on_rubric(declared))
-        say_left_out(args.qrels)  # (after the join: with --rubric its import is the one)
+            sheet=sheet)
+        say_left_out(args.qrels)  # (after the join, as evaluate says it)
     result = compare_runs(
         got, conv, pairs=getattr(args, "pairs", "baseline"),
         correction=getattr(args, "correction", "holm"),

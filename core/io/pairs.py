@@ -29,11 +29,11 @@ from core.io.stop import Stop, Stopped, stoppable
 from core.io.stop import check as check_stopped
 from core.io.stop import current as current_stop
 from core.io.trec import QrelsColumns, Run, alloc, document_from_trec
-from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
 
 __all__ = [
     "check_exist",
+    "judged_by_sheet",
     "load_against",
     "load_against_counted",
     "load_pair",
@@ -71,20 +71,28 @@ def load_pair(
         return _judged_run(run_a, judgments), _judged_run(run_b, judgments)
 
 
-def _sheet(head: Head, qrels: Path,
-           conventions: Conventions | None = None) -> AbstractContextManager[Path]:
-    """``qrels`` as they are, or for an annotators' sheet (not beside a
-    Parquet table, which joins the sheet itself) the TREC qrels of its
-    current grades, imported once (:func:`core.io.annotator.qrels.sheet_as_qrels`;
-    on the scale ``conventions`` declare, the user's ``--rubric``)."""
+def judged_by_sheet(head: Head) -> bool:
+    """Whether the qrels ``head`` are an annotators' sheet (or one of our
+    workbooks) that a TREC run's join reads through its import: not beside
+    a Parquet table (which joins the sheet itself), not ranx's JSON."""
     from core.io.columnar import is_parquet
     from core.io.qrels_kind import is_judgment_sheet
 
-    if is_parquet(head) or is_score_dict(head) or not is_judgment_sheet(head.path, head):
+    return not (is_parquet(head) or is_score_dict(head)
+                or not is_judgment_sheet(head.path, head))
+
+
+def _sheet(head: Head, qrels: Path,
+           judgments: Document | None = None) -> AbstractContextManager[Path]:
+    """``qrels`` as they are, or for an annotators' sheet
+    (:func:`judged_by_sheet`) the TREC qrels of its current grades, imported
+    once (:func:`core.io.annotator.qrels.sheet_as_qrels`; ``judgments``:
+    imported already, on the user's ``--rubric`` or the sheet's own scale)."""
+    if not judged_by_sheet(head):
         return nullcontext(qrels)
     from core.io.annotator.qrels import sheet_as_qrels
 
-    return sheet_as_qrels(head.path, conventions)
+    return sheet_as_qrels(head.path, judgments)
 
 
 def _roles(heads: Sequence[Head]) -> list[tuple[Head, str]]:
@@ -148,7 +156,7 @@ def _judged_run(run: str | Path | Run, judgments: QrelsColumns) -> Document:
 
 def read_judged_pair(
     run_a: str | Path, run_b: str | Path, qrels: str | Path | Head,
-    then: Callable[[Document], T], sheet_conventions: Conventions | None = None,
+    then: Callable[[Document], T], sheet: Document | None = None,
 ) -> tuple[Document, Document, T, T, LeftOut]:
     """Both runs read, joined with ``qrels`` (its :class:`Head` when read
     already, as :func:`check_exist` takes it) and handed to ``then`` (the
@@ -161,8 +169,9 @@ def read_judged_pair(
 
     Returns both documents, what ``then`` made of each, and the queries the
     files name that neither document holds (:class:`LeftOut`).
-    ``sheet_conventions``: the scale an annotators' sheet given as ``qrels``
-    is imported on (the user's ``--rubric``; None: the sheet's own).
+    ``sheet``: the judgments of an annotators' sheet given as ``qrels``,
+    imported already (:func:`core.io.annotator.qrels.sheet_judgments`;
+    None: imported here, on the sheet's own scale).
     """
     heads = check_exist(run_a, run_b, qrels)
     qrels = heads[-1].path
@@ -172,7 +181,7 @@ def read_judged_pair(
         return (doc_a, doc_b, then(doc_a), then(doc_b),
                 _left_out(doc_a.queries_left_out, doc_b.queries_left_out))
     with trec_copies(*_roles(heads), read=read) as (run_a, run_b, qrels), _sheet(
-            heads[-1], qrels, sheet_conventions) as qrels:
+            heads[-1], qrels, sheet) as qrels:
         return _read_judged_pair(run_a, run_b, qrels, then, _any_parquet(*heads))
 
 
@@ -267,7 +276,7 @@ def _left_out(*each: tuple[tuple[str, ...], tuple[str, ...]]) -> LeftOut:
 
 def read_judged_runs(
     runs: list[str | Path], qrels: str | Path | Head, then: Callable[[Document, int], T],
-    sheet_conventions: Conventions | None = None,
+    sheet: Document | None = None,
 ) -> tuple[list[T], LeftOut]:
     """Each run read, joined with ``qrels`` (its :class:`Head` when read
     already) and handed to ``then`` with its index, two at a time (one on a
@@ -284,7 +293,7 @@ def read_judged_runs(
     if join is not None:  # a JSON id holding white space: one run at a time
         return _each_judged((_judged(join(i), run, qrels) for i, run in enumerate(runs)), then)
     with trec_copies(*_roles(heads), read=read) as paths, _sheet(
-            heads[-1], paths[-1], sheet_conventions) as qrels:
+            heads[-1], paths[-1], sheet) as qrels:
         if _any_parquet(*heads):  # one run at a time, the qrels read once
             return _each_judged(_judged_tables(paths[:-1], qrels), then)
         return _read_judged_runs(paths[:-1], qrels, then)

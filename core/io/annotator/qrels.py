@@ -44,7 +44,8 @@ from core.model.document import Document, GradeState
 from core.model.numbers import number_text
 
 __all__ = ["carry_record", "is_judgment_sheet", "judgments_scale", "left_out_note",
-           "run_with_judgments", "sheet_as_qrels", "write_judgments_qrels"]
+           "run_with_judgments", "sheet_as_qrels", "sheet_judgments", "with_sheet_scale",
+           "write_judgments_qrels"]
 
 _HINT = ("import it first to see and settle every problem: ndcg-worksheet import {0} "
          "-o judgments.qrels [--rubric G=LABEL,...] [--map FIELD=COLUMN] --report report.json")
@@ -133,16 +134,30 @@ def run_with_judgments(run: str | Path | Run, sheet: str | Path,
 
 def judgments_scale(sheet: str | Path, base: Conventions) -> Conventions:
     """``base`` with the scale of the annotators' sheet (or our workbook)
-    ``sheet`` where ``base`` declares no rubric: its rubric, guidelines,
-    consensus and rounding, as :func:`carry_record` gives a run joined with
-    it. For ``compare RUN RUN --qrels SHEET``, whose conventions are known
-    before the runs are read (:func:`sheet_as_qrels` reads the grades
-    alone): without it, compare ranged the unknown grades over the grades
-    seen (0, 0.5, ... of a mean consensus), evaluate over the rubric's."""
+    ``sheet`` where ``base`` declares no rubric (:func:`with_sheet_scale` of
+    its :func:`sheet_judgments`)."""
     if base.rubric is not None:
         return base
-    judgments = _judgments(Path(sheet))
-    _KEPT[:] = [(_state(Path(sheet)), judgments)]  # for the join's read, imported once
+    return with_sheet_scale(base, sheet_judgments(sheet))
+
+
+def sheet_judgments(sheet: str | Path, conventions: Conventions | None = None) -> Document:
+    """The judgments of the annotators' sheet (or our workbook) ``sheet``,
+    imported on the scale ``conventions`` declare (``--rubric``), else its
+    own; refused unless every label and cell is read. ``compare RUN RUN
+    --qrels SHEET`` imports them once, for its conventions
+    (:func:`with_sheet_scale`) and for the join (:func:`sheet_as_qrels`)."""
+    return _judgments(Path(sheet), conventions)
+
+
+def with_sheet_scale(base: Conventions, judgments: Document) -> Conventions:
+    """``base`` given the scale of an annotators' sheet's ``judgments``
+    where ``base`` declares no rubric: its rubric, guidelines, consensus and
+    rounding, as :func:`carry_record` gives a run joined with it. For
+    ``compare RUN RUN --qrels SHEET``, whose conventions are known before
+    the runs are read (:func:`sheet_as_qrels` reads the grades alone):
+    without it, compare ranged the unknown grades over the grades seen (0,
+    0.5, ... of a mean consensus), evaluate over the rubric's."""
     return _with_scale(base, judgments.conventions)
 
 
@@ -207,13 +222,6 @@ def _taken(values: npt.NDArray[Any], rows: npt.NDArray[np.int64], missing: objec
     return out
 
 
-#: The judgments :func:`judgments_scale` read, kept for the one read after
-#: it (compare's join, :func:`sheet_as_qrels`), which takes them: the sheet
-#: was imported twice, once for its scale and once for its grades. Kept
-#: with the file's state (:func:`_state`): a sheet changed between is read again.
-_KEPT: list[tuple[tuple[str, int, int, int] | None, Document]] = []
-
-
 #: The file (:func:`_state`) -> the columns its import left out, in one line
 #: (:func:`left_out_note`).
 _LEFT_OUT: dict[tuple[str, int, int, int] | None, str] = {}
@@ -241,13 +249,7 @@ def _state(sheet: Path) -> tuple[str, int, int, int] | None:
 
 def _judgments(sheet: Path, conventions: Conventions | None = None) -> Document:
     """The sheet's document: one of our workbooks as saved, else imported
-    (refused unless every label and cell is read: :func:`_check`); the
-    judgments :func:`judgments_scale` kept of the file as it stands, taken
-    (read with the default conventions: ``conventions`` None)."""
-    kept, _KEPT[:] = _KEPT[:], []
-    if kept and conventions is None and kept[0][0] is not None \
-            and kept[0][0] == _state(sheet):
-        return kept[0][1]
+    (refused unless every label and cell is read: :func:`_check`)."""
     judgments = _own_workbook(sheet)
     if judgments is None:
         # (with the guidelines a sheet of their own holds, as import and the
@@ -282,15 +284,15 @@ def _as_qrels(judgments: Document, sheet: Path) -> Iterator[Path]:
 
 
 @contextmanager
-def sheet_as_qrels(sheet: str | Path, conventions: Conventions | None = None) -> Iterator[Path]:
+def sheet_as_qrels(sheet: str | Path, judgments: Document | None = None) -> Iterator[Path]:
     """An annotators' sheet (or one of our workbooks) given as the qrels of
     several runs (``compare RUN RUN --qrels SHEET``): imported once, as
     ``evaluate RUN --qrels SHEET`` imports it, and read as the TREC qrels
     of its current grades (was: read as TREC text, "line 1: expected 4
-    fields (query iteration source grade), found 1"); on the scale
-    ``conventions`` declare (``--rubric``), else the sheet's own."""
+    fields (query iteration source grade), found 1"); ``judgments``: its
+    :func:`sheet_judgments`, imported already."""
     sheet = Path(sheet)
-    with _as_qrels(_judgments(sheet, conventions), sheet) as qrels:
+    with _as_qrels(judgments if judgments is not None else _judgments(sheet), sheet) as qrels:
         yield qrels
 
 
