@@ -594,10 +594,13 @@ def test_a_note_written_in_a_copy_before_its_grade_is_no_grade_sent():
     assert [(r.assigned, r.graded, r.changes) for r in result.reviewers] == [(2, 1, 1)]
 
 
-def test_a_returned_workbook_never_reverts_a_note_the_base_gained_after_sending():
-    """The lead rewrites a note after the copy (or the share) went out; the
-    reviewer leaves it: the merge keeps the lead's newer note (the copy's
-    old note had replaced it), and takes a note the reviewer did change."""
+def _notes_sent_then_rewritten(
+) -> tuple[Document, Document, dict[str, Document], Document, tuple[str, str, str, str]]:
+    """A base whose four unknown candidates of q00 and q01 carry the note
+    "as sent", copied to ana whole and handed out to ben and cara; then the
+    lead rewrites two of the notes (q00's first, q01's first) in a copy of
+    the base. Returns the base (handed out), ana's copy, the shares, the
+    lead's copy and the sources (q00's two, q01's two)."""
     doc = base_doc([2, 2], seed=12)
     s1, s2 = unknown_sources(doc, "q00")
     t1, t2 = unknown_sources(doc, "q01")
@@ -605,10 +608,18 @@ def test_a_returned_workbook_never_reverts_a_note_the_base_gained_after_sending(
         doc.set_note(row(doc, q, s), "as sent")
     ana = copy_of(doc)
     _, shares = hand_out(doc, ["ben", "cara"])
-    Worksheet(ana).apply(SetNotes.of([row(ana, "q00", s2)], ["ana's"], who="ana"))
     later = copy_of(doc)
     Worksheet(later).apply(SetNotes.of([row(later, q, s) for q, s in (
         ("q00", s1), ("q01", t1))], ["the lead's"], who="lead"))
+    return doc, ana, shares, later, (s1, s2, t1, t2)
+
+
+def test_a_returned_workbook_never_reverts_a_note_the_base_gained_after_sending():
+    """The lead rewrites a note after the copy (or the share) went out; the
+    reviewer leaves it: the merge keeps the lead's newer note (the copy's
+    old note had replaced it), and takes a note the reviewer did change."""
+    _, ana, shares, later, (s1, s2, t1, t2) = _notes_sent_then_rewritten()
+    Worksheet(ana).apply(SetNotes.of([row(ana, "q00", s2)], ["ana's"], who="ana"))
     m = merge(later, [Returned("ana.xlsx", ana)], who="lead", when=WHEN).document
     assert [m.note[row(m, "q00", s)] for s in (s1, s2)] == ["the lead's", "ana's"]
     ben = next(d for d in shares.values() if "q01" in d.query_ids)
@@ -624,18 +635,9 @@ def test_a_note_changed_on_both_sides_since_the_split_is_a_conflict_both_kept():
     lead's first; the reviewer's note alone had replaced the lead's newer
     one, no conflict (fails before). A note only one side changed is no
     conflict; two reviewers' different notes are one."""
-    doc = base_doc([2, 2], seed=12)
-    s1, s2 = unknown_sources(doc, "q00")
-    t1, t2 = unknown_sources(doc, "q01")
-    for q, s in (("q00", s1), ("q00", s2), ("q01", t1), ("q01", t2)):
-        doc.set_note(row(doc, q, s), "as sent")
-    ana = copy_of(doc)
-    _, shares = hand_out(doc, ["ben", "cara"])
+    doc, ana, shares, later, (s1, s2, t1, t2) = _notes_sent_then_rewritten()
     Worksheet(ana).apply(SetNotes.of([row(ana, "q00", s) for s in (s1, s2)],
                                      ["ana's", "ana's only"], who="ana"))
-    later = copy_of(doc)
-    Worksheet(later).apply(SetNotes.of([row(later, q, s) for q, s in (
-        ("q00", s1), ("q01", t1))], ["the lead's"], who="lead"))
     result = merge(later, [Returned("ana.xlsx", ana)], who="lead", when=WHEN)
     m = result.document
     assert [m.note[row(m, "q00", s)] for s in (s1, s2)] == [
