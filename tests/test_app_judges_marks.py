@@ -70,3 +70,30 @@ def test_short_names_are_initials_only_where_they_read_apart() -> None:
     assert short_names(["annotator 1", "annotator 12"]) == ["A1", "A12"]
     assert short_names(["Ana Pereira", "Alan Park"]) == ["Ana Pereira", "Alan Park"]
     assert short_names(["Benjamin", "Christopher"]) == ["Benjamin", "Chr"]
+
+
+def test_no_table_stretches_a_column_to_its_edge(qtbot: Any) -> None:
+    """Each column of the three tables as wide as its contents and header
+    ask, the room left blank at their right: the alpha table's last column
+    (the grades a level rests on, one count) stretched to the dock's edge,
+    its number 200 px from its header under Xvfb at 1920x1080 (fails
+    before: every last column stretched)."""
+    doc = _two_named()
+    view = JudgesView(lambda: 4)
+    qtbot.addWidget(view)
+    view.resize(420, 900)
+    view.set_document(doc)
+    view.show_query(doc, evaluate(doc).ranked(0), 0)
+    view.show()
+    qtbot.waitExposed(view)
+    for _ in range(3):
+        qtbot.wait(1)
+        QApplication.processEvents()
+    for table in (view.kappa_table, view.alpha_table, view.candidate_table):
+        header = table.horizontalHeader()
+        assert not header.stretchLastSection(), table.objectName()
+        widths = [header.sectionSize(c) for c in range(header.count())]
+        asked = [max(header.sectionSizeHint(c), table.sizeHintForColumn(c))
+                 for c in range(header.count())]
+        assert widths == asked, table.objectName()
+        assert header.length() < table.viewport().width(), table.objectName()

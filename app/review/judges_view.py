@@ -253,14 +253,17 @@ class WidthFit(QObject):
     gives it). In a Judges tab 264 px wide the three tables scrolled
     sideways at their natural widths (400, 370 and 500 px) and cut
     ``unrateable: N/A`` at the viewport's edge, and the kappa and alpha
-    tables stood 190 px tall over 3 rows."""
+    tables stood 190 px tall over 3 rows. No column stretches to the
+    table's edge (its last one stretched: the alpha table's grades count
+    stood 200 px from its header at 1920x1080); the room the columns do
+    not ask stays blank at their right."""
 
     def __init__(self, view: QTableView, words: Callable[[], Sequence[int]], floor: int,
                  rows: int | None = None) -> None:
         super().__init__(view)
         self.view, self.words, self.floor, self.rows = view, words, floor, rows
         view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        view.horizontalHeader().setStretchLastSection(True)
+        view.horizontalHeader().setStretchLastSection(False)
         view.setTextElideMode(Qt.TextElideMode.ElideRight)
         view.setWordWrap(False)  # (a mark wrapped to a second line, cut at the row's foot)
         view.installEventFilter(self)
