@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QFileDialog, QScrollArea
+from PySide6.QtWidgets import QApplication, QFileDialog, QScrollArea
 
 from app.models.candidates import GridColumn
 from app.models.looks import TONES
@@ -512,6 +512,10 @@ def test_a_grade_edit_marks_the_comparison_stale_and_compare_again_updates(
     run.write_text("\n".join(_run_lines()) + "\n")
     view = _compare(qtbot, monkeypatch, w, run)
     assert view.stale.text() == ""
+    # Current: the button says so and offers nothing (it read "Compare
+    # again", enabled, though nothing had changed: fails before).
+    assert (view.recompute_button.text(), view.recompute_button.isEnabled()) == (
+        "Up to date", False)
     first = view.comparison
     # Grade case-A's C (rank 3 in both runs) 3 with a real key click: both runs
     # use the open document's grades, so the delta at all changes.
@@ -522,9 +526,13 @@ def test_a_grade_edit_marks_the_comparison_stale_and_compare_again_updates(
     w.grid.setFocus()
     qtbot.keyClick(w.grid, Qt.Key.Key_3)
     assert "compare again" in view.stale.text()
+    assert (view.recompute_button.text(), view.recompute_button.isEnabled()) == (
+        "Compare again", True)
     qtbot.mouseClick(view.recompute_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: view.comparison is not first, timeout=20000)
     assert view.stale.text() == ""
+    assert (view.recompute_button.text(), view.recompute_button.isEnabled()) == (
+        "Up to date", False)
     view.cutoff.setCurrentIndex(ALL)
     # Grades A 3, B 1, C 3: A's order B, A, C: DCG 1 + 3/L + 3/2; B's A, B, C:
     # 3 + 1/L + 3/2; ideal A, C, B: 3 + 3/L + 1/2.
@@ -533,6 +541,29 @@ def test_a_grade_edit_marks_the_comparison_stale_and_compare_again_updates(
     assert case_a[CompareColumn.QUERY] == "case-A"
     assert case_a[CompareColumn.DELTA] == pytest.approx(
         (3 + 1 / L + 1.5) / idcg - (1 + 3 / L + 1.5) / idcg, abs=1e-12)
+
+
+def test_the_comparison_table_fills_its_dock(qtbot, monkeypatch, window, tmp_path):
+    """Its columns share the room their contents leave, the table filled
+    to its edge: under Xvfb at 1920x1080 ~40 px stood blank at its right
+    (fails before: the columns kept their contents' widths)."""
+    run = tmp_path / "swapped.run"
+    run.write_text("\n".join(_run_lines()) + "\n")
+    view = _compare(qtbot, monkeypatch, window, run)
+    dock = window.compare_view.dock
+    dock.setFloating(True)
+    table = view.table
+    header = table.horizontalHeader()
+    for width in (700, 520):
+        dock.resize(width, 700)
+        qtbot.waitUntil(lambda w=width: abs(dock.width() - w) < 40)
+        qtbot.wait(1)
+        QApplication.processEvents()
+        asked = sum(max(header.sectionSizeHint(c), table.sizeHintForColumn(c))
+                    for c in CompareColumn)
+        assert asked < table.viewport().width()  # (room to spare)
+        assert header.length() == table.viewport().width(), width
+    window.session.mark_saved()
 
 
 def test_review_views_share_only_common():
@@ -768,6 +799,7 @@ def test_the_comparison_follows_a_convention_change_and_points_to_count_as_not_r
     assert view.stale.text() == ""
     assert not _faded(view)
     assert view.comparison is current
+    assert not view.recompute_button.isEnabled()  # (current again: nothing to redo)
     w.session.mark_saved()
 
 

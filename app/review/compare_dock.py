@@ -164,8 +164,7 @@ class CompareController(QObject):
         """Show ``c`` in the dock (shown and raised, unless ``raise_dock`` is
         False: worked out again, the dock stays where the user left it) and
         its deltas in the plots dock."""
-        self.view.set_comparison(c)
-        self.view.recompute_button.setEnabled(self.path is not None)
+        self.view.set_comparison(c)  # (current: "Up to date", nothing offered)
         if raise_dock:
             self.dock.show()
             self.dock.raise_()

@@ -234,9 +234,9 @@ class CompareView(QWidget):
         # (filled after its first show: sized to its items then, "NDCG@all"
         # read "NDCG@a" at 1280x800)
         self.cutoff.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        self.recompute_button = QPushButton(self.tr("Compare again"), self)
+        self.recompute_button = QPushButton(self)  # (offered when stale: _offer_again)
         self.recompute_button.setObjectName("compareAgain")
-        self.recompute_button.setEnabled(False)
+        self._offer_again(False)
         self.stale = QLabel(self)
         self.stale.setObjectName("compareStale")
         self.stale.setWordWrap(True)
@@ -403,7 +403,9 @@ class CompareView(QWidget):
         the query ids, whole on hover, down to their header's width; the
         outcome gives way (hidden: the row's colour and the delta's sign
         still say it) only where even then it has no room. The numbers and
-        the headers stay whole."""
+        the headers stay whole. Where the table has more room than its
+        columns ask, every column shares it (at 1920x1080 ~40 px stood
+        blank at the table's right)."""
         table = self.table
         if not self._fitted:
             return
@@ -419,6 +421,10 @@ class CompareView(QWidget):
                     widths[c] = self._one_form(c, widths[c], least[c])
             over = sum(widths.values()) - table.viewport().width()
         outcome = CompareColumn.OUTCOME
+        if over < 0:  # room to spare: shared by every column, the table filled
+            spare, shown = -over, list(CompareColumn)
+            for n, c in enumerate(shown):
+                widths[c] += spare // len(shown) + (1 if n < spare % len(shown) else 0)
         table.setColumnHidden(outcome, over > 0)
         if over > 0:  # its room back to the ids
             widths[CompareColumn.QUERY] = min(self._fitted[CompareColumn.QUERY],
@@ -581,12 +587,26 @@ class CompareView(QWidget):
         self.unresolved_note.setVisible(bool(found))
         self.count_button.setVisible(bool(found))
 
+    def _offer_again(self, stale: bool) -> None:
+        """The button says whether the numbers are current: "Up to date",
+        disabled, while nothing compared has changed; "Compare again",
+        enabled, once a grade or a convention (or the document) has (it read
+        "Compare again", enabled, over a comparison nothing had changed since)."""
+        button = self.recompute_button
+        button.setText(self.tr("Compare again") if stale else self.tr("Up to date"))
+        button.setToolTip(self.tr(
+            "Compare the same two runs again, with the grades and conventions now") if stale
+            else self.tr("Nothing has changed since these numbers were worked out: a grade "
+                         "or convention changed offers to compare again"))
+        button.setEnabled(stale)
+
     def mark_stale(self, why: str) -> None:
         """The numbers shown are no longer current (``why``): faded, and
         Compare again offered."""
         if self.comparison is not None:
             self.stale.setText(self.tr("{0}: compare again to update these numbers.").format(why))
             self._fade(True)
+            self._offer_again(True)
 
     def mark_failed(self, error: str) -> None:
         """Working the comparison out again failed (``error``): the numbers
@@ -595,7 +615,7 @@ class CompareView(QWidget):
             self.stale.setText(self.tr("These numbers are no longer current; comparing "
                                        "again failed: {0}").format(error))
             self._fade(True)
-            self.recompute_button.setEnabled(True)
+            self._offer_again(True)
 
     def mark_working(self, why: str) -> None:
         """The comparison is being worked out again (``why``): the numbers
@@ -603,14 +623,16 @@ class CompareView(QWidget):
         if self.comparison is not None:
             self.stale.setText(self.tr("{0}: comparing again…").format(why))
             self._fade(True)
+            self.recompute_button.setText(self.tr("Comparing…"))
             self.recompute_button.setEnabled(False)
             self.unresolved_note.hide()  # (its way out is being taken)
             self.count_button.hide()
 
     def mark_current(self) -> None:
-        """The numbers shown are current (again)."""
+        """The numbers shown are current (again): nothing to compare again."""
         self.stale.clear()
         self._fade(False)
+        self._offer_again(False)
 
     def _fade(self, faded: bool) -> None:
         self.model.set_faded(faded)
