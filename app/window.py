@@ -556,9 +556,11 @@ class MainWindow(EditingWindow):
             QTimer.singleShot(0, self.fit_columns)
 
     def reset_layout(self) -> None:
-        """View > Reset layout: the first-start window, docks and grid columns,
-        and the grids' heights following their rows again."""
+        """View > Reset layout: the first-start window, docks and grid columns
+        (the widths a reviewer gave them forgotten), and the grids' heights
+        following their rows again."""
         self.workplace.reset()
+        self.grid_panel.forget_widths()
         self.grid_columns.reset()
         self.grid_panel.follow_rows()
 

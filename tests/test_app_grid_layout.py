@@ -514,3 +514,75 @@ def test_the_original_ticked_before_any_edit_counts_in_the_key_width(qtbot, tmp_
     assert grid.isColumnHidden(GridColumn.ORIGINAL)
     assert panel.key_width() == before
     w.session.mark_saved()
+
+
+def _drag_edge(qtbot, view, column: int, by: int) -> None:
+    """Drag the right edge of ``column``'s header section ``by`` pixels, as
+    a reviewer's mouse does (press, moves, release on the header)."""
+    header = view.horizontalHeader()
+    edge = header.sectionViewportPosition(column) + header.sectionSize(column) - 1
+    y = header.height() // 2
+    port = header.viewport()
+    qtbot.mousePress(port, Qt.MouseButton.LeftButton, pos=QPoint(edge, y))
+    for step in range(1, 5):
+        qtbot.mouseMove(port, QPoint(edge + by * step // 4, y))
+    qtbot.mouseRelease(port, Qt.MouseButton.LeftButton, pos=QPoint(edge + by, y))
+
+
+def test_a_column_the_reviewer_widened_keeps_its_width(qtbot, tmp_path):
+    """At 1280x800 a reviewer drags the source column wider to read the
+    URLs the cap elides: the next query, a grade and a refit keep that
+    width (fails before: the next query put it back to its cap, 210 px);
+    View > Reset layout gives it to the contents again."""
+    w = _open(qtbot, "trec", tmp_path, "1280x800")
+    grid = w.grid
+    source = GridColumn.SOURCE
+    capped = grid.columnWidth(source)
+    _drag_edge(qtbot, grid, source, 90)
+    dragged = grid.columnWidth(source)
+    assert dragged >= capped + 80
+    w.set_query(w.document.query_index("102"))
+    _settle(qtbot, w)
+    assert grid.columnWidth(source) == dragged
+    grid.setCurrentIndex(w.grid_model.index(1, GridColumn.GRADE))
+    grid.setFocus()
+    qtbot.keyClick(grid, Qt.Key.Key_2)  # (shows the original grade: the columns refitted)
+    qtbot.waitUntil(lambda: not grid.isColumnHidden(GridColumn.ORIGINAL))
+    _settle(qtbot, w)
+    w.fit_columns()
+    assert grid.columnWidth(source) == dragged
+    w.app_actions["reset_layout"].trigger()
+    _settle(qtbot, w)
+    w.fit_columns()
+    assert grid.columnWidth(source) < dragged
+    w.session.mark_saved()
+
+
+def test_a_note_column_empty_on_the_query_shown_gives_its_room_back(qtbot, tmp_path):
+    """A note written on one query widened the note column; on a query
+    without notes it stood as wide, empty, the source cut shorter beside
+    it (fails before: 'Note' kept the note's width on query 102). It
+    narrows to its header there, and the source, capped, takes the room
+    back: both as on that query before any note."""
+    w = _open(qtbot, "trec", tmp_path, "1920x1080")
+    grid, note, source = w.grid, GridColumn.NOTE, GridColumn.SOURCE
+    header = grid.horizontalHeader()
+    w.set_query(w.document.query_index("102"))
+    _settle(qtbot, w)
+    before = grid.columnWidth(source)
+    assert grid.columnWidth(note) == header.sectionSizeHint(note)
+    w.set_query(w.document.query_index("101"))
+    _settle(qtbot, w)
+    assert w.set_note(w.grid_model.candidate(1), "a long note on why this page is graded so "
+                      "low, read in full")
+    _settle(qtbot, w)
+    widened = grid.columnWidth(note)
+    assert widened > header.sectionSizeHint(note) + 30
+    w.set_query(w.document.query_index("102"))
+    _settle(qtbot, w)
+    assert grid.columnWidth(note) == header.sectionSizeHint(note)
+    assert grid.columnWidth(source) == before
+    w.set_query(w.document.query_index("101"))
+    _settle(qtbot, w)
+    assert grid.columnWidth(note) == widened  # (its note again)
+    w.session.mark_saved()

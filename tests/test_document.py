@@ -136,3 +136,19 @@ def test_released_scores_say_so_and_every_other_column_stays():
     assert doc.state.tolist() == [0, 0, 1]
     assert doc.members(0).tolist() == [0, 1]
     assert len(doc) == 3
+
+
+def test_blank_tells_an_empty_note_or_version_without_making_the_column():
+    doc = Document.from_columns(query=["q", "q", "r"], source_id=["a", "b", "a"],
+                                score=[2, 1, 1], grade=[1, 0, 2])
+    assert doc.blank("note", np.arange(3))
+    assert not vars(Document)["note"].is_made(doc)  # (asked, not made)
+    doc.set_note(1, "page moved")
+    assert doc.blank("note", np.array([0, 2]))
+    assert not doc.blank("note", np.arange(2))
+    versions = Document.from_columns(query=["q", "q"], source_id=["a", "b"], score=[2, 1],
+                                     grade=[1, 0], version=["", "v2"])
+    assert (versions.blank("version", np.array([0])),
+            versions.blank("version", np.arange(2))) == (True, False)
+    with pytest.raises(ValueError, match="score"):
+        doc.blank("score", np.arange(3))

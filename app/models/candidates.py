@@ -183,6 +183,14 @@ class CandidateModel(QAbstractTableModel):
     def candidates(self) -> npt.NDArray[np.int64]:
         return self._rows.copy()
 
+    def blank(self, column: int) -> bool:
+        """Whether ``column`` (the note's or the version's) is empty in
+        every row shown (the whole query's, not only those measured)."""
+        key = self.columns[column].key
+        if self._ev is None or key not in ("note", "version"):
+            return False
+        return self._ev.doc.blank(key, self._rows)
+
     def _compute_rows(self, ev: Evaluation, q: int) -> npt.NDArray[np.int64]:
         if q < 0 or q >= ev.doc.n_queries:
             return np.zeros(0, dtype=np.int64)

@@ -23,7 +23,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QKeyEvent, QMouseEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QLabel,
@@ -292,6 +292,23 @@ class GridPanel(QWidget):
         self._layout.setContentsMargins(0, 0, 0, 0)
         self._layout.addWidget(self.split)
         self._shown_ideal: IdealInventory | None = None
+        #: The widths a reviewer gave columns, dragging (or double-clicking)
+        #: a header's edge, by view and column: every fit keeps them, until
+        #: View > Reset layout (:meth:`forget_widths`). A Source dragged
+        #: wider to read its ids went back to its cap at the next query.
+        self._kept: dict[QTableView, dict[int, int]] = {self.grid: {}, self.not_retrieved: {}}
+        self._headers = {view.horizontalHeader().viewport(): view
+                         for view in (self.grid, self.not_retrieved)}
+        self._dragging: QTableView | None = None
+        #: The width each view's source ids asked when last measured: the
+        #: source follows the viewport's width up to it (_follow_width).
+        self._source_wants: dict[QTableView, int] = {}
+        self._ports = {view.viewport(): view for view in (self.grid, self.not_retrieved)}
+        for view in (self.grid, self.not_retrieved):
+            view.horizontalHeader().viewport().installEventFilter(self)
+            view.viewport().installEventFilter(self)
+            view.horizontalHeader().sectionResized.connect(
+                lambda col, _old, new, v=view: self._resized(v, col, new))
         self.not_retrieved_model.modelReset.connect(self._update_label)
         self.not_retrieved_model.dataChanged.connect(self._follow_ideal)
         self.model.modelReset.connect(self._update_label)
@@ -302,15 +319,49 @@ class GridPanel(QWidget):
 
     def fit_columns(self) -> None:
         """Columns sized to their contents and headers (a long source id
-        capped, see :meth:`source_most`, its full text on hover); the grid
-        shown from its first column."""
+        capped, see :meth:`source_most`, its full text on hover), those a
+        reviewer sized kept; the grid shown from its first column."""
         with resized_at_once(self.grid, self.not_retrieved):
             for view in (self.grid, self.not_retrieved):
                 _measure_rows_in_view(view, self._room(view))
+                kept = self._kept[view]
+                measured = _contents_widths(view)
                 fit_columns(view, most=max(160, view.viewport().width()),
-                            measured=_contents_widths(view))
+                            measured=measured, skip=tuple(kept))
+                self._source_wants[view] = measured.get(GridColumn.SOURCE, 0)
+                for col, width in kept.items():
+                    view.horizontalHeader().resizeSection(col, width)
             self._widen(measured=True)
         self.grid.horizontalScrollBar().setValue(0)
+
+    def _follow_width(self, view: QTableView) -> None:
+        """The source column as wide as the viewport leaves it now (up to
+        what its ids asked, down to :data:`SOURCE_LEAST` characters), once
+        the columns were fitted: a vertical scroll bar coming after the fit
+        (the rows arrived), or the side columns giving the grid room, left
+        the columns fitted to the width before: at 1920x1080 the last
+        column was cut by the bar's 14 px, a note's column narrowed left
+        the source cut 14 px short. A width the reviewer gave it is kept."""
+        source = GridColumn.SOURCE
+        wants = self._source_wants.get(view)
+        if wants is None or source in self._kept[view] or view.isColumnHidden(source):
+            return
+        header = view.horizontalHeader()
+        width = min(self.source_most(view), max(wants, header.sectionSizeHint(source)))
+        if width != header.sectionSize(source):
+            header.resizeSection(source, width)
+
+    def _resized(self, view: QTableView, column: int, width: int) -> None:
+        """A section of ``view`` resized: kept when the reviewer did it (a
+        drag or a double click on its header's edge under way)."""
+        if self._dragging is view:
+            self._kept[view][column] = width
+
+    def forget_widths(self) -> None:
+        """The columns a reviewer sized follow their contents again (View >
+        Reset layout)."""
+        for kept in self._kept.values():
+            kept.clear()
 
     def _room(self, view: QTableView) -> int:
         """The height ``view``'s rows have: its viewport's, or for the judged
@@ -336,7 +387,7 @@ class GridPanel(QWidget):
         at 200,000 candidates)."""
         note = GridColumn.NOTE
         for view in (self.grid, self.not_retrieved):
-            if view.isColumnHidden(note):
+            if view.isColumnHidden(note) or note in self._kept[view]:
                 continue
             header = view.horizontalHeader()
             wanted = min(self.note_most(view),
@@ -410,18 +461,30 @@ class GridPanel(QWidget):
     def _widen(self, *, measured: bool) -> None:
         """:meth:`widen_columns`; ``measured``: the columns were just fitted to
         the rows now shown, so only the grade column's choices are measured
-        (and a long source id capped)."""
+        (and a long source id capped). The note and version columns, where
+        the query shown has none, narrow to their headers first (a note
+        written on another query kept the column up to 36 characters wide,
+        empty, beside a source id cut to its cap): the source takes that
+        room. A column the reviewer sized keeps its width."""
         most = max(160, self.grid.viewport().width() // 3)
         for view in (self.grid, self.not_retrieved):
             header = view.horizontalHeader()
+            kept = self._kept[view]
+            model = view.model()
+            assert isinstance(model, CandidateModel)
             if not measured:
                 _measure_rows_in_view(view, self._room(view))
+                for empty in (GridColumn.VERSION, GridColumn.NOTE):
+                    if empty not in kept and model.blank(empty):
+                        header.resizeSection(empty, header.sectionSizeHint(empty))
             # (a number column widens for the grade state's word it shows:
             # "unknown" read "u…n" in the gain column fitted to numbers)
             words = [n for n, c in enumerate(self.model.columns)
                      if c.state_words and n != GridColumn.GRADE]
             for col in (GridColumn.VERSION, GridColumn.GRADE, *words, GridColumn.SOURCE,
                         GridColumn.NOTE):
+                if col in kept:
+                    continue
                 wanted = 0 if measured else max(view.sizeHintForColumn(col),
                                                 header.sectionSizeHint(col))
                 if col is GridColumn.GRADE:
@@ -432,6 +495,8 @@ class GridPanel(QWidget):
                         header.resizeSection(col, cap)
                     wanted = min(cap, wanted)
                 if col is GridColumn.SOURCE:  # the others' widths are known
+                    wants = self._source_wants
+                    wants[view] = max(wants.get(view, 0), wanted)
                     cap = self.source_most(view)
                     if header.sectionSize(col) > cap:
                         header.resizeSection(col, cap)
@@ -579,6 +644,16 @@ class GridPanel(QWidget):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.split and event.type() == QEvent.Type.Resize:
             self._share_height()
+        elif watched in self._ports and isinstance(event, QResizeEvent) and (
+                event.size().width() != event.oldSize().width()):
+            self._follow_width(self._ports[watched])
+        elif watched in self._headers and isinstance(event, QMouseEvent):
+            kind = event.type()
+            if (kind in (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonDblClick)
+                    and event.button() == Qt.MouseButton.LeftButton):
+                self._dragging = self._headers[watched]
+            elif kind == QEvent.Type.MouseButtonRelease:
+                self._dragging = None
         return super().eventFilter(watched, event)
 
     def _share_height(self) -> None:

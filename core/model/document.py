@@ -517,6 +517,13 @@ class Document:
         millions, and the column of 2,000,000 empty notes is 16 MiB)."""
         return str(self.note[i]) if vars(Document)["note"].is_made(self) else ""
 
+    def blank(self, column: str, rows: IntArray) -> bool:
+        """Whether ``rows``' texts of ``column`` (``"note"``, ``"version"``)
+        are all empty, the column not made for it while none is set."""
+        if column not in ("note", "version"):
+            raise ValueError(column)
+        return bool(vars(Document)[column].blank(self, rows))
+
     def changed(self, rows: IntArray | None = None) -> npt.NDArray[np.bool_]:
         """Candidates whose current grade differs from the original (of
         ``rows`` only, when given: an edit's rows cost their number)."""

@@ -104,6 +104,13 @@ class Column(Generic[_T]):
     def is_made(self, obj: object) -> bool:
         return not isinstance(obj.__dict__[self.slot], Unmade)
 
+    def blank(self, obj: object, rows: npt.NDArray[np.int64]) -> bool:
+        """Whether ``rows`` of ``obj``'s text column are all empty: a column
+        of empty texts (:class:`EmptyTexts`) is not made to tell."""
+        if isinstance(obj.__dict__[self.slot], EmptyTexts):
+            return True
+        return bool((np.asarray(self.__get__(obj))[rows] == "").all())
+
     def take(self, obj: object, rows: npt.NDArray[np.int64]) -> _T | Unmade:
         """A copy of ``rows`` of ``obj``'s column, left unmade if it is."""
         value = obj.__dict__[self.slot]
