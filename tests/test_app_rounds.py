@@ -247,29 +247,66 @@ def test_a_note_conflict_is_listed_and_resolved_as_a_grade_conflict(qtbot, windo
     assert model.index(1, ConflictColumn.STATUS).data() == "open"
     view.table.setFocus()
     qtbot.keyClick(view.table, Qt.Key.Key_3, Qt.KeyboardModifier.AltModifier)
-    assert merged.note[i] == "lead: check the date\nana: page moved"
+    # (each side named as whose note it is: the open note differed only by
+    # its separator, "lead: check the date\nana: page moved")
+    assert merged.note[i] == "lead's note: check the date\nana's note: page moved"
     assert model.index(1, ConflictColumn.STATUS).data() == "both kept"
     assert model.index(1, ConflictColumn.NOW).data() == (
-        "lead: check the date \u21b5 ana: page moved")
+        "lead's note: check the date \u21b5 ana's note: page moved")
     assert window.session.position == steps + 1
     # Edit note…: the grid's note cell, its editor open on the note
     qtbot.mouseClick(view.edit_button, Qt.MouseButton.LeftButton)
     editor = window.grid.findChild(QLineEdit, "noteEditor")
     assert editor is not None
     assert editor.isVisible()
-    assert editor.text() == "lead: check the date\nana: page moved"
+    assert editor.text() == "lead's note: check the date\nana's note: page moved"
     editor.selectAll()
     qtbot.keyClicks(editor, "both: the page moved on the date")
     assert editor.hasFocus()
     qtbot.keyClick(editor, Qt.Key.Key_Return)  # (kept by a queued call)
     qtbot.waitUntil(lambda: merged.note[i] == "both: the page moved on the date")
-    assert model.index(1, ConflictColumn.STATUS).data() == "edited"
+    # which side the hand kept (it said "edited", whatever it kept)
+    assert model.index(1, ConflictColumn.STATUS).data() == "ana's, edited"
     assert window.session.position == steps + 2
     # the grade conflict's row and buttons are as they were
     view.table.selectRow(0)
     assert list(view.choice_buttons) == ["ana", "ben", "both"]
     assert not view.edit_button.isVisible()
     assert model.index(0, ConflictColumn.GRADES).data() == "ana: 0, ben: 2"
+
+
+def test_a_settled_conflict_is_greyed_below_the_open_ones(qtbot, window):
+    """A conflict settled stays listed, with what settled it, but below the
+    open ones and greyed; the row selected is then the next open one, its
+    buttons one Alt+digit away (fails before: the settled grade conflict
+    stayed first, in the open ones' colours, and stayed selected); undo
+    lists it first again."""
+    from app.models.looks import brush
+
+    merged, (_q, x), (_, y) = merged_with_both_kinds()
+    window.set_document(merged)
+    view = controller(window, ConflictsController).view
+    model = view.model
+    rect = view.table.visualRect(model.index(0, ConflictColumn.QUERY))
+    qtbot.mouseClick(view.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert list(view.choice_buttons) == ["ana", "ben", "both"]
+    qtbot.mouseClick(view.choice_buttons["ben"], Qt.MouseButton.LeftButton)
+    assert [(model.index(r, ConflictColumn.SOURCE).data(),
+             model.index(r, ConflictColumn.STATUS).data()) for r in range(2)] == [
+        (y, "open"), (x, "ben's grade")]
+    muted = brush("muted").color()
+    assert model.index(1, ConflictColumn.QUERY).data(Qt.ItemDataRole.ForegroundRole).color() == (
+        muted)
+    assert model.index(0, ConflictColumn.QUERY).data(Qt.ItemDataRole.ForegroundRole) is None
+    assert view.table.currentIndex().row() == 0
+    assert list(view.choice_buttons) == ["lead", "ana", "both"]  # the note's, next
+    assert view.message.text() == (
+        "1 of 2 conflicts open: different grades (the base's stayed) or notes (joined). "
+        "Select one, then take one side's or keep both. Settled ones are greyed, below the "
+        "open ones.")
+    qtbot.keyClick(window.grid, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert [model.index(r, ConflictColumn.SOURCE).data() for r in range(2)] == [x, y]
+    assert model.index(0, ConflictColumn.QUERY).data(Qt.ItemDataRole.ForegroundRole) is None
 
 
 def test_no_conflict_says_so(window):

@@ -26,6 +26,7 @@ from core.analysis.rounds import (
     conflict_status,
     merge,
     note_conflict_status,
+    note_edit_kept,
     note_resolutions,
     open_conflicts,
     open_note_conflicts,
@@ -736,16 +737,22 @@ def test_note_conflicts_are_kept_with_the_round_and_resolved_by_the_note():
     choices = note_resolutions(c)
     assert [(r.label, r.note) for r in choices] == [
         ("lead", "check the date"), ("ana", "page moved"),
-        (BOTH, "lead: check the date\nana: page moved")]
+        (BOTH, "lead's note: check the date\nana's note: page moved")]
     session = Worksheet(m)
     for r in choices:
         session.apply(SetNotes.of([i], [r.note], who="lead", why=f"resolved: {r.text}"))
         assert note_conflict_status(m, c) == r.label
         assert open_note_conflicts(m) == []
         assert m.audit[-1].note == f"resolved: {r.text}"
+    # (kept as it was written before each side was named as whose note:
+    # settled the same way, a workbook saved so reads as before)
+    session.apply(SetNotes.of([i], ["lead: check the date\nana: page moved"], who="lead"))
+    assert note_conflict_status(m, c) == BOTH
     session.apply(SetNotes.of([i], ["both wrong: see the new page"], who="lead"))
     assert note_conflict_status(m, c) == "changed"
-    for _ in range(len(choices) + 1):
+    assert note_edit_kept(c, "both wrong: see the new page") == []
+    assert note_edit_kept(c, "Page  moved: see the new page") == ["ana"]
+    for _ in range(len(choices) + 2):
         session.undo()
     assert note_conflict_status(m, c) == "open"
     assert m.audit[-1].note == f"undo of resolved: {choices[0].text}"

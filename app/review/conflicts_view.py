@@ -3,13 +3,16 @@
 A merged workbook (``ndcg-worksheet merge``, or Review > Merge returned
 workbooks) records the candidates two reviewers graded differently outside
 an overlap query (the base's grade stayed), and the notes changed on both
-sides (the merged note joins them, each labelled). Each is a row: query,
-source, its kind (grade or note), the base's, each reviewer's, the grade or
-note now and where it stands (:func:`core.analysis.rounds.conflict_status`,
-:func:`~core.analysis.rounds.note_conflict_status`). The buttons under the
-table settle the selected conflict: one side's grade or note, both kept (a
-grade's as ratings, their declared consensus; notes each labelled on its own
-line), or, for a note, Edit note (the grid's note cell, to write another);
+sides (the merged note joins them, each labelled). Each is a row, the open
+ones first, the settled greyed below them: query, source, its kind (grade
+or note), the base's, each reviewer's, the grade or note now and where it
+stands (:func:`core.analysis.rounds.conflict_status`,
+:func:`~core.analysis.rounds.note_conflict_status`; a note written by hand
+said by whose note it kept, :func:`~core.analysis.rounds.note_edit_kept`).
+The buttons under the table settle the selected conflict: one side's grade
+or note, both kept (a grade's as ratings, their declared consensus; notes
+each on its own line, named as whose note), or, for a note, Edit note (the
+grid's note cell, to write another);
 each is one undoable edit (:meth:`app.window_api.WindowApi.set_grades`,
 :meth:`~app.window_api.WindowApi.set_notes`), written to the audit log with
 the choice.
@@ -21,13 +24,15 @@ from collections.abc import Sequence
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from app.accessibility import label_control
 from app.actions import ActionSpec
 from app.models.candidates import GridColumn
+from app.models.looks import brush
+from app.models.roles import DISPLAY
 from app.review.common import RowsModel, read_only_table
 from app.shown import shown_id
 from core.analysis.rounds import (
@@ -37,6 +42,7 @@ from core.analysis.rounds import (
     conflict_row,
     conflict_status,
     note_conflict_status,
+    note_edit_kept,
     note_resolutions,
     resolutions,
 )
@@ -96,20 +102,35 @@ class ConflictsModel(RowsModel):
             ConflictColumn.GRADES: self.tr("Each reviewer's grade or note"),
             ConflictColumn.NOW: self.tr("The candidate's grade or note now"),
         }
-        #: The grade conflicts, then the note conflicts, as the rows list them.
+        #: The conflicts as the rows list them: the open ones, then the
+        #: settled (each part the grades', then the notes').
         self.conflicts: list[Conflict | NoteConflict] = []
+        #: Whether each row's conflict is settled (greyed, listed last).
+        self.settled: list[bool] = []
 
     def set_document(self, doc: Document) -> None:
+        """The round's conflicts, the open ones first (in the merge's
+        order), then those settled, greyed: a resolved one stays listed,
+        with what settled it, below the work left."""
         a = doc.assignment
-        self.conflicts = [*a.conflicts, *a.note_conflicts] if a is not None else []
+        every: list[Conflict | NoteConflict] = (
+            [*a.conflicts, *a.note_conflicts] if a is not None else [])
+        statuses = [status_of(doc, c) for c in every]
+        order = sorted(range(len(every)), key=lambda n: statuses[n] != "open")
+        self.conflicts = [every[n] for n in order]
+        self.settled = [statuses[n] != "open" for n in order]
         rows: list[tuple[Any, ...]] = []
-        brushes: list[str | None] = []
-        for c in self.conflicts:
-            status = status_of(doc, c)
+        for n in order:
+            c, status = every[n], statuses[n]
             rows.append(self._note_row(doc, c, status) if isinstance(c, NoteConflict)
                         else self._grade_row(doc, c, status))
-            brushes.append(_OPEN if status == "open" else None)
-        self.set_rows(rows, brushes)
+        self.set_rows(rows, [None if done else _OPEN for done in self.settled])
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = DISPLAY) -> Any:
+        if (role == Qt.ItemDataRole.ForegroundRole and index.isValid()
+                and 0 <= index.row() < len(self.settled) and self.settled[index.row()]):
+            return brush("muted")
+        return super().data(index, role)
 
     def _grade_row(self, doc: Document, c: Conflict, status: str) -> tuple[Any, ...]:
         i = conflict_row(doc, c)
@@ -123,10 +144,22 @@ class ConflictsModel(RowsModel):
         now = "" if i is None else _one_line(str(doc.note[i])) or self.tr("no note")
         base = (f"{c.base_who}: {_one_line(c.base) or self.tr('no note')}" if c.base_who
                 else _one_line(c.base) or self.tr("no note"))
+        status_text = (self._edited(c, str(doc.note[i])) if status == "changed"
+                       and i is not None else self._status_text(status, self.tr("note"), c.every))
         return (c.query, c.source_id, self.tr("note"), base,
                 " | ".join(f"{who}: {_one_line(n) or self.tr('no note')}"
-                           for who, n in c.values), now,
-                self._status_text(status, self.tr("note"), c.every))
+                           for who, n in c.values), now, status_text)
+
+    def _edited(self, c: NoteConflict, note: str) -> str:
+        """A note conflict settled by a note written by hand: whose note it
+        kept ("ana's, edited"), every one ("both kept, edited"), or none
+        ("rewritten"); it said "edited" whatever the hand had done."""
+        kept = note_edit_kept(c, note)
+        if not kept:
+            return self.tr("rewritten")
+        if len(kept) == len(c.sides) > 1:
+            return self.tr("{0} kept, edited").format(c.every)
+        return self.tr("{0}, edited").format(" and ".join(f"{who}'s" for who in kept))
 
     def _status_text(self, status: str, kind: str, every: str = "both") -> str:
         if status == "open":
@@ -135,7 +168,7 @@ class ConflictsModel(RowsModel):
             return self.tr("{0} kept").format(every) if kind == self.tr("note") else self.tr(
                 "both, as ratings")
         if status == "changed":
-            return self.tr("edited") if kind == self.tr("note") else self.tr("another grade")
+            return self.tr("another grade")
         if status == "gone":
             return self.tr("candidate gone")
         return self.tr("{0}'s {1}").format(status, kind)
@@ -284,6 +317,12 @@ class ConflictsController(QObject):
                 "{0} of {1} conflicts open: different grades (the base's stayed) or notes "
                 "(joined). Select one, then take one side's or keep both.").format(
                 self.open_count(), n))
+        settled = n - self.open_count()
+        if n and settled:
+            self.view.message.setText(self.tr("{0} Settled ones are greyed, below the open "
+                                              "ones.").format(self.view.message.text()))
+        # (the row selected stays: a conflict just settled moves below, and the
+        # next open one takes its place, its buttons one Alt+digit away)
         if 0 <= selected < n:
             self.view.table.selectRow(selected)
         self._select(selected if 0 <= selected < n else -1)

@@ -96,7 +96,16 @@ class NoteConflict:
     @property
     def kept_both(self) -> str:
         """The note of the conflict settled by keeping every version: each
-        labelled on its own line (told from :attr:`merged`, the open one)."""
+        on its own line, named as whose note it is (``lead's note: check
+        the date``), told from :attr:`merged`, the open one, by more than
+        its separator."""
+        return "\n".join(f"{who}'s note: {note}" for who, note in self.sides)
+
+    @property
+    def kept_both_before(self) -> str:
+        """:attr:`kept_both` as it was written before each side was named
+        so (``lead: check the date`` on its own line): a workbook saved so
+        reads as settled the same way."""
         return "\n".join(f"{who}: {note}" for who, note in self.sides)
 
     @property

@@ -9,7 +9,7 @@ rating), which keeps both.
 
 A note conflict (:class:`~core.model.assignment.NoteConflict`) is resolved
 by setting the candidate's note, one undoable edit too: to one side's note,
-or to every version kept, each labelled on its own line
+or to every version kept, each on its own line named as whose note it is
 (:attr:`~core.model.assignment.NoteConflict.kept_both`); a note edited to
 anything else settles it too. Where each stands is read from the note, as a
 grade conflict's is from the grade: nothing else is stored, so undo, the
@@ -28,8 +28,8 @@ from core.model.assignment import Conflict, Given, NoteConflict
 from core.model.document import Document, GradeState
 
 __all__ = ["BOTH", "NoteResolution", "Resolution", "conflict_row", "conflict_status",
-           "note_conflict_status", "note_resolutions", "open_conflicts", "open_note_conflicts",
-           "resolutions"]
+           "note_conflict_status", "note_edit_kept", "note_resolutions", "open_conflicts",
+           "open_note_conflicts", "resolutions"]
 
 #: The label of the resolution that keeps both reviewers' grades as ratings.
 BOTH = "both"
@@ -136,7 +136,7 @@ def note_resolutions(c: NoteConflict) -> list[NoteResolution]:
     ...     print(r.label, repr(r.note), r.text)
     lead 'check the date' lead's note: check the date
     ana 'page moved' ana's note: page moved
-    both 'lead: check the date\\nana: page moved' both notes, each labelled
+    both "lead's note: check the date\\nana's note: page moved" both notes, each labelled
     """
     return [NoteResolution(who, f"{who}'s note: {note}", note) for who, note in c.sides] + [
         NoteResolution(BOTH, f"{c.every} notes, each labelled",
@@ -155,7 +155,30 @@ def note_conflict_status(doc: Document, c: NoteConflict) -> str:
     for r in note_resolutions(c):
         if r.note == now:
             return r.label
+    if now == c.kept_both_before:
+        return BOTH
     return "open" if now == c.merged else "changed"
+
+
+def note_edit_kept(c: NoteConflict, note: str) -> list[str]:
+    """Whose notes (each side's name, in :attr:`NoteConflict.sides`'
+    order) a note written by hand over conflict ``c`` still holds, its
+    words whole (case and spacing aside): the side that won an edit, or
+    every side, or none (rewritten).
+
+    Examples
+    --------
+    >>> c = NoteConflict("q", "a", "check the date", "lead", (("ana", "page moved"),))
+    >>> note_edit_kept(c, "Page moved (checked on Monday)")
+    ['ana']
+    >>> note_edit_kept(c, "check the date; page moved")
+    ['lead', 'ana']
+    >>> note_edit_kept(c, "the link is dead")
+    []
+    """
+    said = " ".join(note.split()).casefold()
+    return [who for who, side in c.sides
+            if (words := " ".join(side.split()).casefold()) and words in said]
 
 
 def open_note_conflicts(doc: Document) -> list[NoteConflict]:
