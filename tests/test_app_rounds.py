@@ -11,7 +11,7 @@ import openpyxl
 import pytest
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QFontMetricsF
-from PySide6.QtWidgets import QDialogButtonBox, QLabel, QLineEdit, QPushButton
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QLabel, QLineEdit, QPushButton
 
 from app.accessibility import without_mnemonic
 from app.models.candidates import GridColumn
@@ -307,6 +307,39 @@ def test_a_settled_conflict_is_greyed_below_the_open_ones(qtbot, window):
     qtbot.keyClick(window.grid, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert [model.index(r, ConflictColumn.SOURCE).data() for r in range(2)] == [x, y]
     assert model.index(0, ConflictColumn.QUERY).data(Qt.ItemDataRole.ForegroundRole) is None
+
+
+def test_the_conflicts_dock_fits_its_table_and_buttons_at_1280x800(qtbot, window):
+    """In the dock's 595 px at 1280x800 the table scrolled sideways, what
+    settled each ('resolved by') out of view, and a note's three choices
+    pushed Edit note… and Show candidate past the dock's edge (fails
+    before): the notes give way, elided, whole on hover; the buttons wrap
+    onto a second row, below the table, none over another."""
+    merged, _x, _y = merged_with_both_kinds()
+    window.set_document(merged)
+    conflicts = controller(window, ConflictsController)
+    view, dock = conflicts.view, conflicts.dock
+    dock.setFloating(True)
+    dock.resize(595, 300)
+    qtbot.waitUntil(lambda: abs(view.width() - 595) < 30)
+    table = view.table
+    rect = table.visualRect(view.model.index(1, ConflictColumn.QUERY))
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert list(view.choice_buttons) == ["lead", "ana", "both"]
+    qtbot.wait(1)
+    QApplication.processEvents()
+    assert view.width() < 620  # (the buttons in one row widened it past the dock)
+    assert table.horizontalHeader().length() <= table.viewport().width()
+    assert not table.horizontalScrollBar().isVisible()
+    buttons = [*view.choice_buttons.values(), view.edit_button, view.go_button]
+    boxes = [b.geometry() for b in buttons]
+    for button, box in zip(buttons, boxes, strict=True):
+        assert button.isVisible()
+        assert view.rect().contains(box), button.text()
+        assert box.top() > table.geometry().bottom(), button.text()
+        assert not any(box.intersects(other) for other in boxes if other != box)
+    assert len({box.top() for box in boxes}) == 2  # (wrapped onto a second row)
+    window.session.mark_saved()
 
 
 def test_no_conflict_says_so(window):

@@ -25,15 +25,18 @@ from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt
-from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtGui import QKeySequence, QResizeEvent, QShortcut
+from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
 
 from app.accessibility import label_control
 from app.actions import ActionSpec
+from app.delegates import NumberDelegate
+from app.flow_layout import FlowLayout
 from app.models.candidates import GridColumn
 from app.models.looks import brush
 from app.models.roles import DISPLAY
-from app.review.common import RowsModel, read_only_table
+from app.panels.fit import fit_rows_to_font
+from app.review.common import RowsModel, WidthFit, read_only_table
 from app.shown import shown_id
 from core.analysis.rounds import (
     BOTH,
@@ -190,13 +193,25 @@ class ConflictsView(QWidget):
         self.model = ConflictsModel(self)
         self.table = read_only_table("conflictsTable", self.model, self)
         label_control(self.table, self.tr("Conflicts between reviewers"))
+        # The notes (the base's, the reviewers', now) give way, elided and
+        # whole on hover, so that what settled each stays in view: at
+        # 1280x800 the table scrolled sideways, "resolved by" out of view.
+        self.table.setItemDelegate(NumberDelegate(lambda: 4, self))
+        fit_rows_to_font(self.table)
+        WidthFit(self.table, lambda: (ConflictColumn.BASE, ConflictColumn.GRADES,
+                                      ConflictColumn.NOW),
+                 self.fontMetrics().horizontalAdvance("check the date") + 12)
         # Room for a grade's and a note's conflict at once: at 1280x800 the
         # dock's share showed one row, the other scrolled away.
         rows = self.table.verticalHeader().defaultSectionSize()
         self.table.setMinimumHeight(
             self.table.horizontalHeader().sizeHint().height() + 3 * rows
             + 2 * self.table.frameWidth())
-        self.buttons = QHBoxLayout()
+        #: The selected conflict's choices, then Edit note… and Show
+        #: candidate, wrapped onto a second row where the dock has not their
+        #: room (at 1280x800 a note's three choices pushed the last two past
+        #: the dock's edge).
+        self.buttons = FlowLayout()
         self.go_button = QPushButton(self.tr("&Show candidate"), self)
         self.go_button.setObjectName("conflictShowButton")
         #: A note conflict's last way: the candidate's note cell in the grid,
@@ -208,12 +223,9 @@ class ConflictsView(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(self.message)
         layout.addWidget(self.table, 1)
-        row = QHBoxLayout()
-        row.addLayout(self.buttons)
-        row.addWidget(self.edit_button)
-        row.addStretch(1)
-        row.addWidget(self.go_button)
-        layout.addLayout(row)
+        layout.addLayout(self.buttons)
+        self.buttons.addWidget(self.edit_button)
+        self.buttons.addWidget(self.go_button)
         #: The buttons of the selected conflict's resolutions, by label.
         self.choice_buttons: dict[str, QPushButton] = {}
         #: Alt+1 ... Alt+9 press the selected conflict's choices while the focus
@@ -252,9 +264,30 @@ class ConflictsView(QWidget):
             self.buttons.addWidget(button)
             button.show()  # (a layout shows a new child only at the next event loop turn)
             self.choice_buttons[r.label] = button
+        for last in (self.edit_button, self.go_button):  # (after the choices)
+            self.buttons.removeWidget(last)
+            self.buttons.addWidget(last)
         self.go_button.setEnabled(bool(choices))
         self.edit_button.setVisible(any(isinstance(r, NoteResolution) for r in choices))
+        self._fit_height()
         return self.choice_buttons
+
+    def _fit_height(self) -> None:
+        """As tall at least as its texts, the table's rows and the buttons'
+        rows take at its width: a dock's height is the window's to give, and
+        wrapped onto a second row the buttons lay over the table's rows."""
+        layout = self.layout()
+        if layout is None:
+            return
+        margins = layout.contentsMargins()
+        rows = self.buttons.heightForWidth(self.width() - margins.left() - margins.right())
+        self.setMinimumHeight(layout.minimumSize().height()
+                              - self.buttons.minimumSize().height() + rows)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self._fit_height()
 
 
 class ConflictsController(QObject):

@@ -21,8 +21,8 @@ from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtWidgets import QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from app.accessibility import label_control
 from app.actions import ActionSpec
@@ -30,7 +30,7 @@ from app.delegates import GradeWordsDelegate, NumberDelegate
 from app.models.looks import ITALIC, STATE_TONE, brush
 from app.panels.fit import fit_rows_to_font
 from app.panels.scrolled import scrolled
-from app.review.common import Index, RowsModel, read_only_table
+from app.review.common import Index, RowsModel, WidthFit, read_only_table
 from app.shown import shown_id
 from core.analysis.agreement import AgreementReport, agreement
 from core.model.document import Document, GradeState, grade_text
@@ -239,72 +239,6 @@ def short_names(names: Sequence[str]) -> list[str]:
         else:
             short.append("".join(w if w.isdigit() else w[0].upper() for w in words))
     return short if len(set(short)) == len(short) else list(names)
-
-
-class WidthFit(QObject):
-    """Keeps a table's columns within its width, and its height to its rows.
-
-    Each column gets the width its contents and header ask; when they ask
-    more than the view has, the ``words`` columns (ids, names, marks) give
-    way, the widest first, down to ``floor`` pixels, their texts elided and
-    said whole on hover (:meth:`NumberDelegate.helpEvent`, the headers'
-    tooltips); numbers never shrink. Only below those floors does the
-    table scroll sideways. At most ``rows`` rows tall (None: as the layout
-    gives it). In a Judges tab 264 px wide the three tables scrolled
-    sideways at their natural widths (400, 370 and 500 px) and cut
-    ``unrateable: N/A`` at the viewport's edge, and the kappa and alpha
-    tables stood 190 px tall over 3 rows. No column stretches to the
-    table's edge (its last one stretched: the alpha table's grades count
-    stood 200 px from its header at 1920x1080); the room the columns do
-    not ask stays blank at their right."""
-
-    def __init__(self, view: QTableView, words: Callable[[], Sequence[int]], floor: int,
-                 rows: int | None = None) -> None:
-        super().__init__(view)
-        self.view, self.words, self.floor, self.rows = view, words, floor, rows
-        view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        view.horizontalHeader().setStretchLastSection(False)
-        view.setTextElideMode(Qt.TextElideMode.ElideRight)
-        view.setWordWrap(False)  # (a mark wrapped to a second line, cut at the row's foot)
-        view.installEventFilter(self)
-        view.model().modelReset.connect(self.fit)
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() in (QEvent.Type.Resize, QEvent.Type.Show):
-            self.fit()
-        return False
-
-    def fit(self) -> None:
-        view = self.view
-        header = view.horizontalHeader()
-        count = header.count()
-        want = [max(header.sectionSizeHint(c), view.sizeHintForColumn(c)) for c in range(count)]
-        words = [c for c in self.words() if 0 <= c < count]
-        # (from the frame, not the viewport: at a Resize the viewport has
-        # not followed yet, and the table kept the widths of its last size;
-        # a table of any number of rows keeps its scroll bar's room, which
-        # it shows after the rows arrive, the fit done: the last column was
-        # cut by 14 px)
-        bar = view.verticalScrollBar()
-        scrolls = bar.isVisible() or self.rows is None or view.model().rowCount() > self.rows
-        room = view.contentsRect().width() - (bar.sizeHint().width() if scrolls else 0)
-        cap = max(want, default=0)
-        fixed = sum(w for c, w in enumerate(want) if c not in words)
-        while cap > self.floor and fixed + sum(
-                max(min(want[c], cap), min(want[c], self.floor)) for c in words) > room:
-            cap -= 1
-        for c in range(count):
-            width = max(min(want[c], cap), min(want[c], self.floor)) if c in words else want[c]
-            if header.sectionSize(c) != width:
-                header.resizeSection(c, width)
-        if self.rows is not None:
-            rows = view.verticalHeader()
-            shown = sum(rows.sectionSize(r) for r in range(min(rows.count(), self.rows)))
-            bar = view.horizontalScrollBar()
-            height = (header.sizeHint().height() + shown + 2 * view.frameWidth()
-                      + (bar.sizeHint().height() if header.length() > room else 0))
-            if view.height() != height:
-                view.setFixedHeight(height)
 
 
 class JudgesView(QWidget):
