@@ -586,3 +586,37 @@ def test_a_note_column_empty_on_the_query_shown_gives_its_room_back(qtbot, tmp_p
     _settle(qtbot, w)
     assert grid.columnWidth(note) == widened  # (its note again)
     w.session.mark_saved()
+
+
+def test_every_column_stays_in_view_at_1920x1080_when_a_scroll_bar_comes(qtbot):
+    """The columns fitted on a query of two rows, the next query's forty
+    bring the grid's vertical scroll bar: the source, capped, gives the
+    bar its room (the grid._follow_width), where the columns kept the
+    width before and the last one, Its ideal contribution, was cut by the
+    bar's width behind a horizontal scroll bar (seen under Xvfb at
+    1920x1080 on a run of URLs: fails before)."""
+    from tests.conftest import doc_of
+
+    long_id = URL.replace("42", "{0}")
+    rows = [("short", long_id.format(i), 2.0 - i, 1) for i in range(2)]
+    rows += [("long", long_id.format(100 + i), 40.0 - i, i % 3) for i in range(40)]
+    w = build_window(None)
+    qtbot.addWidget(w)
+    w.show()
+    w.set_document(doc_of(rows))
+    w.workplace.reset(SCREENS["1920x1080"])
+    _settle(qtbot, w)
+    w.set_query(w.document.query_index("short"))
+    _settle(qtbot, w)
+    w.fit_columns()
+    _settle(qtbot, w)
+    grid = w.grid
+    assert grid.verticalScrollBar().maximum() == 0
+    assert _outside(grid, IN_VIEW["1920x1080"]) == []
+    source = grid.columnWidth(GridColumn.SOURCE)
+    w.set_query(w.document.query_index("long"))
+    _settle(qtbot, w)
+    assert grid.verticalScrollBar().maximum() > 0
+    assert _outside(grid, IN_VIEW["1920x1080"]) == []
+    assert grid.columnWidth(GridColumn.SOURCE) < source  # (it gave the bar its room)
+    w.session.mark_saved()
