@@ -95,6 +95,19 @@ def _sheet(head: Head, qrels: Path,
     return sheet_as_qrels(head.path, judgments)
 
 
+def _carrying(then: Callable[..., T], sheet: Document | None) -> Callable[..., T]:
+    """``then``, given each run joined with an annotators' sheet's
+    ``judgments`` (``sheet``, imported once) with what else they hold of its
+    candidates (:func:`core.io.annotator.qrels.carry_record`: the
+    annotators' grades, whose consensus the reports then name, as
+    ``evaluate RUN --qrels SHEET`` does); ``then`` itself without them."""
+    if sheet is None:
+        return then
+    from core.io.annotator.qrels import carry_record
+
+    return lambda doc, *more: then(carry_record(doc, sheet), *more)
+
+
 def _roles(heads: Sequence[Head]) -> list[tuple[Head, str]]:
     """Runs' and (last) qrels' heads with their roles, for
     :func:`core.io.score_dict.trec_copies` (ranx's JSON read as TREC)."""
@@ -182,7 +195,8 @@ def read_judged_pair(
                 _left_out(doc_a.queries_left_out, doc_b.queries_left_out))
     with trec_copies(*_roles(heads), read=read) as (run_a, run_b, qrels), _sheet(
             heads[-1], qrels, sheet) as qrels:
-        return _read_judged_pair(run_a, run_b, qrels, then, _any_parquet(*heads))
+        return _read_judged_pair(run_a, run_b, qrels, _carrying(then, sheet),
+                                 _any_parquet(*heads))
 
 
 def _read_judged_pair(
@@ -292,6 +306,7 @@ def read_judged_runs(
     join, read = text_joins(heads)
     if join is not None:  # a JSON id holding white space: one run at a time
         return _each_judged((_judged(join(i), run, qrels) for i, run in enumerate(runs)), then)
+    then = _carrying(then, sheet)
     with trec_copies(*_roles(heads), read=read) as paths, _sheet(
             heads[-1], paths[-1], sheet) as qrels:
         if _any_parquet(*heads):  # one run at a time, the qrels read once

@@ -1,0 +1,92 @@
+"""An annotators' sheet given to ``compare`` as qrels says where the grades
+came from as ``evaluate`` says it: the consensus of the annotators among
+the conventions (the joined runs carry the annotators' record)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from app.cli.main import main
+from core.io import pairs
+from core.io.annotator.qrels import sheet_judgments
+from core.io.files import sniff
+
+SHEET = ("query,doc,annotator,relevance\n"
+         "q1,d1,ana,3\nq1,d1,ben,2\nq1,d2,ana,0\nq1,d2,ben,1\n"
+         "q1,d3,ana,1\nq1,d3,ben,1\nq1,d3,cara,2\n"
+         "q2,d4,ana,2\nq2,d4,ben,2\nq2,d5,ana,0\nq2,d5,ben,0\nq2,d5,cara,1\n")
+RUN = "q1 Q0 d1 1 3 r\nq1 Q0 d2 2 2 r\nq1 Q0 d3 3 1 r\nq2 Q0 d4 1 2 r\nq2 Q0 d5 2 1 r\n"
+QRELS = "q1 0 d1 2.5\nq1 0 d2 0.5\nq1 0 d3 1\nq2 0 d4 2\nq2 0 d5 0\n"
+CONSENSUS = ("  consensus              mean of the annotators' grades, no rounding  "
+             "[grade = mean(annotator grades); the consensus keeps full precision]\n")
+
+
+def _files(tmp_path: Path) -> tuple[Path, Path, Path, Path]:
+    sheet, qrels, run_a, run_b = (tmp_path / n for n in ("judged.csv", "judged.qrels", "a.txt",
+                                                         "b.txt"))
+    sheet.write_text(SHEET, encoding="utf-8")
+    qrels.write_text(QRELS, encoding="utf-8")
+    run_a.write_text(RUN, encoding="utf-8")
+    run_b.write_text(RUN.replace(" 1 3 r", " 1 0.5 r"), encoding="utf-8")
+    return sheet, qrels, run_a, run_b
+
+
+def _run(args: list[str]) -> tuple[str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stderr(err):
+        assert main(args, out) == 0, err.getvalue()
+    return out.getvalue(), err.getvalue()
+
+
+def test_compare_names_the_annotators_consensus_as_evaluate_does(tmp_path: Path) -> None:
+    """``compare A B [C] --qrels SHEET`` lists the consensus of the sheet's
+    annotators among the conventions, the row evaluate prints, in the table
+    and the JSON (fails before: compare's joined runs carried no annotators,
+    so its table left the row out)."""
+    sheet, _, run_a, run_b = _files(tmp_path)
+    evaluated, _ = _run(["evaluate", str(run_a), "--qrels", str(sheet)])
+    assert CONSENSUS in evaluated
+    for runs in ([run_a, run_b], [run_a, run_b, run_a]):
+        table, _ = _run(["compare", *map(str, runs), "--qrels", str(sheet), "--resamples", "20"])
+        assert table.count(CONSENSUS) == 1, table
+    as_json = json.loads(_run(["evaluate", str(run_a), "--qrels", str(sheet), "--format",
+                               "json"])[0])["conventions"]["described"]
+    compared = json.loads(_run(["compare", str(run_a), str(run_b), "--qrels", str(sheet),
+                                "--resamples", "20", "--format", "json"])[0])
+    assert compared["conventions"]["described"] == as_json
+    assert {"convention": "consensus", "choice": "mean of the annotators' grades, no rounding",
+            "formula": "grade = mean(annotator grades); the consensus keeps full precision"
+            } in as_json
+
+
+def test_the_joined_runs_carry_the_annotators_record(tmp_path: Path) -> None:
+    """Both runs of ``read_judged_pair`` (and each of ``read_judged_runs``)
+    joined with a sheet's judgments hold its annotators' grades, as
+    ``evaluate``'s join does (fails before: none)."""
+    sheet, _, run_a, run_b = _files(tmp_path)
+    judgments = sheet_judgments(sheet)
+    doc_a, doc_b, _, _, _ = pairs.read_judged_pair(run_a, run_b, sniff(sheet), lambda d: d,
+                                                   sheet=judgments)
+    made, _ = pairs.read_judged_runs([run_a, run_b], sniff(sheet), lambda d, i: d,
+                                     sheet=judgments)
+    for doc in (doc_a, doc_b, *made):
+        assert doc.annotators == ["ana", "ben", "cara"]
+        assert doc.ratings is not None
+        row = {str(s): i for i, s in enumerate(doc.source_id)}["d3"]
+        assert doc.ratings[row].tolist() == [1.0, 1.0, 2.0]
+        assert doc.grade[row] == pytest.approx(4 / 3)
+
+
+def test_compare_with_trec_qrels_names_no_consensus(tmp_path: Path) -> None:
+    """TREC qrels judge with no annotators: compare's table names no
+    consensus, as before."""
+    _, qrels, run_a, run_b = _files(tmp_path)
+    table, err = _run(["compare", str(run_a), str(run_b), "--qrels", str(qrels),
+                       "--resamples", "20"])
+    assert "consensus" not in table
+    assert err == ""
