@@ -1,6 +1,8 @@
 """An annotators' sheet given to ``compare`` as qrels says where the grades
 came from as ``evaluate`` says it: the consensus of the annotators among
-the conventions (the joined runs carry the annotators' record)."""
+the conventions (the joined runs carry the annotators' record), and the
+notes of its import handed along with it, never kept by the process
+between reads."""
 
 from __future__ import annotations
 
@@ -13,8 +15,10 @@ import pytest
 
 from app.cli.main import main
 from core.io import pairs
-from core.io.annotator.qrels import sheet_judgments
+from core.io.annotator import qrels as qrels_module
+from core.io.annotator.qrels import run_with_judgments, sheet_judgments
 from core.io.files import sniff
+from core.model.document import Document
 
 SHEET = ("query,doc,annotator,relevance\n"
          "q1,d1,ana,3\nq1,d1,ben,2\nq1,d2,ana,0\nq1,d2,ben,1\n"
@@ -90,3 +94,35 @@ def test_compare_with_trec_qrels_names_no_consensus(tmp_path: Path) -> None:
                        "--resamples", "20"])
     assert "consensus" not in table
     assert err == ""
+
+
+LEFT_OUT = ("query,doc,value,Relevance (0-3),comment\n"
+            "q1,d1,1,0,ok\nq1,d2,2,3,\nq1,d3,3,1,hmm\nq1,d4,4,2,\n"
+            "q2,d1,1,1,\nq2,d2,2,2,\nq2,d3,3,0,\nq2,d4,4,3,\n")
+
+
+def _held(module: object) -> int:
+    """How many items the module's containers hold."""
+    return sum(len(v) for v in vars(module).values() if isinstance(v, dict | list | set))
+
+
+def test_a_sheet_read_again_leaves_nothing_in_the_process(tmp_path: Path) -> None:
+    """Each read of an annotators' sheet as qrels hands the note of its
+    import along with the document it made (:attr:`Document.judgments_notes`),
+    and the process keeps nothing of it: a sheet changed and read again and
+    again (the editor reopening it) leaves the module as it was (fails
+    before: a note kept per state of the file, one more each read)."""
+    sheet, run = tmp_path / "judged.csv", tmp_path / "run.txt"
+    run.write_text("q1 Q0 d1 1 3 r\nq1 Q0 d2 2 2 r\nq2 Q0 d1 1 2 r\n", encoding="utf-8")
+    sheet.write_text(LEFT_OUT, encoding="utf-8")
+    run_with_judgments(run, sheet)  # (anything made once, on a first read)
+    held = _held(qrels_module)
+    docs: list[Document] = []
+    for i in range(5):
+        sheet.write_text(LEFT_OUT + f"q3,d{i},1,1,\n", encoding="utf-8")
+        docs.append(run_with_judgments(run, sheet))
+    assert _held(qrels_module) == held
+    note = (f"{sheet}: left out, not imported: value (whole numbers counting each query's "
+            "sources; if this is the ranking, pass --map rank=value)")
+    assert all(doc.judgments_notes == (note,) for doc in docs)
+    assert sheet_judgments(sheet).judgments_notes == (note,)

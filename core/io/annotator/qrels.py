@@ -43,9 +43,8 @@ from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
 from core.model.numbers import number_text
 
-__all__ = ["carry_record", "is_judgment_sheet", "judgments_scale", "left_out_note",
-           "run_with_judgments", "sheet_as_qrels", "sheet_judgments", "with_sheet_scale",
-           "write_judgments_qrels"]
+__all__ = ["carry_record", "is_judgment_sheet", "judgments_scale", "run_with_judgments",
+           "sheet_as_qrels", "sheet_judgments", "with_sheet_scale", "write_judgments_qrels"]
 
 _HINT = ("import it first to see and settle every problem: ndcg-worksheet import {0} "
          "-o judgments.qrels [--rubric G=LABEL,...] [--map FIELD=COLUMN] --report report.json")
@@ -175,11 +174,14 @@ def carry_record(doc: Document, judgments: Document) -> Document:
     what else the judgments hold of its candidates: each one's note, each
     annotator's grade (and unrateable mark) and, where ``doc``'s conventions
     declare no rubric, the judgments' scale (rubric, guidelines, consensus
-    and rounding). The join reads grades alone: a run given an annotators'
-    sheet (a Label Studio export) as its judgments lost the labels, the
-    comments and the annotators' grades that ``import`` keeps from the
-    same sheet, and so did its workbook and the editor's Judges dock."""
+    and rounding), and what the command line says of the sheet's import
+    (:attr:`Document.judgments_notes`). The join reads grades alone: a run
+    given an annotators' sheet (a Label Studio export) as its judgments lost
+    the labels, the comments and the annotators' grades that ``import``
+    keeps from the same sheet, and so did its workbook and the editor's
+    Judges dock; ``compare``'s runs lost the consensus row evaluate prints."""
     doc.conventions = _with_scale(doc.conventions, judgments.conventions)
+    doc.judgments_notes = judgments.judgments_notes
     has_notes = vars(Document)["note"].is_made(judgments) and any(judgments.note)
     if not has_notes and judgments.ratings is None:
         return doc
@@ -222,35 +224,16 @@ def _taken(values: npt.NDArray[Any], rows: npt.NDArray[np.int64], missing: objec
     return out
 
 
-#: The file (:func:`_state`) -> the columns its import left out, in one line
-#: (:func:`left_out_note`).
-_LEFT_OUT: dict[tuple[str, int, int, int] | None, str] = {}
-
-
-def left_out_note(sheet: str | Path) -> str:
-    """The columns the import of the annotators' sheet ``sheet``, as it
-    stands, left out and why, in one line, for the command line to say
-    (``evaluate RUN --qrels SHEET``, ``compare``): they were listed in the
-    ``import --report`` file alone. "" when it was not imported (TREC
-    qrels, our workbook) or every column is used."""
-    state = _state(Path(sheet))
-    return _LEFT_OUT.get(state, "") if state is not None else ""
-
-
-def _state(sheet: Path) -> tuple[str, int, int, int] | None:
-    """The file as it stands: its full path, size, time modified and inode
-    (None where it cannot be read: nothing kept matches)."""
-    try:
-        st = sheet.stat()
-        return str(sheet.resolve()), st.st_size, st.st_mtime_ns, st.st_ino
-    except OSError:
-        return None
-
-
 def _judgments(sheet: Path, conventions: Conventions | None = None) -> Document:
     """The sheet's document: one of our workbooks as saved, else imported
-    (refused unless every label and cell is read: :func:`_check`)."""
+    (refused unless every label and cell is read: :func:`_check`), with
+    the columns its import left out, in the one line the command line says
+    (:attr:`Document.judgments_notes`), handed along with it:
+    a process-wide cache of those notes, by the file's state, grew by one
+    entry each time a changed sheet was read again (the editor reopening
+    it)."""
     judgments = _own_workbook(sheet)
+    left_out = ""
     if judgments is None:
         # (with the guidelines a sheet of their own holds, as import and the
         # wizard read them: a run judged by the sheet showed none)
@@ -258,8 +241,8 @@ def _judgments(sheet: Path, conventions: Conventions | None = None) -> Document:
         _check(result.report, sheet)
         left_out = result.report.left_out_text(
             f"`ndcg-worksheet import {sheet.name} -o OUT.csv --report REPORT.json`")
-        _LEFT_OUT[_state(sheet)] = f"{sheet}: {left_out}" if left_out else ""
         judgments = result.document
+    judgments.judgments_notes = (f"{sheet}: {left_out}",) if left_out else ()
     return judgments
 
 
