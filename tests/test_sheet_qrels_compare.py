@@ -1,8 +1,9 @@
 """An annotators' sheet given to ``compare`` as qrels says where the grades
 came from as ``evaluate`` says it: the consensus of the annotators among
-the conventions (the joined runs carry the annotators' record), and the
-notes of its import handed along with it, never kept by the process
-between reads."""
+the conventions (the joined runs carry the annotators' record), the sheet's
+guidelines under ``--rubric`` (and the grades they describe that the rubric
+lacks), and the notes of its import handed along with it, never kept by
+the process between reads."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import io
 import json
 from pathlib import Path
 
+import openpyxl
 import pytest
 
 from app.cli.main import main
@@ -94,6 +96,57 @@ def test_compare_with_trec_qrels_names_no_consensus(tmp_path: Path) -> None:
                        "--resamples", "20"])
     assert "consensus" not in table
     assert err == ""
+
+
+LEVELS = [
+    ("Grade", "Label", "What it means", "Examples"),
+    (0, "Not relevant", "The page does not answer the question at all.", "an ad"),
+    (1, "Partly", "The page answers part of the question, or only mentions it.", ""),
+    (2, "Relevant", "The page answers the whole question on its own.", "a recipe"),
+]
+GUIDELINES = ("  guidelines             grades 0, 1, 2 described  [what each grade means, "
+              "shown beside the grid while grading]\n")
+
+
+def _book(path: Path) -> Path:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Judgments"
+    ws.append(("query", "doc", "grade"))
+    for q, d, g in (("q1", "d1", 2), ("q1", "d2", 0), ("q2", "d1", 1), ("q2", "d3", 1)):
+        ws.append((q, d, g))
+    levels = wb.create_sheet("Instructions")
+    levels.append(("Read each page, then choose the grade that fits best.",))
+    for row in LEVELS:
+        levels.append(row)
+    wb.save(path)
+    return path
+
+
+def test_a_declared_rubric_keeps_the_sheets_guidelines(tmp_path: Path) -> None:
+    """``--rubric`` replaces the sheet's scale (its grades and labels) but
+    not its guidelines: evaluate and compare keep them, and say in one line
+    the grades they describe that the declared rubric lacks (fails before:
+    with a rubric declared the guidelines were dropped, unsaid)."""
+    book = _book(tmp_path / "book.xlsx")
+    run_a, run_b = tmp_path / "a.txt", tmp_path / "b.txt"
+    run_a.write_text("q1 Q0 d1 1 3 r\nq1 Q0 d2 2 2 r\nq2 Q0 d1 1 2 r\nq2 Q0 d3 2 1 r\n",
+                     encoding="utf-8")
+    run_b.write_text("q1 Q0 d2 1 3 r\nq1 Q0 d1 2 2 r\nq2 Q0 d1 1 2 r\nq2 Q0 d3 2 1 r\n",
+                     encoding="utf-8")
+    own, _ = _run(["evaluate", str(run_a), "--qrels", str(book)])
+    assert "  rubric                 0=Not relevant,1=Partly,2=Relevant  " in own
+    assert GUIDELINES in own
+    off = (f"ndcg-worksheet: note: {book}: its guidelines describe grade 2, which the rubric "
+           "0,1 lacks: kept, and shown outside the rubric\n")
+    for rubric, said in (("0,1,2,3", ""), ("0,1", off)):
+        for command in (["evaluate", str(run_a)],
+                        ["compare", str(run_a), str(run_b), "--resamples", "20"],
+                        ["compare", str(run_a), str(run_b), str(run_a), "--resamples", "20"]):
+            out, err = _run([*command, "--qrels", str(book), "--rubric", rubric])
+            assert f"  rubric                 {rubric}  " in out, command
+            assert GUIDELINES in out, (command, rubric)
+            assert err == said, (command, rubric)
 
 
 LEFT_OUT = ("query,doc,value,Relevance (0-3),comment\n"

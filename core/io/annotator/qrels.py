@@ -42,6 +42,7 @@ from core.io.trec import Run, document_from_judged, document_from_trec
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
 from core.model.numbers import number_text
+from core.model.rubric import Rubric
 
 __all__ = ["carry_record", "is_judgment_sheet", "judgments_scale", "run_with_judgments",
            "sheet_as_qrels", "sheet_judgments", "with_sheet_scale", "write_judgments_qrels"]
@@ -161,12 +162,20 @@ def with_sheet_scale(base: Conventions, judgments: Document) -> Conventions:
 
 
 def _with_scale(conventions: Conventions, theirs: Conventions) -> Conventions:
-    """``conventions`` given ``theirs``' scale, where they declare no rubric."""
+    """``conventions`` given ``theirs``' scale (rubric, consensus and
+    rounding) where they declare no rubric, and ``theirs``' guidelines where
+    they declare none. A rubric declared (``--rubric``) replaces the sheet's
+    scale, its grades and their labels, but not what the sheet's guidelines
+    say each grade means (held apart from the rubric on purpose:
+    :mod:`core.model.guidelines`); a grade they describe that the rubric
+    lacks is said (:func:`_notes`), and shown outside the rubric."""
+    guidelines = conventions.guidelines or theirs.guidelines
     if conventions.rubric is not None or theirs.rubric is None:
-        return conventions
+        if guidelines == conventions.guidelines:
+            return conventions
+        return replace(conventions, guidelines=guidelines)
     return replace(conventions, rubric=theirs.rubric, consensus=theirs.consensus,
-                   rounding=theirs.rounding,
-                   guidelines=conventions.guidelines or theirs.guidelines)
+                   rounding=theirs.rounding, guidelines=guidelines)
 
 
 def carry_record(doc: Document, judgments: Document) -> Document:
@@ -227,8 +236,7 @@ def _taken(values: npt.NDArray[Any], rows: npt.NDArray[np.int64], missing: objec
 def _judgments(sheet: Path, conventions: Conventions | None = None) -> Document:
     """The sheet's document: one of our workbooks as saved, else imported
     (refused unless every label and cell is read: :func:`_check`), with
-    the columns its import left out, in the one line the command line says
-    (:attr:`Document.judgments_notes`), handed along with it:
+    what the command line says of it (:func:`_notes`), handed along with it:
     a process-wide cache of those notes, by the file's state, grew by one
     entry each time a changed sheet was read again (the editor reopening
     it)."""
@@ -242,8 +250,28 @@ def _judgments(sheet: Path, conventions: Conventions | None = None) -> Document:
         left_out = result.report.left_out_text(
             f"`ndcg-worksheet import {sheet.name} -o OUT.csv --report REPORT.json`")
         judgments = result.document
-    judgments.judgments_notes = (f"{sheet}: {left_out}",) if left_out else ()
+    rubric = conventions.rubric if conventions is not None else None
+    judgments.judgments_notes = _notes(
+        sheet, left_out, rubric or judgments.conventions.rubric, judgments.conventions)
     return judgments
+
+
+def _notes(sheet: Path, left_out: str, rubric: Rubric | None,
+           theirs: Conventions) -> tuple[str, ...]:
+    """The lines the command line says of the sheet ``sheet`` given as
+    qrels (``evaluate/compare RUN --qrels SHEET``), each naming it: the
+    columns its import left out (``left_out``), and the grades its
+    guidelines describe that ``rubric`` (the one declared, else its own)
+    lacks (kept, and shown outside the rubric)."""
+    notes = [left_out] if left_out else []
+    off = [g.value for g in theirs.guidelines.entries
+           if rubric is not None and g.value not in rubric.values]
+    if rubric is not None and off:
+        grades = ", ".join(number_text(v) for v in off)
+        notes.append(f"its guidelines describe grade{'s' if len(off) > 1 else ''} {grades}, "
+                     f"which the rubric {rubric.text} lacks: kept, and shown outside the "
+                     "rubric")
+    return tuple(f"{sheet}: {note}" for note in notes)
 
 
 @contextmanager
