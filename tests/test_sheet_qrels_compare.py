@@ -17,6 +17,7 @@ import pytest
 
 from app.cli.main import main
 from core.io import pairs
+from core.io.annotator import import_annotations
 from core.io.annotator import qrels as qrels_module
 from core.io.annotator.qrels import run_with_judgments, sheet_judgments
 from core.io.files import sniff
@@ -179,3 +180,42 @@ def test_a_sheet_read_again_leaves_nothing_in_the_process(tmp_path: Path) -> Non
             "sources; if this is the ranking, pass --map rank=value)")
     assert all(doc.judgments_notes == (note,) for doc in docs)
     assert sheet_judgments(sheet).judgments_notes == (note,)
+
+
+OFF_RANGE = ("query,doc,Relevance (0-3)\nq1,d{s}1,0\nq1,d2,3\nq1,d3,4\n"
+             "q2,d1,1\nq2,d2,2\n")
+
+
+@pytest.mark.parametrize("space", [" ", ""])  # joined on the ids as they are / the TREC copies
+def test_a_declared_rubric_reaches_the_sheet_beside_json_runs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, space: str) -> None:
+    """ranx's JSON runs given an annotators' sheet (a 4 under ``Relevance
+    (0-3)``) and ``--rubric 0,1,2,3,4``: evaluate and compare import the
+    sheet on the declared rubric, compare once for all its runs (fails
+    before: evaluate refused the 4 either way, as the sheet was imported on
+    its own scale; compare refused it, importing the sheet again for each
+    run, when an id holds white space)."""
+    sheet = tmp_path / "judged.csv"
+    sheet.write_text(OFF_RANGE.format(s=space), encoding="utf-8")
+    runs = []
+    for name, order in (("a", (3.0, 2.0, 1.0)), ("b", (1.0, 2.0, 3.0))):
+        run = tmp_path / f"{name}.json"
+        run.write_text(json.dumps({"q1": dict(zip([f"d{space}1", "d2", "d3"], order,
+                                                  strict=True)),
+                                   "q2": {"d1": 2.0, "d2": 1.0}}), encoding="utf-8")
+        runs.append(str(run))
+    out, _ = _run(["evaluate", runs[0], "--qrels", str(sheet), "--rubric", "0,1,2,3,4"])
+    # by hand, L = log2(3): q1 (3/L + 4/2)/(4 + 3/L), q2 (1 + 2/L)/(2 + 1/L); their mean
+    assert "mean NDCG@all = 0.7602 over 2 queries" in out
+    calls: list[Path] = []
+
+    def counted(path: Path, **kw: object) -> object:
+        calls.append(Path(path))
+        return import_annotations(path, **kw)  # type: ignore[arg-type]
+    monkeypatch.setattr(qrels_module, "import_annotations", counted)
+    for chosen in (runs, [*runs, runs[0]]):
+        calls.clear()
+        out, _ = _run(["compare", *chosen, "--qrels", str(sheet), "--rubric", "0,1,2,3,4",
+                       "--resamples", "20", "--format", "json"])
+        assert '"rubric": "0,1,2,3,4"' in out
+        assert calls == [sheet], (len(chosen), calls)

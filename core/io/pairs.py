@@ -188,7 +188,7 @@ def read_judged_pair(
     """
     heads = check_exist(run_a, run_b, qrels)
     qrels = heads[-1].path
-    join, read = text_joins(heads)
+    join, read = text_joins(heads, sheet=sheet)
     if join is not None:  # a JSON id holding white space
         doc_a, doc_b = _judged(join(0), run_a, qrels), _judged(join(1), run_b, qrels)
         return (doc_a, doc_b, then(doc_a), then(doc_b),
@@ -303,7 +303,7 @@ def read_judged_runs(
     """
     heads = check_exist(*runs, qrels)
     qrels = heads[-1].path
-    join, read = text_joins(heads)
+    join, read = text_joins(heads, sheet=sheet)
     if join is not None:  # a JSON id holding white space: one run at a time
         return _each_judged((_judged(join(i), run, qrels) for i, run in enumerate(runs)), then)
     then = _carrying(then, sheet)

@@ -108,12 +108,15 @@ def write_judgments_qrels(doc: Document, path: str | Path, sheet: str | Path) ->
 
 def run_with_judgments(run: str | Path | Run, sheet: str | Path,
                        conventions: Conventions | None = None, *,
-                       unshared: bool = False) -> Document:
+                       unshared: bool = False, judgments: Document | None = None
+                       ) -> Document:
     """Join a run (TREC text or Parquet; or read already: ranx's JSON, its
     ids as they are, white space too) with the judgments of an annotators'
     sheet; ``unshared`` as :func:`core.io.trec.document_from_trec` joins
     (the sheet's queries no run ranks kept, the run's queries it never
-    judges counted: ``evaluate RUN --qrels SHEET`` as with TREC qrels).
+    judges counted: ``evaluate RUN --qrels SHEET`` as with TREC qrels);
+    ``judgments``: the sheet's :func:`sheet_judgments`, imported already
+    (``compare``'s, for each of its runs).
 
     Raises :class:`InputError` when the sheet's labels or cells are not all
     read (rows the platform marks as not judgments are skipped, not
@@ -121,7 +124,8 @@ def run_with_judgments(run: str | Path | Run, sheet: str | Path,
     shows them all.
     """
     sheet = Path(sheet)
-    judgments = _judgments(sheet, conventions)
+    if judgments is None:
+        judgments = _judgments(sheet, conventions)
     if isinstance(run, Run):  # joined on the text of every id, the sheet's as they are
         doc = document_from_judged(run, _judged(judgments), conventions, unshared=unshared)
     elif is_parquet(run):  # on the bytes of every id, the sheet's as they are (white space too)
