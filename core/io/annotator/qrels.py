@@ -185,9 +185,10 @@ def _with_scale(conventions: Conventions, theirs: Conventions) -> Conventions:
 def carry_record(doc: Document, judgments: Document) -> Document:
     """``doc``, a run joined with the current grades of ``judgments``, given
     what else the judgments hold of its candidates: each one's note, each
-    annotator's grade (and unrateable mark) and, where ``doc``'s conventions
-    declare no rubric, the judgments' scale (rubric, guidelines, consensus
-    and rounding), and what the command line says of the sheet's import
+    annotator's grade (and unrateable mark), the judgments' scale (rubric,
+    consensus and rounding) where ``doc``'s conventions declare no rubric
+    and their guidelines where they declare none (:func:`_with_scale`),
+    and what the command line says of the sheet's import
     (:attr:`Document.judgments_notes`). The join reads grades alone: a run
     given an annotators' sheet (a Label Studio export) as its judgments lost
     the labels, the comments and the annotators' grades that ``import``
