@@ -215,16 +215,26 @@ def carry_record(doc: Document, judgments: Document) -> Document:
     return doc
 
 
+#: Rows of a run whose ids :func:`_rows_of` decodes at once (their texts,
+#: ~60 bytes a row, are let go after each piece).
+_PIECE = 1 << 16
+
+
 def _rows_of(doc: Document, judgments: Document) -> npt.NDArray[np.int64]:
     """Each row's of ``doc`` in ``judgments`` (its query and source id the
-    same text), -1 where ``judgments`` lists no such candidate."""
+    same text), -1 where ``judgments`` lists no such candidate. Looked up a
+    piece of rows at a time, not a query at a time (``compare``'s two runs
+    each pay it now): 200,000 rows of 2,000 queries against a sheet of
+    20,000 candidates 0.66 -> 0.30 s, medians of 5 alternating, one process."""
     where = {(judgments.query_ids[int(q)], str(s)): i for i, (q, s) in enumerate(
         zip(judgments.query.tolist(), judgments.source_id, strict=True))}
+    query_ids = np.asarray(doc.query_ids, dtype=object)
     rows = np.full(len(doc), -1, dtype=np.int64)
-    for q, query in enumerate(doc.query_ids):
-        members = doc.members(q)
-        for i, source in zip(members.tolist(), doc.source_texts(members), strict=True):
-            rows[i] = where.get((query, str(source)), -1)
+    for start in range(0, len(doc), _PIECE):
+        piece = np.arange(start, min(start + _PIECE, len(doc)), dtype=np.int64)
+        keys = zip(query_ids[doc.query[piece]].tolist(), doc.source_texts(piece).tolist(),
+                   strict=True)
+        rows[piece] = np.fromiter((where.get(k, -1) for k in keys), np.int64, piece.size)
     return rows
 
 
