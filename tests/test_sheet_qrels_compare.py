@@ -2,8 +2,8 @@
 came from as ``evaluate`` says it: the consensus of the annotators among
 the conventions (the joined runs carry the annotators' record), the sheet's
 guidelines under ``--rubric`` (and the grades they describe that the rubric
-lacks), and the notes of its import handed along with it, never kept by
-the process between reads."""
+lacks), the declared rubric beside ranx's JSON runs too, and the notes of
+its import handed along with it, never kept by the process between reads."""
 
 from __future__ import annotations
 

@@ -183,8 +183,9 @@ def read_judged_pair(
     Returns both documents, what ``then`` made of each, and the queries the
     files name that neither document holds (:class:`LeftOut`).
     ``sheet``: the judgments of an annotators' sheet given as ``qrels``,
-    imported already (:func:`core.io.annotator.qrels.sheet_judgments`;
-    None: imported here, on the sheet's own scale).
+    imported already (:func:`core.io.annotator.qrels.sheet_judgments`),
+    whose record each run is given before ``then`` (:func:`_carrying`;
+    None: imported here, on the sheet's own scale, the grades alone).
     """
     heads = check_exist(run_a, run_b, qrels)
     qrels = heads[-1].path
