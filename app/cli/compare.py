@@ -17,7 +17,7 @@ from typing import TextIO
 from app.cli.ending import nothing_left
 from app.cli.evaluate import evaluate_named
 from app.cli.export import check_output
-from app.cli.notices import say_left_out, say_not_carried, say_reopened, say_unjudged
+from app.cli.notices import say_judgments_notes, say_not_carried, say_reopened, say_unjudged
 from app.cli.options import conventions_from_args
 from core.analysis.compare import compare, compare_side
 from core.analysis.compare.changes import Side
@@ -155,7 +155,7 @@ def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
         alloc.map_from(alloc.PAIR_MAP_FROM)
         doc_a, doc_b, ev_a, ev_b, left_out = read_judged_pair(
             args.run_a, args.run_b, qrels, side, sheet=sheet)
-        say_left_out(args.qrels)  # (after the join, as evaluate says it)
+        say_judgments_notes(sheet)  # (after the join, as evaluate says them)
     say_reopened([doc_a, doc_b], args)
     if not set(doc_a.query_ids) & set(doc_b.query_ids):
         raise InputError(
@@ -235,7 +235,7 @@ def _compare_many(args: argparse.Namespace, runs: list[str], out: TextIO) -> int
             list(runs), qrels,
             lambda doc, i: values(evaluate_named(doc, conv, args.qrels), i),
             sheet=sheet)
-        say_left_out(args.qrels)  # (after the join, as evaluate says it)
+        say_judgments_notes(sheet)  # (after the join, as evaluate says them)
     result = compare_runs(
         got, conv, pairs=getattr(args, "pairs", "baseline"),
         correction=getattr(args, "correction", "holm"),

@@ -34,9 +34,9 @@ def _read(args: argparse.Namespace, flags: Conventions) -> Document:
     doc = load_document(args.input, qrels=args.qrels, encoding=getattr(args, "encoding", None),
                         rubric=flags.rubric, ties=flags.ties)
     if args.qrels:
-        from app.cli.notices import say_left_out
+        from app.cli.notices import say_judgments_notes
 
-        say_left_out(args.qrels)  # the columns the sheet's import left out
+        say_judgments_notes(doc)  # what an annotators' sheet's import left out
     left = "" if args.qrels or args.input == "-" else annotators_not_read(args.input)
     if left:  # (read back by the import alone)
         from app.cli.notices import say_warning

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from core.engine.evaluation import Evaluation
     from core.model.document import Document
 
-__all__ = ["add_strict", "say_empty_run", "say_left_out", "say_not_carried", "say_reopened",
+__all__ = ["add_strict", "say_empty_run", "say_judgments_notes", "say_not_carried", "say_reopened",
            "say_unjudged", "say_warning"]
 
 PROG = "ndcg-worksheet"
@@ -81,16 +81,16 @@ def say_note(text: str, err: TextIO | None = None) -> None:
         (err or sys.stderr).write(f"{PROG}: note: {visible(text)}\n")
 
 
-def say_left_out(qrels: str | None, err: TextIO | None = None) -> None:
-    """The note naming the columns the import of ``qrels``, an annotators'
-    sheet (``evaluate/compare RUN --qrels SHEET``), left out: said once,
-    after the runs are joined with it (with ``--rubric`` the join's import
-    is the only one). Nothing for TREC qrels, JSON, Parquet or our workbook,
-    and the importer is not loaded for them."""
-    if qrels and "core.io.annotator.qrels" in sys.modules:  # (loaded: a sheet read)
-        from core.io.annotator.qrels import left_out_note
-
-        say_note(left_out_note(qrels), err)
+def say_judgments_notes(judged: Document | None, err: TextIO | None = None) -> None:
+    """What the import of an annotators' sheet given as qrels
+    (``evaluate/compare RUN --qrels SHEET``) left out (its columns) or
+    could not reconcile (grades its guidelines describe that the rubric
+    lacks), a note each, from the document ``judged`` it handed them with
+    (:attr:`Document.judgments_notes`: the joined run, or the sheet's
+    judgments): said once, after the runs are joined with it. Nothing for
+    TREC qrels, JSON, Parquet (None, or no note)."""
+    for note in judged.judgments_notes if judged is not None else ():
+        say_note(note, err)
 
 
 def say_warning(text: str, err: TextIO | None = None) -> None:

@@ -106,16 +106,13 @@ def _run_with_qrels(head: Head, qrels: str | Path, conventions: Conventions | No
     path = head.path
     judged = sniff(qrels)
     if is_score_dict(head) or is_score_dict(judged):
-        return _from_score_dicts(head, judged, conventions)
+        return _from_score_dicts(head, judged, conventions, rubric)
     from core.io.columnar import document_from_tables, is_parquet
-    from core.io.qrels_kind import is_judgment_sheet
 
-    if not is_parquet(judged) and is_judgment_sheet(qrels, judged):  # annotators' judgments
+    if _annotators_sheet(judged):  # annotators' judgments
         from core.io.annotator.qrels import run_with_judgments
 
-        if rubric is not None and (conventions is None or conventions.rubric is None):
-            conventions = (conventions or Conventions()).replace(rubric=rubric)
-        return run_with_judgments(path, qrels, conventions, unshared=True)
+        return run_with_judgments(path, qrels, _declared(conventions, rubric), unshared=True)
     if is_parquet(head) or is_parquet(judged):
         return document_from_tables(path, qrels, conventions, unshared=True, ties=ties)
     from core.io.trec import document_from_trec
@@ -123,15 +120,38 @@ def _run_with_qrels(head: Head, qrels: str | Path, conventions: Conventions | No
     return document_from_trec(path, qrels, conventions, unshared=True, ties=ties)
 
 
-def _from_score_dicts(run: Head, judged: Head, conventions: Conventions | None) -> Document:
+def _annotators_sheet(judged: Head) -> bool:
+    """Whether the qrels ``judged`` are an annotators' sheet (or our
+    workbook), read through the import: not Parquet, not ranx's JSON."""
+    from core.io.columnar import is_parquet
+    from core.io.qrels_kind import is_judgment_sheet
+
+    return not (is_score_dict(judged) or is_parquet(judged)) and is_judgment_sheet(
+        judged.path, judged)
+
+
+def _declared(conventions: Conventions | None, rubric: Rubric | None) -> Conventions | None:
+    """``conventions`` with ``rubric`` (``evaluate --rubric``), the scale an
+    annotators' sheet is imported on, where they declare none."""
+    if rubric is None or (conventions is not None and conventions.rubric is not None):
+        return conventions
+    return (conventions or Conventions()).replace(rubric=rubric)
+
+
+def _from_score_dicts(run: Head, judged: Head, conventions: Conventions | None,
+                      rubric: Rubric | None = None) -> Document:
     """A run and its qrels of which one at least is ranx's or pytrec_eval's
     JSON, read as the TREC files they hold, or joined on the text of every
     id when one holds white space (:func:`core.io.score_dict.read_pair`); a
-    message names the files as given."""
+    message names the files as given. An annotators' sheet given as the
+    qrels is imported on ``rubric`` (``evaluate --rubric``), as beside a
+    TREC run (was: on its own scale, so a grade off its header's range was
+    refused with --rubric declaring it)."""
     from core.io.score_dict import read_pair
 
-    return read_pair(run, judged, conventions, lambda run_path, qrels_path: load_document(
-        run_path, qrels=qrels_path, conventions=conventions))
+    joined = _declared(conventions, rubric) if _annotators_sheet(judged) else conventions
+    return read_pair(run, judged, joined, lambda run_path, qrels_path: load_document(
+        run_path, qrels=qrels_path, conventions=conventions, rubric=rubric))
 
 
 def _import_foreign(path: Path, conventions: Conventions | None, why: str) -> Document:

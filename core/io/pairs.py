@@ -95,6 +95,19 @@ def _sheet(head: Head, qrels: Path,
     return sheet_as_qrels(head.path, judgments)
 
 
+def _carrying(then: Callable[..., T], sheet: Document | None) -> Callable[..., T]:
+    """``then``, given each run joined with an annotators' sheet's
+    ``judgments`` (``sheet``, imported once) with what else they hold of its
+    candidates (:func:`core.io.annotator.qrels.carry_record`: the
+    annotators' grades, whose consensus the reports then name, as
+    ``evaluate RUN --qrels SHEET`` does); ``then`` itself without them."""
+    if sheet is None:
+        return then
+    from core.io.annotator.qrels import carry_record
+
+    return lambda doc, *more: then(carry_record(doc, sheet), *more)
+
+
 def _roles(heads: Sequence[Head]) -> list[tuple[Head, str]]:
     """Runs' and (last) qrels' heads with their roles, for
     :func:`core.io.score_dict.trec_copies` (ranx's JSON read as TREC)."""
@@ -170,19 +183,21 @@ def read_judged_pair(
     Returns both documents, what ``then`` made of each, and the queries the
     files name that neither document holds (:class:`LeftOut`).
     ``sheet``: the judgments of an annotators' sheet given as ``qrels``,
-    imported already (:func:`core.io.annotator.qrels.sheet_judgments`;
-    None: imported here, on the sheet's own scale).
+    imported already (:func:`core.io.annotator.qrels.sheet_judgments`),
+    whose record each run is given before ``then`` (:func:`_carrying`;
+    None: imported here, on the sheet's own scale, the grades alone).
     """
     heads = check_exist(run_a, run_b, qrels)
     qrels = heads[-1].path
-    join, read = text_joins(heads)
+    join, read = text_joins(heads, sheet=sheet)
     if join is not None:  # a JSON id holding white space
         doc_a, doc_b = _judged(join(0), run_a, qrels), _judged(join(1), run_b, qrels)
         return (doc_a, doc_b, then(doc_a), then(doc_b),
                 _left_out(doc_a.queries_left_out, doc_b.queries_left_out))
     with trec_copies(*_roles(heads), read=read) as (run_a, run_b, qrels), _sheet(
             heads[-1], qrels, sheet) as qrels:
-        return _read_judged_pair(run_a, run_b, qrels, then, _any_parquet(*heads))
+        return _read_judged_pair(run_a, run_b, qrels, _carrying(then, sheet),
+                                 _any_parquet(*heads))
 
 
 def _read_judged_pair(
@@ -289,9 +304,10 @@ def read_judged_runs(
     """
     heads = check_exist(*runs, qrels)
     qrels = heads[-1].path
-    join, read = text_joins(heads)
+    join, read = text_joins(heads, sheet=sheet)
     if join is not None:  # a JSON id holding white space: one run at a time
         return _each_judged((_judged(join(i), run, qrels) for i, run in enumerate(runs)), then)
+    then = _carrying(then, sheet)
     with trec_copies(*_roles(heads), read=read) as paths, _sheet(
             heads[-1], paths[-1], sheet) as qrels:
         if _any_parquet(*heads):  # one run at a time, the qrels read once

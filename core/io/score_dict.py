@@ -256,7 +256,7 @@ def _text_side(head: Head, role: str) -> bool:
 
 
 def text_joins(heads: Sequence[Head], conventions: Conventions | None = None, *,
-               unshared: bool = False
+               unshared: bool = False, sheet: Document | None = None
                ) -> tuple[Callable[[int], Document] | None, dict[Path, Rows]]:
     """For runs (``heads[:-1]``) and their qrels (the last) of which one at
     least is ranx's JSON: each run's join with the qrels on the ids as they
@@ -266,7 +266,9 @@ def text_joins(heads: Sequence[Head], conventions: Conventions | None = None, *,
     bytes beside a Parquet table (:func:`_table_joins`), and the sheet's
     judgments as they are beside an annotators' sheet (:func:`_sheet_joins`);
     None otherwise, to read the TREC copies (:func:`trec_copies`). With the
-    JSON files' rows (each parsed once)."""
+    JSON files' rows (each parsed once). ``sheet``: the judgments of an
+    annotators' sheet given as the qrels, imported already (on the
+    declared rubric: ``compare``'s one import), else imported for each run."""
     roles = [(head, "run") for head in heads[:-1]] + [(heads[-1], "qrels")]
     rows = {head.path: _rows(head.path, role) for head, role in roles if is_score_dict(head)}
     if not any(_spaced(r) is not None for r in rows.values()):
@@ -277,7 +279,7 @@ def text_joins(heads: Sequence[Head], conventions: Conventions | None = None, *,
     qrels = heads[-1]
     qrels_text = qrels.path in rows or _text_side(qrels, "qrels")
     if not qrels_text and not is_parquet(qrels):  # an annotators' sheet
-        return _sheet_joins(heads, rows, conventions, unshared), rows
+        return _sheet_joins(heads, rows, conventions, unshared, sheet), rows
     if not (runs_text and qrels_text):
         return _table_joins(heads, rows, conventions, unshared), rows
     from core.io.trec import Run, document_from_judged, read_qrels
@@ -321,8 +323,8 @@ def _table_joins(heads: Sequence[Head], rows: dict[Path, Rows],
 
 
 def _sheet_joins(heads: Sequence[Head], rows: dict[Path, Rows],
-                 conventions: Conventions | None, unshared: bool
-                 ) -> Callable[[int], Document]:
+                 conventions: Conventions | None, unshared: bool,
+                 sheet: Document | None = None) -> Callable[[int], Document]:
     """:func:`text_joins` beside an annotators' sheet: each run (JSON, its
     ids as they are, TREC text or Parquet) joined with the sheet's judgments
     (:func:`core.io.annotator.qrels.run_with_judgments`)."""
@@ -335,7 +337,8 @@ def _sheet_joins(heads: Sequence[Head], rows: dict[Path, Rows],
         ranked = rows.get(path)
         run: Path | Run = json_run(path, ranked) if ranked is not None else (
             path if is_parquet(heads[i]) else Run(path))
-        return run_with_judgments(run, heads[-1].path, conventions, unshared=unshared)
+        return run_with_judgments(run, heads[-1].path, conventions, unshared=unshared,
+                                  judgments=sheet)
 
     return join
 

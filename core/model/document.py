@@ -118,6 +118,11 @@ class Document:
     #: What an import found (rows rejected, labels mapped, ...), when the
     #: document came from an annotator sheet; see core.io.annotator.
     import_report: Any = None
+    #: What the import of the annotators' sheet whose grades these are (a
+    #: run given ``--qrels SHEET``, or the sheet's own document) left out or
+    #: could not reconcile, one line each, for the command line to say:
+    #: handed along with the import, never kept by the process between reads.
+    judgments_notes: tuple[str, ...] = ()
     #: Where the scores came from when not from a score column: a key of
     #: :data:`RANKINGS` ("rows": the user declared the sheet's row order a
     #: ranking). Kept in the workbook and said on its Report sheet.
