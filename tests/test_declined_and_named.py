@@ -101,3 +101,118 @@ def test_an_argilla_response_discarded_is_declined_not_a_grade(tmp_path: Path,
     assert report["rows"]["ungraded"] == 0  # (never a blank grade)
     assert "rows the platform marks as not judgments, skipped: " \
         f"{len(skipped)} skipped (pass --keep skipped to import them)" in said
+
+
+#: Label Studio's users: id -> (email, first name, last name).
+_USERS = {3: ("ana@lab.example", "Ana", "Lopez"), 7: ("ben@lab.example", "Ben", "Ng"),
+          12: ("cara@lab.example", "Cara", "Diaz")}
+_ITEMS = [("laptop for video editing", "reviews/creator"), ("laptop for video editing",
+          "shop/gaming"), ("laptop for video editing", "forum/gpu"),
+          ("best hiking boots", "blog/boots"), ("best hiking boots", "shop/boots")]
+_LABELS = ["Irrelevant", "Partially relevant", "Relevant"]
+
+
+def _grade(k: int, user: int) -> int:
+    return (k + user) % 3
+
+
+def _label_studio(path: Path, *, full: bool) -> None:
+    """A Label Studio project's JSON export: a task a record, its
+    ``annotations`` each with ``completed_by`` the user's id (``full``:
+    the user as an object, ``id``, ``email``, ``first_name``,
+    ``last_name``, as Label Studio 1.0's export and the API's
+    ``completed_by=full`` write it), the annotation's bookkeeping
+    (``updated_by``, ``lead_time``, ``task``) and the task's beside."""
+    tasks, n = [], 500
+    for k, (q, d) in enumerate(_ITEMS):
+        annotations = []
+        for user, (email, first, last) in _USERS.items():
+            n += 1
+            annotations.append({
+                "id": n, "completed_by": {"id": user, "email": email, "first_name": first,
+                                          "last_name": last} if full else user,
+                "result": [{"value": {"choices": [_LABELS[_grade(k, user)]]}, "id": f"r{n}",
+                            "from_name": "relevance", "to_name": "doc", "type": "choices",
+                            "origin": "manual"}],
+                "was_cancelled": False, "ground_truth": False,
+                "created_at": "2024-03-02T10:01:00.000000Z", "lead_time": 5.5 + k,
+                "task": 9000 + k, "project": 12, "updated_by": user})
+        tasks.append({"id": 9000 + k, "annotations": annotations, "drafts": [],
+                      "predictions": [], "data": {"query": q, "doc": d}, "meta": {},
+                      "created_at": "2024-03-01T10:00:00.000000Z", "inner_id": k + 1,
+                      "total_annotations": 3, "cancelled_annotations": 0, "project": 12})
+    path.write_text(json.dumps(tasks, indent=2), encoding="utf-8")
+
+
+def _label_studio_min(path: Path) -> None:
+    """Label Studio's JSON-MIN export: an annotation a record, the task's
+    data, the choice, ``annotator`` the user's id (the converter's
+    ``_get_annotator(item, int_id=True)``), the annotation's id and times."""
+    records, n = [], 500
+    for k, (q, d) in enumerate(_ITEMS):
+        for user in _USERS:
+            n += 1
+            records.append({"query": q, "doc": d, "id": 9000 + k,
+                            "relevance": _LABELS[_grade(k, user)], "annotator": user,
+                            "annotation_id": n, "created_at": "2024-03-02T10:01:00.000000Z",
+                            "updated_at": "2024-03-02T10:01:30.000000Z", "lead_time": 5.5 + k})
+    path.write_text(json.dumps(records, indent=2), encoding="utf-8")
+
+
+@pytest.mark.parametrize("shape", ["json", "json-min"])
+def test_label_studio_users_named_by_their_ids_are_said_so(tmp_path: Path, shape: str) -> None:
+    """Where the export holds the users' ids alone, the annotators keep
+    them as their names (nothing else names them), and the report says so
+    with the flag that names them (they were '3', '7', '12' in silence)."""
+    path = tmp_path / "project-12.json"
+    _label_studio(path, full=False) if shape == "json" else _label_studio_min(path)
+    code, said, err, report, rows = _import(path, tmp_path)
+    assert code == 0, err
+    assert report["annotators"] == ["3", "7", "12"]
+    column = "annotations.completed_by" if shape == "json" else "annotator"
+    note = (f"the annotators are named by numbers alone (3, 7, 12, in {column}), as a "
+            "platform's user ids are (Label Studio's completed_by where its export holds no "
+            "e-mail): pass --names 3=NAME,7=NAME,12=NAME to name them")
+    assert note in report["notes"]
+    assert f"\n{note}\n" in said
+    assert [r["grade_7"] for r in rows] == [str(_grade(k, 7)) for k in range(len(_ITEMS))]
+
+
+def test_label_studio_users_as_objects_are_named_by_their_emails(tmp_path: Path) -> None:
+    """``completed_by`` as the user's object: the annotators are the
+    e-mails, the id and the names said to name them another way, and no
+    note of numbers."""
+    path = tmp_path / "project-12.json"
+    _label_studio(path, full=True)
+    code, _said, err, report, _rows = _import(path, tmp_path)
+    assert code == 0, err
+    assert report["annotators"] == ["ana@lab.example", "ben@lab.example", "cara@lab.example"]
+    assert not any("numbers alone" in n for n in report["notes"])
+
+
+def test_names_given_at_the_import_name_the_annotators(tmp_path: Path) -> None:
+    """``--names 3=ana@lab.example,...`` (repeatable): the annotators are
+    named so, their grades under those names, the report saying so and no
+    note of numbers; a name for no annotator read, or one name for two,
+    is refused in one line (two people would be merged)."""
+    path = tmp_path / "project-12.json"
+    _label_studio(path, full=False)
+    code, said, err, report, rows = _import(path, tmp_path, "--names",
+                                            "3=ana@lab.example,7=ben@lab.example",
+                                            "--names", "12=Cara Diaz")
+    assert code == 0, err
+    assert report["annotators"] == ["ana@lab.example", "ben@lab.example", "Cara Diaz"]
+    assert [r["grade_Cara Diaz"] for r in rows] == [str(_grade(k, 12)) for k in range(5)]
+    assert ("annotators named at the import: 3 as ana@lab.example, 7 as ben@lab.example, 12 "
+            "as Cara Diaz") in report["notes"]
+    assert "numbers alone" not in said
+    code, _said, err, _report, _rows = _import(path, tmp_path, "--names", "3=ana,99=zed")
+    assert (code, err) == (2, f"ndcg-worksheet: error: {path}: --names '99': no annotator "
+                           "of that name was read (the annotators: 3, 7, 12) (name them as "
+                           "the import lists them, --names ID=NAME,...)\n")
+    code, _said, err, _report, _rows = _import(path, tmp_path, "--names", "3=ana,7=ana")
+    assert (code, err) == (2, f"ndcg-worksheet: error: {path}: --names: '3' and '7' would "
+                           "both be named 'ana' (give each annotator a name of their own)\n")
+    code, _said, err, _report, _rows = _import(path, tmp_path, "--names", "3")
+    assert (code, err) == (2, "ndcg-worksheet: error: --names '3' is not ID=NAME (e.g. "
+                           "--names 7=ana@lab.example,12=ben@lab.example)\n")

@@ -155,6 +155,9 @@ class ColumnMapping:
     #: The kinds of marked rows imported all the same (``control``,
     #: ``rejected``, ``preview``, ``cancelled``); by default none.
     keep: tuple[str, ...] = ()
+    #: Who judged, named at the import (``--names 7=ana@lab.example``): (the
+    #: name read, the name given) pairs; see :func:`~core.io.annotator.who.named`.
+    names: tuple[tuple[str, str], ...] = ()
     #: Why each column was guessed: (field, reason) pairs, for the report and
     #: the wizard (``("annotator", "Email Address, 3 people, ...")``); a
     #: column left out says so under ``"ignored"``. Not part of the mapping's
