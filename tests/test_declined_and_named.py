@@ -216,3 +216,18 @@ def test_names_given_at_the_import_name_the_annotators(tmp_path: Path) -> None:
     code, _said, err, _report, _rows = _import(path, tmp_path, "--names", "3")
     assert (code, err) == (2, "ndcg-worksheet: error: --names '3' is not ID=NAME (e.g. "
                            "--names 7=ana@lab.example,12=ben@lab.example)\n")
+
+
+def test_the_wizard_says_the_names_flag_as_the_command_lines(tmp_path: Path) -> None:
+    """The wizard, which has no field naming the annotators, says the note's
+    flag as the command line's (it said 'pass --names ...' as though one of
+    its controls took it)."""
+    from app.import_wizard.hints import in_the_wizard
+
+    path = tmp_path / "project-12.json"
+    _label_studio_min(path)
+    _code, _said, _err, report, _rows = _import(path, tmp_path)
+    note = next(n for n in report["notes"] if "numbers alone" in n)
+    assert in_the_wizard(note).endswith(
+        "e-mail): import the file with the command line's --names 3=NAME,7=NAME,12=NAME to "
+        "name them")

@@ -24,6 +24,8 @@ from core.model.grades import UNKNOWN_WORDS, UNRATEABLE_WORDS
 MAP_FLAG = re.compile(r"(?P<pass>pass )?--map (?P<field>\w+)=(?P<ref>[^\s;,()]+)")
 ORDER_FLAG = re.compile(r"(?P<pass>pass )?--order rows")
 KEEP_FLAG = re.compile(r"pass --keep [\w,-]+")
+#: ``pass --names 3=NAME,7=NAME`` (:func:`~core.io.annotator.who.named`).
+NAMES_FLAG = re.compile(r"pass (?P<flag>--names \S+)")
 HEADER_FLAG = re.compile(r"(?P<pass>pass )?--header-row (?P<row>N|\d+)")
 ANNOTATORS_FLAG = re.compile(r"(?P<pass>pass )?--annotators (?P<cols>[^\s;()]+)")
 #: ``pass --rubric with the scale ...``, ``pass --rubric "0=no,1=yes" if ...``,
