@@ -6,13 +6,17 @@ breaks are put back from the check's own pass (``ods_rows.read_breaks``)."""
 
 from __future__ import annotations
 
+import csv
+import io
 import zipfile
 from pathlib import Path
 
+from app.cli.main import main
 from core.engine.evaluation import evaluate
 from core.io.workbook import SHEETS, export_workbook, read_workbook, reopened
 from core.io.workbook.ods_rows import read_breaks, read_ods, with_breaks
 from core.model.examples import seed_document
+from tests.data.make_hostile_ods import content, number, ods, row, table, text
 
 #: A date typed at the end of the Conventions sheet's first row: a cell
 #: the fast reader leaves to calamine.
@@ -78,3 +82,20 @@ def test_the_breaks_found_are_the_cells_texts(tmp_path: Path) -> None:
     assert with_breaks(rows, found[SHEETS["candidates"]]) == [
         ["q", "d"], ["x"] * 7 + ["two\nlines"], ["x"] * 7 + ["a tab edited"]]
     assert list(with_breaks(iter(rows), {})) == rows
+
+
+def test_an_annotators_ods_keeps_its_notes_line_breaks_and_tabs(tmp_path: Path) -> None:
+    """An annotators' sheet in .ods (read by calamine, which drops a
+    paragraph's ``<text:line-break/>`` and ``<text:tab/>``): each note
+    imported with its line break and its tab ('twolines', 'atab' before),
+    read in the pass that finds the merged cells (``ods_sheet_cells``)."""
+    sheet = (row(text("query"), text("doc"), text("grade"), text("note"))
+             + row(text("q1"), text("d1"), number(2), text("two<text:line-break/>lines"))
+             + row(text("q1"), text("d2"), number(0), text("a<text:tab/>tab"))
+             + row(text("q2"), text("d3"), number(1), text("plain")))
+    path = tmp_path / "judgments.ods"
+    path.write_bytes(ods(content(table(sheet))))
+    out = tmp_path / "o.csv"
+    assert main(["import", str(path), "-o", str(out)], io.StringIO()) == 0
+    with open(out, newline="", encoding="utf-8") as fh:
+        assert [r["note"] for r in csv.DictReader(fh)] == ["two\nlines", "a\ttab", "plain"]
