@@ -56,8 +56,8 @@ def test_json_that_holds_no_records_is_not_named_records(tmp_path, capsys):
     capsys.readouterr()
     assert main(["evaluate", str(report)], io.StringIO()) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"ndcg-worksheet: error: {report}: this is a JSON object, not a "
-                          "worksheet nor an annotators' export of JSON records"), err
+    assert err.startswith(f"ndcg-worksheet: error: {report}: this is a report this program "
+                          "wrote (ndcg-worksheet compare --format json)"), err
     named = tmp_path / "bm25.json"
     named.write_text(run.read_text(encoding="utf-8"), encoding="utf-8")
     assert main(["evaluate", str(named)], io.StringIO()) == 2

@@ -58,6 +58,9 @@ def add_import_parser(sub: Any) -> None:
                    "column whose header names one, or from the column given here")
     p.add_argument("--annotators", metavar="COL,COL,...",
                    help="one annotator's grades per column (a wide sheet)")
+    p.add_argument("--names", action="append", default=[], metavar="ID=NAME,...",
+                   help="name the annotators as read (a platform's user ids, 7, 12) by the "
+                   "names given (7=ana@lab.example); default: as the sheet names them")
     p.add_argument("--rubric", metavar="G=LABEL,...",
                    help="the permitted grades and their labels (default: read from the "
                    "labels on a known scale)")
@@ -100,6 +103,20 @@ def _pairs(items: list[str]) -> dict[str, str]:
     return out
 
 
+def _names(items: list[str]) -> dict[str, str]:
+    """``--names 7=ana@lab.example,12=ben@lab.example`` (repeatable) as id -> name."""
+    from core.errors import InputError
+
+    out: dict[str, str] = {}
+    for item in (part for text in items for part in text.split(",") if part.strip()):
+        read, sep, name = item.partition("=")
+        if not sep or not read.strip() or not name.strip():
+            raise InputError(f"--names {item!r} is not ID=NAME",
+                             hint="e.g. --names 7=ana@lab.example,12=ben@lab.example")
+        out[read.strip()] = name.strip()
+    return out
+
+
 def _kinds(text: str | None) -> tuple[str, ...]:
     from core.errors import InputError
     from core.io.annotator.platform import KINDS
@@ -131,7 +148,7 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
         args.input, sheet=args.sheet, header_row=args.header_row, fields=_pairs(args.map),
         annotators=annotators or None, rubric=args.rubric,
         consensus=CONSENSUS[args.consensus], rounding=ROUNDING[args.rounding],
-        rows_ranked=args.order == "rows", keep=_kinds(args.keep))
+        rows_ranked=args.order == "rows", keep=_kinds(args.keep), names=_names(args.names))
     report = result.report
     if args.report:
         from core.io.atomic import atomic_write_text

@@ -17,6 +17,7 @@ from core.io.annotator.model import (
     IMPORT_FIRST,
     KEEP_FLAG,
     MAP_FLAG,
+    NAMES_FLAG,
     ORDER_FLAG,
     RUBRIC_FLAG,
     RUN_COMMAND,
@@ -106,6 +107,8 @@ def in_the_wizard(text: str) -> str:
     text = MAP_FLAG.sub(_choice, IMPORT_FIRST.sub(
         lambda m: "pass " + m["flag"].replace(" --", " with --"), text))
     text = KEEP_FLAG.sub(_tr("tick their “Keep the rows marked as …” boxes"), text)
+    text = NAMES_FLAG.sub(lambda m: _tr("import the file with the command line's {0}").format(
+        m["flag"]), text)  # (the wizard has no field naming them)
     text = ANNOTATORS_FLAG.sub(_annotators, text)
     text = RUBRIC_FLAG.sub(_rubric, text)
     text = HEADER_FLAG.sub(lambda m: (

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from core.errors import InputError, NotOwnWorkbook
 from core.io.files import Head, bom_codec, check_input, open_input, sniff
-from core.io.qrels_kind import is_score_dict
+from core.io.qrels_kind import is_score_dict, refuse_report
 from core.io.suffixes import RECORD_SUFFIXES, TEXT_SHEET_SUFFIXES, WORKBOOK_SUFFIXES
 from core.model.conventions import Conventions, TieRule
 from core.model.document import Document
@@ -51,6 +51,7 @@ def load_document(
     """
     head = path if isinstance(path, Head) else sniff(path)  # read once for the checks below
     path = head.path
+    refuse_report(head.data, str(path))
     if qrels is not None:
         return _run_with_qrels(head, qrels, conventions, ties, rubric)
     from core.io.columnar import is_parquet, read_parquet_document
@@ -105,6 +106,7 @@ def _run_with_qrels(head: Head, qrels: str | Path, conventions: Conventions | No
     on where ``conventions`` declare none (it wins over a header's range)."""
     path = head.path
     judged = sniff(qrels)
+    refuse_report(judged.data, str(judged.path))
     if is_score_dict(head) or is_score_dict(judged):
         return _from_score_dicts(head, judged, conventions, rubric)
     from core.io.columnar import document_from_tables, is_parquet

@@ -23,7 +23,7 @@ from core.analysis.compare.changes import LeftOut
 from core.errors import InputError
 from core.io.files import Head, holds_no_line, sniff, stem
 from core.io.load import WORKBOOK_SUFFIXES, load_document, looks_like_trec_run
-from core.io.qrels_kind import is_score_dict
+from core.io.qrels_kind import is_score_dict, refuse_report
 from core.io.score_dict import json_run, text_joins, trec_copies
 from core.io.stop import Stop, Stopped, stoppable
 from core.io.stop import check as check_stopped
@@ -156,7 +156,10 @@ def check_exist(*paths: str | Path | Head | None) -> list[Head]:
     for name in given:
         if not isinstance(name, Head) and not Path(name).exists():
             raise InputError("no such file", file=str(name), hint="check the path")
-    return [name if isinstance(name, Head) else sniff(name, piped=False) for name in given]
+    heads = [name if isinstance(name, Head) else sniff(name, piped=False) for name in given]
+    for head in heads:  # (a report this program wrote: never read back)
+        refuse_report(head.data, str(head.path))
+    return heads
 
 
 def _judged_run(run: str | Path | Run, judgments: QrelsColumns) -> Document:
@@ -455,6 +458,7 @@ def load_against_counted(path: str | Path, judgments: Document) -> tuple[Documen
             looks_like_trec_run(path)):
         return _graded_run(path, judgments)
     head = sniff(path)
+    refuse_report(head.data, str(head.path))
     if is_score_dict(head):  # ranx's or pytrec_eval's JSON run
         return _graded_run(json_run(path), judgments)
     return load_document(head), LeftOut()

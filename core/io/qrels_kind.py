@@ -14,10 +14,16 @@ from core.errors import InputError
 from core.io.files import Head, bom_codec, sniff
 from core.io.suffixes import RECORD_SUFFIXES, WORKBOOK_SUFFIXES
 
-__all__ = ["is_judgment_sheet", "is_score_dict", "looks_like_trec_qrels"]
+__all__ = ["is_judgment_sheet", "is_score_dict", "looks_like_trec_qrels", "refuse_report"]
 
 #: The start of ranx's and pytrec_eval's JSON: ``{"q1": {"d1": 2.5, ...}}``.
 _SCORE_DICT = re.compile(r'\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*\{')
+#: This program's own ``--format json`` reports (:mod:`core.reports.json`):
+#: an object opening with its conventions (evaluate's) or with the runs'
+#: names (compare's: ``a`` and ``b``, or ``runs``), the conventions near the
+#: start beginning with the gain rule's text.
+_REPORT = re.compile(rb'(?:\xef\xbb\xbf)?\s*\{\s*"(conventions|a|runs)"\s*:')
+_REPORT_CONVENTIONS = re.compile(rb'"conventions"\s*:\s*\{\s*"gain"\s*:\s*"')
 
 _SHEET_SUFFIXES = (*WORKBOOK_SUFFIXES, ".csv", ".tsv")
 
@@ -31,6 +37,25 @@ def _trec_line(line: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def refuse_report(data: bytes, name: str) -> None:
+    """Refuse, in one line naming the file ``name`` (``data``: its first
+    bytes), a report this program wrote as JSON (``evaluate --format json``,
+    ``compare --format json``) given to be read as a worksheet, a run,
+    qrels or an annotators' export: it was said to be ranx's or
+    pytrec_eval's run or qrels (evaluate's, as the worksheet), refused for
+    ``["conventions"]["gain"]`` holding text (as a run or qrels), or read
+    as JSON Lines ('line 1 is not JSON', by ``import``)."""
+    first = _REPORT.match(data)
+    if first is None or _REPORT_CONVENTIONS.search(data) is None:
+        return
+    command = "evaluate" if first.group(1) == b"conventions" else "compare"
+    raise InputError(
+        f"this is a report this program wrote (ndcg-worksheet {command} --format json), not a "
+        "worksheet, a run, qrels or an annotators' export", file=name,
+        hint="a report is not read back: give the worksheet, or the run with --qrels, that "
+             "it was made from")
 
 
 def is_judgment_sheet(path: str | Path, head: Head | None = None) -> bool:

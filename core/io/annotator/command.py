@@ -78,13 +78,15 @@ def import_sheet(path: str | Path, *, sheet: str | None = None, header_row: int 
                  fields: Mapping[str, str] | None = None,
                  annotators: Sequence[str] | None = None, rubric: str | None = None,
                  consensus: str = "mean", rounding: str = "none",
-                 rows_ranked: bool = False, keep: Sequence[str] = ()) -> ImportResult:
+                 rows_ranked: bool = False, keep: Sequence[str] = (),
+                 names: Mapping[str, str] | None = None) -> ImportResult:
     """Import ``path`` as the command line says: ``header_row`` is 1-based,
     ``fields`` maps a field to a column (header, letter or number),
     ``annotators`` names one annotator's grade column each, ``rubric`` is
     ``G=LABEL,...`` text; ``rows_ranked``: the row order is a ranking
     (``--order rows``); ``keep``: the kinds of rows a platform marks as
-    not judgments imported all the same (``--keep``). The rest is guessed.
+    not judgments imported all the same (``--keep``); ``names``: who judged,
+    as read -> as named (``--names``). The rest is guessed.
 
     Raises :class:`InputError` (with the flag to pass) when the query, the
     source id or a grade column is not found.
@@ -96,7 +98,8 @@ def import_sheet(path: str | Path, *, sheet: str | None = None, header_row: int 
         table = read_guessed(path, sheet)
         mapping = guess_mapping(table, header_row=header_row, fields=fields,
                                 annotators=annotators, keep=keep)
-        mapping = mapping.replace(rows_ranked=rows_ranked, keep=tuple(keep))
+        mapping = mapping.replace(rows_ranked=rows_ranked, keep=tuple(keep),
+                                  names=tuple((names or {}).items()))
         need = missing_field(mapping)
         if need is not None:
             raise _missing(table, mapping, need)

@@ -43,6 +43,7 @@ from core.io.annotator.scales import LabelGuess, guess_labels
 from core.io.annotator.sheet import Sheet
 from core.io.annotator.transposed import restore_places
 from core.io.annotator.vocabulary import check_vocabulary
+from core.io.annotator.who import named
 from core.io.safety import column_letters
 from core.model.conventions import ConsensusRule, Conventions, Rounding, Rubric
 from core.model.numbers import counted
@@ -117,7 +118,7 @@ def import_table(
     rows = read_rows(sheet, report)
     check_rank(sheet, rows.query, rows.source, rows.alive.tolist())
     cands = find_candidates(sheet, rows, report)
-    who_all = annotator_names(sheet, report)
+    who_all = named(sheet, annotator_names(sheet, report), report)
     c_note = notes(sheet, cands, who_all)
     # Grade cells, one grade column at a time; one grade per candidate and
     # annotator (the first read; repeats reported).

@@ -24,6 +24,8 @@ from core.model.grades import UNKNOWN_WORDS, UNRATEABLE_WORDS
 MAP_FLAG = re.compile(r"(?P<pass>pass )?--map (?P<field>\w+)=(?P<ref>[^\s;,()]+)")
 ORDER_FLAG = re.compile(r"(?P<pass>pass )?--order rows")
 KEEP_FLAG = re.compile(r"pass --keep [\w,-]+")
+#: ``pass --names 3=NAME,7=NAME`` (:func:`~core.io.annotator.who.named`).
+NAMES_FLAG = re.compile(r"pass (?P<flag>--names \S+)")
 HEADER_FLAG = re.compile(r"(?P<pass>pass )?--header-row (?P<row>N|\d+)")
 ANNOTATORS_FLAG = re.compile(r"(?P<pass>pass )?--annotators (?P<cols>[^\s;()]+)")
 #: ``pass --rubric with the scale ...``, ``pass --rubric "0=no,1=yes" if ...``,
@@ -155,6 +157,9 @@ class ColumnMapping:
     #: The kinds of marked rows imported all the same (``control``,
     #: ``rejected``, ``preview``, ``cancelled``); by default none.
     keep: tuple[str, ...] = ()
+    #: Who judged, named at the import (``--names 7=ana@lab.example``): (the
+    #: name read, the name given) pairs; see :func:`~core.io.annotator.who.named`.
+    names: tuple[tuple[str, str], ...] = ()
     #: Why each column was guessed: (field, reason) pairs, for the report and
     #: the wizard (``("annotator", "Email Address, 3 people, ...")``); a
     #: column left out says so under ``"ignored"``. Not part of the mapping's

@@ -8,7 +8,8 @@ Platforms write these marks in their own ways: Mechanical Turk's
 tasks) and ``ASSIGNMENT:status = REJECTED``, Label Studio's
 ``was_cancelled``, Qualtrics' ``Status = Survey Preview`` (or
 ``DistributionChannel = preview``), Prodigy's ``answer = ignore`` (or
-``reject`` beside a choice that holds the grade). They are found
+``reject`` beside a choice that holds the grade), Argilla's response
+status ``discarded`` (the annotator declined the record). They are found
 by their values first: a true/false column whose true rows, and only
 those, carry another column's answer (grades: the known answer; free
 text there answers nothing) marks control tasks; a sparse column
@@ -55,6 +56,9 @@ _STATUS: dict[str, str] = {
     # binary task, its column is the grade's and marks nothing)
     "ignore": "skipped", "ignored": "skipped", "skip": "skipped", "skipped": "skipped",
     "reject": "skipped",
+    # Argilla's response status: the annotator discarded the record (declined
+    # it), whether or not the form held a value when they did
+    "discarded": "skipped",
 }
 #: Marks in a grade column that say no grade was given at all (Prodigy's
 #: ``answer = ignore`` where the answer is the grade: accept / reject).

@@ -210,8 +210,10 @@ def _read_xlsx_table(path: Path, sheet: str | None,
     formulas: list[tuple[int, int, str]] = []
     errors: list[tuple[int, int, str]] = []
     if check.kind == "ods":  # calamine gives an .ods sheet's merged cells as none
-        found_formulas, merged, hidden = ods_sheet_cells(path, sheet, name)
+        broken: list[tuple[int, int, bytes]] = []  # (and drops a paragraph's tabs and breaks)
+        found_formulas, merged, hidden = ods_sheet_cells(path, sheet, name, broken=broken)
         formulas = _cells(found_formulas)  # error values are formulas' results there
+        rows = _with_breaks(rows, broken)
     else:
         hidden = xlsx_hidden(path, check.parts[sheet], name)
     if check.kind != "ods" and sheet in check.with_formulas:
@@ -223,6 +225,20 @@ def _read_xlsx_table(path: Path, sheet: str | None,
     return Table(file=name, rows=rows, sheet=sheet, sheets=check.sheets,
                  formulas=formulas, errors=errors, rectangular=True, notes=notes,
                  hidden=hidden.within(len(rows), len(rows[0]) if rows else 0))
+
+
+def _with_breaks(rows: Any, broken: list[tuple[int, int, bytes]]) -> Any:
+    """calamine's rows of an .ods sheet with the texts of the cells holding a
+    tab or a line break inside a paragraph as they are (calamine drops them:
+    an annotator's note ``two<text:line-break/>lines`` read ``twolines``)."""
+    if not broken:
+        return rows
+    from core.io.workbook.ods_rows import row_breaks, with_breaks
+
+    found: dict[tuple[int, int], str] = {}
+    for row, repeat, body in broken:
+        row_breaks(found, row, repeat, body, 0, len(body))
+    return with_breaks(list(rows), found)
 
 
 def _cells(found: list[tuple[str, str]]) -> list[tuple[int, int, str]]:

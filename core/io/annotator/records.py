@@ -27,6 +27,8 @@ from typing import Any
 
 from core.errors import InputError
 from core.io.annotator.model import Table, cell_text
+from core.io.files import HEAD_BYTES
+from core.io.qrels_kind import refuse_report
 from core.io.safety import column_letters
 
 __all__ = ["expand_json_cells", "explode_list_cells", "list_cell", "records_rows"]
@@ -178,7 +180,9 @@ def _records(text: str, name: str) -> Iterator[tuple[int, Any]]:
 
 
 def records_rows(text: str, name: str) -> list[list[Any]]:
-    """A JSON or JSON Lines export as rows, the first of them the header."""
+    """A JSON or JSON Lines export as rows, the first of them the header (a
+    report this program wrote as JSON refused, naming it)."""
+    refuse_report(text[:HEAD_BYTES].encode("utf-8"), name)
     columns: dict[str, None] = {}
     out: list[dict[str, Any]] = []
     records: Iterable[tuple[int, Any]] = _records(text, name)

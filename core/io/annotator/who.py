@@ -14,6 +14,10 @@ platform's participant id (``PROLIFIC_PID``, ``workerId``,
 ``participant_id``), the people are named by it: a survey's response id
 names a response, the participant id the person (the one a platform pays,
 the one to ask about a grade); the report says which column named them.
+
+People named by numbers alone (Label Studio's ``completed_by`` where its
+export holds the user's id, not their e-mail) are said so, with the flag
+that names them (``--names 7=ana@lab.example``): :func:`named`.
 """
 
 from __future__ import annotations
@@ -27,10 +31,12 @@ from typing import Any
 from core.io.annotator.model import cell_text
 from core.io.annotator.platform import Flag, flagged_rows
 from core.io.annotator.profile import Profile, determines, items, span
+from core.io.annotator.report import ImportReport
 from core.io.annotator.roles import keys, names_someone, people
+from core.io.annotator.sheet import Sheet
 from core.io.headers import normalize
 
-__all__ = ["judged_by", "participant_named", "said_of_people", "same_people"]
+__all__ = ["judged_by", "named", "participant_named", "said_of_people", "same_people"]
 
 #: A header's last word that names a platform's participant (a person, not
 #: a response), alone or followed by ``id``.
@@ -226,3 +232,53 @@ def said_of_people(p: Profile, who: Profile | None, query: Profile | None,
     return (f"{p.shown()}: {span(p)}, the same on all of each annotator's rows "
             f"({who.shown()}): said of who judged, not of a judgment (no ranking); not "
             "imported"), ""
+
+
+def named(sheet: Sheet, who_all: list[str] | None, report: ImportReport) -> list[str] | None:
+    """Each row's annotator (``who_all``, a long layout's) under the names
+    the user gave (``sheet.mapping.names``; a wide layout's grade columns'
+    annotators renamed in ``sheet.mapping``), the ``report`` saying so;
+    without names given, annotators named by numbers alone said so with
+    the flag that names them. A name given to no annotator read, or one
+    name for two, is refused: two people would be merged in silence."""
+    mapping = sheet.mapping
+    read = list(dict.fromkeys(who_all)) if who_all is not None else [
+        n for _, n in mapping.grades]
+    given = dict(mapping.names)
+    if not given:
+        _numbered(sheet, read if mapping.annotator is not None else [], report)
+        return who_all
+    unknown = [k for k in given if k not in read]
+    if unknown:
+        raise sheet.fail(f"--names {', '.join(map(repr, unknown))}: no annotator of that name "
+                         f"was read (the annotators: {', '.join(read)})",
+                         hint="name them as the import lists them, --names ID=NAME,...")
+    new = [given.get(w, w) for w in read]
+    twice = next((n for n in new if new.count(n) > 1), None)
+    if twice is not None:
+        both = " and ".join(repr(w) for w in read if given.get(w, w) == twice)
+        raise sheet.fail(f"--names: {both} would both be named {twice!r}",
+                         hint="give each annotator a name of their own")
+    report.notes.append("annotators named at the import: " + ", ".join(
+        f"{k} as {v}" for k, v in given.items()))
+    if who_all is None:
+        sheet.mapping = mapping.replace(grades=tuple((c, given.get(n, n))
+                                                     for c, n in mapping.grades))
+        return None
+    return [given.get(w, w) for w in who_all]
+
+
+def _numbered(sheet: Sheet, read: list[str], report: ImportReport) -> None:
+    """Annotators named by whole numbers alone (a platform's user ids, 3, 7,
+    12), said in the report's notes and the command line's warnings, with
+    the ``--names`` that names them."""
+    numbers = sorted((w for w in read if w.isdigit()), key=int)
+    col = sheet.mapping.annotator
+    if col is None or not numbers or len(numbers) < len([w for w in read if w.strip()]):
+        return
+    example = ",".join(f"{w}=NAME" for w in numbers[:3]) + (",..." if len(numbers) > 3 else "")
+    note = (f"the annotators are named by numbers alone ({', '.join(numbers)}, in "
+            f"{sheet.name(col)}), as a platform's user ids are (Label Studio's completed_by "
+            f"where its export holds no e-mail): pass --names {example} to name them")
+    report.notes.append(note)
+    report.warnings.append(note)

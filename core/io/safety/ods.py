@@ -41,8 +41,9 @@ from core.io.safety.limits import (
 )
 from core.io.safety.parts import HEAD, read_ahead, root_element, stream_part
 
-__all__ = ["CONTENT", "ODS_MIMETYPE", "OdsScan", "RowReader", "check_ods_package",
-           "ods_formula_cells", "ods_sheet_cells", "scan_content", "xml_text"]
+__all__ = ["CONTENT", "ODS_MIMETYPE", "PARAGRAPH_BREAK", "OdsScan", "RowReader",
+           "check_ods_package", "ods_formula_cells", "ods_sheet_cells", "scan_content",
+           "xml_text"]
 
 CONTENT = "content.xml"
 ODS_MIMETYPE = b"application/vnd.oasis.opendocument.spreadsheet"
@@ -76,6 +77,8 @@ _LONGEST_ROW = 64 << 20
 _ENTITIES = (("&lt;", "<"), ("&gt;", ">"), ("&quot;", '"'), ("&apos;", "'"))
 _CHAR_REF = re.compile(r"&#(x[0-9A-Fa-f]+|[0-9]+);")
 #: A row or column not shown: hidden by hand ("collapse") or by a filter.
+#: A tab or a line break inside a paragraph (calamine drops both).
+PARAGRAPH_BREAK = re.compile(rb"<text:(?:line-break|tab)\b")
 _HIDDEN = re.compile(rb'\stable:visibility="(?:collapse|filter)"')
 #: A string literal (kept), or a reference in brackets (its text: group 1).
 _REFERENCE = re.compile(r'"(?:[^"]|"")*"|\[((?:[^\]\'"]|\'(?:[^\']|\'\')*\')*)\]')
@@ -408,12 +411,16 @@ Merged = tuple[tuple[int, int], tuple[int, int]]
 
 def ods_sheet_cells(path: str | Path, sheet: str, name: str, *,
                     columns: int = EXCEL_MAX_COLUMNS,
+                    broken: list[tuple[int, int, bytes]] | None = None,
                     ) -> tuple[list[tuple[str, str]], list[Merged], HiddenLines]:
     """In one pass over sheet ``sheet``: its formula cells (as
     :func:`ods_formula_cells` gives them), its merged cells, each
     ((first row, first column), (last row, last column)), 0-based, as
     python-calamine gives an .xlsx sheet's, and its hidden rows (holding
-    cells) and columns; only the first ``columns`` columns are looked at."""
+    cells) and columns; only the first ``columns`` columns are looked at.
+    ``broken``, when given, takes (1-based row, rows alike, body) of each
+    row holding a tab or a line break inside a paragraph, which calamine
+    drops (:func:`core.io.workbook.ods_rows.cell_values` reads them)."""
     formulas: list[tuple[str, str]] = []
     merged: list[Merged] = []
     hidden, first = HiddenLines(), True
@@ -422,6 +429,9 @@ def ods_sheet_cells(path: str | Path, sheet: str, name: str, *,
             if first:  # the columns are declared before the first row
                 _hidden_columns(gap, hidden)
                 first = False
+            if broken is not None and PARAGRAPH_BREAK.search(body) is not None:
+                got = _ROWS_REPEATED.search(tag)
+                broken.append((row, int(got.group(1)) if got else 1, body))
             if _HIDDEN.search(tag) is not None and (b"<text:p" in body or b"value-type" in body):
                 got = _ROWS_REPEATED.search(tag)
                 hidden.rows.extend(range(row, row + (int(got.group(1)) if got else 1)))

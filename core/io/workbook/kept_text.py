@@ -21,7 +21,10 @@ ranked list's name):
   decode OOXML's ``_xHHHH_``);
 - python-calamine, which reads an .ods when
   :mod:`~core.io.workbook.ods_rows` does not, drops a paragraph's tabs
-  (``<text:tab/>``).
+  (``<text:tab/>``) and line breaks (``<text:line-break/>``); reopening
+  puts both back (:func:`~core.io.workbook.ods_rows.with_breaks`), the
+  other sheets calamine reads (the annotators' record, the columns people
+  added) keep a text without its tabs as written.
 
 Excel was not available to measure. Any other difference is an edit: a
 line break, a letter or an inner space added or removed.

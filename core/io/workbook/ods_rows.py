@@ -22,8 +22,9 @@ way: a paragraph's tabs and line breaks (``<text:tab/>``,
 ``<text:line-break/>``, as Gnumeric writes a multi-line cell) are read here
 as the characters they stand for; calamine drops them (so did this reader:
 a multi-line note saved by Gnumeric was read without its line breaks, as
-edited). :func:`core.io.workbook.kept_text.same_as_written` takes a text
-without its tabs as the text written.
+edited). :func:`read_breaks` finds the cells holding them in the check the
+calamine read needs anyway, and :func:`with_breaks` puts their texts back
+into calamine's rows, so both reads agree.
 """
 
 from __future__ import annotations
@@ -34,11 +35,12 @@ from pathlib import Path
 from typing import Any
 
 from core.io.safety import WorkbookCheck, check_ods
-from core.io.safety.ods import xml_text
+from core.io.safety.ods import PARAGRAPH_BREAK, xml_text
 from core.io.workbook.edits import CandidateCells
 from core.io.workbook.layout import COLUMN_INDEX, SHEETS
 
-__all__ = ["OdsSheets", "cell_values", "read_ods"]
+__all__ = ["Breaks", "OdsSheets", "cell_values", "read_breaks", "read_ods", "row_breaks",
+           "with_breaks"]
 
 #: The Candidates columns read: up to the note, the last one reopening needs.
 _CANDIDATE_WIDTH = max(COLUMN_INDEX[h] for h in ("query", "source id", "current grade",
@@ -187,6 +189,77 @@ def read_ods(path: str | Path, whole: tuple[str, ...], *,
             return None
         out.formulas = reader.formulas
     return out
+
+
+#: The texts of the cells holding a tab or a line break: sheet -> (0-based
+#: row, 0-based column) -> text.
+Breaks = dict[str, dict[tuple[int, int], str]]
+
+
+def row_breaks(into: dict[tuple[int, int], str], number: int, repeat: int, buf: bytes,
+               start: int, end: int) -> None:
+    """Put into ``into`` each cell of row ``number`` (1-based; ``repeat``
+    rows alike; its body ``buf[start:end]``) whose text holds a tab or a
+    line break, by (0-based row, 0-based column)."""
+    for c, value in enumerate(cell_values(buf, start, end)):
+        if isinstance(value, str) and ("\n" in value or "\t" in value):
+            for n in range(number - 1, min(number - 1 + repeat, number + _MOST_CELLS)):
+                into[n, c] = value
+
+
+class _BreaksReader:
+    """Takes, of the rows of ``tables``, the cells holding a tab or a line
+    break inside a paragraph (a row holding none is passed over unread)."""
+
+    def __init__(self, tables: frozenset[str]) -> None:
+        self.tables = tables
+        self.found: Breaks = {}
+
+    def row(self, table: str, number: int, repeat: int, buf: bytes, start: int,
+            end: int) -> None:
+        if PARAGRAPH_BREAK.search(buf, start, end) is not None:  # (one search: two finds 1.5x)
+            row_breaks(self.found.setdefault(table, {}), number, repeat, buf, start, end)
+
+
+def read_breaks(path: str | Path, tables: frozenset[str]) -> tuple[WorkbookCheck, Breaks]:
+    """Check an .ods file (:func:`core.io.safety.check_ods`) and, in the same
+    pass, find the cells of ``tables`` holding a tab or a line break inside
+    a paragraph, with their texts as :func:`read_ods` reads them: calamine
+    drops those characters (``two<text:line-break/>lines`` is ``twolines``),
+    :func:`with_breaks` puts them back."""
+    reader = _BreaksReader(tables)
+    check = check_ods(path, reader=reader)
+    return check, reader.found
+
+
+def with_breaks(rows: Any, found: dict[tuple[int, int], str]) -> Any:
+    """``rows`` (calamine's, from A1; a list or an iterator) with each cell
+    in ``found`` given its text with its tabs and line breaks, where
+    calamine read the same text without them (any other value is left)."""
+    if not found:
+        return rows
+    by_row: dict[int, dict[int, str]] = {}
+    for (r, c), text in found.items():
+        by_row.setdefault(r, {})[c] = text
+
+    def mended(r: int, row: Any) -> Any:
+        cells = by_row.get(r)
+        if cells is None:
+            return row
+        row = list(row)
+        for c, text in cells.items():
+            if c < len(row) and isinstance(row[c], str) and _bare(row[c]) == _bare(text):
+                row[c] = text
+        return row
+
+    if isinstance(rows, list):
+        return [mended(r, row) for r, row in enumerate(rows)]
+    return (mended(r, row) for r, row in enumerate(rows))
+
+
+def _bare(text: str) -> str:
+    """A text without its tabs and line breaks, as calamine reads a paragraph."""
+    return text.replace("\n", "").replace("\t", "")
 
 
 def _cells(buf: bytes, start: int, end: int, width: int | None) -> tuple[list[Any], bool]:

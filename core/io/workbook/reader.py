@@ -26,7 +26,7 @@ from core.io.workbook.edits import CandidateCells, CellsNeeded, apply_edits, sam
 from core.io.workbook.layout import GRADE_COLUMN, SHEETS
 from core.io.workbook.metadata import document_from_metadata, read_metadata, stored_conventions
 from core.io.workbook.metadata_check import MetadataError, metadata_error
-from core.io.workbook.ods_rows import OdsSheets, read_ods
+from core.io.workbook.ods_rows import Breaks, OdsSheets, read_breaks, read_ods, with_breaks
 from core.io.workbook.plain_rows import read_plain_candidates
 from core.io.workbook.record import record_sheet
 from core.io.workbook.reopened import Reopened, remember
@@ -189,11 +189,14 @@ def _reading(name: str, sheet: Callable[[], str]) -> Iterator[None]:
 class _Book:
     """The sheets of one workbook as reopening reads them: through
     python-calamine (opened once, when first needed), or as
-    :func:`~core.io.workbook.ods_rows.read_ods` read them in its check."""
+    :func:`~core.io.workbook.ods_rows.read_ods` read them in its check;
+    ``breaks``: an .ods file's texts holding tabs or line breaks, which
+    calamine drops, put back into its rows."""
 
     def __init__(self, path: Path, check: WorkbookCheck, ods: OdsSheets | None,
-                 stack: ExitStack) -> None:
+                 stack: ExitStack, breaks: Breaks | None = None) -> None:
         self.path, self.check, self.ods, self._stack = path, check, ods, stack
+        self.breaks = breaks or {}
         self._book: Any = None
 
     def calamine(self) -> Any:
@@ -210,7 +213,7 @@ class _Book:
         if self.ods is not None and sheet in self.ods.rows:
             return self.ods.rows[sheet]
         rows = self.calamine().get_sheet_by_name(sheet).to_python(skip_empty_area=False)
-        return [list(r) for r in rows]
+        return [list(r) for r in with_breaks(rows, self.breaks.get(sheet, {}))]
 
     def candidates(self) -> tuple[CandidateCells, set[int]]:
         """The Candidates cells reopening reads, and the rows whose grade
@@ -237,7 +240,8 @@ class _Book:
                  else None)
         if found is not None:
             return found
-        return (_candidate_cells(self.calamine(), SHEETS["candidates"]),
+        return (_candidate_cells(self.calamine(), SHEETS["candidates"],
+                                 self.breaks.get(SHEETS["candidates"], {})),
                 _grade_formula_rows(path, check))
 
 
@@ -245,13 +249,19 @@ class _Book:
 def _open(path: Path, *, candidates: bool) -> Iterator[_Book]:
     """The workbook checked (:func:`core.io.safety.check_workbook`) and open
     for reading; an .ods file's sheets read in the same pass as its check."""
-    ods = None
+    ods, breaks = None, None
     if path.suffix.lower() == ODS_SUFFIX:
         whole = ((SHEETS["metadata"], SHEETS["conventions"], SHEETS["annotators"])
                  if candidates else (SHEETS["metadata"],))
         ods = read_ods(path, whole, candidates=candidates)
+    if ods is not None:
+        check = ods.check
+    elif path.suffix.lower() == ODS_SUFFIX:  # read by calamine: its dropped breaks found
+        check, breaks = read_breaks(path, frozenset(SHEETS.values()))
+    else:
+        check = check_workbook(path)
     with ExitStack() as stack:
-        yield _Book(path, ods.check if ods is not None else check_workbook(path), ods, stack)
+        yield _Book(path, check, ods, stack, breaks)
 
 
 @contextmanager
@@ -265,13 +275,16 @@ def _calamine(path: Path) -> Iterator[Any]:
         yield book
 
 
-def _candidate_cells(book: Any, sheet: str) -> CandidateCells:
+def _candidate_cells(book: Any, sheet: str,
+                     breaks: dict[tuple[int, int], str] | None = None) -> CandidateCells:
     """The Candidates cells reopening reads (query, source, current grade,
-    note), taken row by row: the other columns never become Python objects."""
+    note), taken row by row: the other columns never become Python objects;
+    ``breaks``: the texts whose tabs and line breaks calamine drops."""
     found = book.get_sheet_by_name(sheet)
     if tuple(found.start or ()) == (0, 0):  # rows and columns from A1
-        return CandidateCells.from_rows(found.iter_rows())
-    return CandidateCells.from_rows(found.to_python(skip_empty_area=False))
+        return CandidateCells.from_rows(with_breaks(found.iter_rows(), breaks or {}))
+    return CandidateCells.from_rows(with_breaks(found.to_python(skip_empty_area=False),
+                                                breaks or {}))
 
 
 def _grade_formula_rows(path: Path, check: WorkbookCheck) -> set[int]:
