@@ -1,13 +1,18 @@
 """A query's text beside its id (a Label Studio task's ``data.query``
 beside ``data.query_id``, a shared sheet's Question beside its Query ID) is
-said to be the query named another way, not a batch's or a group's number.
+the query's text, kept in the document beside its id
+(:attr:`~core.model.document.Document.query_texts`), not a batch's or a
+group's number.
 
 Before: ``ignored: data.query: 6 distinct values, one value over each
 query's sources (a batch's or a group's number: grades vary within a
-query)``, of a column of long questions.
+query)``, of a column of long questions; then ``...: the query named
+another way (its text); not imported``: nothing kept it.
 """
 
 from __future__ import annotations
+
+import json
 
 from core.io.annotator import import_annotations
 
@@ -35,12 +40,57 @@ def _reason(report, header):
     return next(c["reason"] for c in report.to_json()["columns"] if c["header"] == header)
 
 
+def _role(report, header):
+    return next(c["role"] for c in report.to_json()["columns"] if c["header"] == header)
+
+
 def test_the_question_beside_the_query_id_is_the_querys_text(tmp_path):
     result = import_annotations(_sheet(tmp_path))
     assert result.document.query_ids == list(QUESTIONS)
+    assert result.document.query_texts == QUESTIONS
+    assert [result.document.query_text(q) for q in range(3)] == list(QUESTIONS.values())
+    assert _role(result.report, "question") == "query_text"
     assert _reason(result.report, "question") == (
-        "question: 3 distinct values, one per query (query_id), the same on each of its "
-        "rows: the query named another way (its text); not imported")
+        "question, read from its values: 3 distinct values, one per query (query_id), the "
+        "same on each of its rows: the query's text, shown beside its id")
+
+
+def test_a_query_given_two_texts_keeps_the_first_and_says_so(tmp_path):
+    path = _sheet(tmp_path)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    # q031's last row, retyped
+    lines[-1] = lines[-1].replace("über 50 Nutzer", "ueber 50 Nutzer")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = import_annotations(path)
+    assert result.document.query_texts == QUESTIONS
+    assert ("query 'q031' has two texts in column 'question' (rows 14 and 19): the first is "
+            "kept; give each query one text to keep another") in result.report.notes
+
+
+def test_a_sheet_of_questions_alone_takes_them_as_the_ids(tmp_path):
+    path = tmp_path / "questions.csv"
+    path.write_text("question,passage_id,relevance\n" + "".join(
+        f'"{text.replace(chr(34), 2 * chr(34))}",p{d},{d}\n'
+        for text in QUESTIONS.values() for d in range(3)), encoding="utf-8")
+    result = import_annotations(path)
+    assert result.document.query_ids == list(QUESTIONS.values())
+    assert result.document.query_texts == {}
+    assert result.document.query_text(0) == ""
+
+
+def test_a_label_studio_tasks_query_beside_its_query_id(tmp_path):
+    tasks = [{"id": 9000 + k, "data": {"query_id": q, "query": text, "doc": f"{q}-d{d}"},
+              "annotations": [{"id": 500 + k, "completed_by": who, "was_cancelled": False,
+                               "result": [{"value": {"choices": [["No", "Yes"][(d + who) % 2]]},
+                                           "from_name": "relevance", "to_name": "doc",
+                                           "type": "choices"}]} for who in (3, 7)]}
+             for k, ((q, text), d) in enumerate(
+                 (item, d) for item in QUESTIONS.items() for d in range(2))]
+    path = tmp_path / "project-12.json"
+    path.write_text(json.dumps(tasks), encoding="utf-8")
+    result = import_annotations(path)
+    assert result.document.query_ids == list(QUESTIONS)
+    assert result.document.query_texts == QUESTIONS
 
 
 def test_a_batch_number_per_query_stays_a_batchs_number(tmp_path):

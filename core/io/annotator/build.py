@@ -88,7 +88,35 @@ def build_document(sheet: Sheet, report: ImportReport, conventions: Conventions,
         doc.unrateable_ratings = unrateable
         doc.unrateable_words = words
     doc.ranking = report.ranking if report.ranking in ("rank", "rows") else ""
+    doc.query_texts = _query_texts(sheet, rows, report)
     return doc
+
+
+def _query_texts(sheet: Sheet, rows: Rows, report: ImportReport) -> dict[str, str]:
+    """Each query's text from the query-text column (its first on the
+    query's imported rows; a query given two says so in a note, the first
+    kept): none where the text is the id itself."""
+    col = sheet.mapping.query_text
+    if col is None:
+        return {}
+    texts: dict[str, str] = {}
+    first: dict[str, int] = {}
+    other: dict[str, tuple[int, int]] = {}
+    for i, (q, text) in enumerate(zip(rows.query, sheet.texts(col), strict=True)):
+        if not text or not rows.alive[i]:
+            continue
+        kept = texts.setdefault(q, text)
+        first.setdefault(q, i)
+        if kept != text and q not in other:
+            other[q] = (first[q], i)
+    if other:
+        q, (a, b) = next(iter(other.items()))
+        more = f" (and {len(other) - 1} more queries)" if len(other) > 1 else ""
+        report.notes.append(
+            f"query {q!r} has two texts in column {sheet.name(col)!r} (rows "
+            f"{sheet.row_number(a)} and {sheet.row_number(b)}){more}: the first is kept; "
+            "give each query one text to keep another")
+    return {q: t for q, t in texts.items() if t != q}
 
 
 def _ratings(g: Grades, kept_ev: IntArray, again: list[int],
