@@ -302,6 +302,9 @@ def test_evaluate_a_run_with_a_sheet_as_qrels(tmp_path: Path,
                                    "--format", "json"], capsys)
     assert code == 0
     a, b = json.loads(from_sheet), json.loads(from_qrels)
+    # the sheet names each query's text (its Query column), the qrels none
+    assert [q.pop("query_text") for q in a["queries"]] == [
+        "noise cancelling headphones", "espresso grinder"]
     assert a["queries"] == b["queries"]
     assert a["summary"] == b["summary"]
     assert a["summary"][0]["included"] == 2

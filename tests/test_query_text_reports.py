@@ -72,3 +72,17 @@ def test_a_run_graded_with_the_document_keeps_its_texts(tmp_path: Path):
     graded = run_with_judgments(run, _document(3))
     assert graded.query_ids == ["q0001", "q0002"]
     assert graded.query_texts == {"q0002": f"{TEXT} 2"}
+
+
+def test_a_run_judged_by_a_sheet_names_the_sheets_texts(tmp_path: Path):
+    from tests.test_import_query_text import QUESTIONS, _sheet
+
+    run = tmp_path / "bm25.run"
+    run.write_text("".join(f"{q} Q0 {q}#chunk-{d} {d + 1} {3 - d}.0 bm25\n"
+                           for q in ("q017", "q031") for d in range(3)), encoding="utf-8")
+    out = io.StringIO()
+    assert main(["evaluate", str(run), "--qrels", str(_sheet(tmp_path)), "--format", "json"],
+                out) == 0
+    queries = json.loads(out.getvalue())["queries"]
+    # (q023: judged, never ranked, kept beside the ranked ones: its text too)
+    assert {q["query"]: q["query_text"] for q in queries} == QUESTIONS

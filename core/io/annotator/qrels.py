@@ -178,8 +178,12 @@ def carry_record(doc: Document, judgments: Document) -> Document:
     and rounding). The join reads grades alone: a run given an annotators'
     sheet (a Label Studio export) as its judgments lost the labels, the
     comments and the annotators' grades that ``import`` keeps from the
-    same sheet, and so did its workbook and the editor's Judges dock."""
+    same sheet, and so did its workbook and the editor's Judges dock. The
+    queries' texts (:attr:`Document.query_texts`) of ``doc``'s queries come
+    too."""
     doc.conventions = _with_scale(doc.conventions, judgments.conventions)
+    texts = judgments.query_texts
+    doc.query_texts = {q: texts[q] for q in doc.query_ids if q in texts}
     has_notes = vars(Document)["note"].is_made(judgments) and any(judgments.note)
     if not has_notes and judgments.ratings is None:
         return doc
