@@ -380,8 +380,7 @@ def test_long_xlsx_with_an_annotator_column(qtbot: Any, monkeypatch: pytest.Monk
         assert page2.layout_combo.currentData() == "long"
         assert {f: c.currentData() for f, c in page2.combos.items()} == {
             "query": 0, "source_id": 1, "score": None, "rank": 2, "grade": 4,
-            "annotator": 3, "version": None, "note": None, "reason": None, "status": None,
-            "query_text": None}
+            "annotator": 3, "version": None, "note": None, "reason": None, "status": None}
         page2.rubric.setText("0,1,2,3")
         page2.consensus.setCurrentIndex(page2.consensus.findData(ConsensusRule.MAXIMUM))
         _next(qtbot, w)

@@ -38,7 +38,6 @@ __all__ = [
 #: Fields of a :class:`ColumnMapping` that take one column, with their labels.
 MAPPED_FIELDS: dict[str, str] = {
     "query": "Query",
-    "query_text": "Query text",
     "source_id": "Source id",
     "score": "Score",
     "rank": "Rank",
