@@ -13,8 +13,15 @@ another way (its text); not imported``: nothing kept it.
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from tempfile import TemporaryDirectory
 
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from core.errors import InputError
 from core.io.annotator import import_annotations
+from tests.sheetgen import Drawn, sheets, write_sheet
 
 QUESTIONS = {
     "q017": "How do I rotate the API keys for the EU region, without downtime?",
@@ -96,3 +103,24 @@ def test_a_label_studio_tasks_query_beside_its_query_id(tmp_path):
 def test_a_batch_number_per_query_stays_a_batchs_number(tmp_path):
     result = import_annotations(_sheet(tmp_path, batch=True))
     assert "a batch's or a group's number" in _reason(result.report, "batch")
+
+
+@settings(max_examples=16, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(sheets(among=("query_text",), headers="realistic").filter(
+    lambda s: bool(s.query_texts) and not s.flags), st.sampled_from([".csv", ".xlsx"]))
+def test_a_drawn_sheets_query_text_is_kept(sheet: Drawn, suffix: str) -> None:
+    """A drawn sheet (tests/sheetgen.py) with each query's text in a column
+    of its own: the import keeps the drawn texts by the drawn queries, and
+    the judgments' truth as before (or refuses where a reader would
+    hesitate: a distractor reading as grades)."""
+    with TemporaryDirectory() as tmp:
+        path = write_sheet(sheet, Path(tmp) / f"drawn{suffix}")
+        try:
+            result = import_annotations(path)
+        except InputError:
+            assume(not (sheet.ambiguous or sheet.extra_grade))
+            raise
+    doc = result.document
+    assert doc.query_texts == sheet.query_texts
+    assert set(doc.query_ids) == set(sheet.query_texts)
