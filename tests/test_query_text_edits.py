@@ -83,3 +83,16 @@ def test_a_text_fixed_is_saved_with_the_workbook(tmp_path: Path):
     book = tmp_path / "book.ods"
     export_workbook(session.evaluation, book)
     assert read_workbook(book).query_texts == {"q017": FIXED}
+
+
+def test_a_worksheet_csv_says_it_keeps_no_texts():
+    """Saved as a worksheet CSV (or TREC qrels), the texts are lost: the
+    editor's question before the save names them (never dropped in
+    silence)."""
+    from core.io.delimited import not_kept, qrels_not_kept
+
+    doc = _document()
+    assert not_kept(doc) == ["the texts of 1 query"]
+    assert "the texts of 1 query" in qrels_not_kept(doc)
+    doc.query_texts = {}
+    assert not_kept(doc) == []
