@@ -78,7 +78,10 @@ def test_a_document_without_texts_writes_no_column(tmp_path: Path):
 @pytest.mark.libreoffice
 def test_the_query_text_survives_a_libreoffice_save(tmp_path: Path):
     """Saved by LibreOffice (headless, through UNO) as .xlsx and as .ods,
-    after a grade typed in its Candidates sheet: the texts come back."""
+    after a grade typed in its Candidates sheet: the texts come back; a
+    text a reviewer fixed (or emptied) in the Queries sheet's column is
+    taken, and reopening says so."""
+    from core.io.workbook import reopened
     from tests.libreoffice import edit
 
     doc = _document()
@@ -88,7 +91,19 @@ def test_the_query_text_survives_a_libreoffice_save(tmp_path: Path):
         export_workbook(evaluate(doc), book)
         jobs.append((book, tmp_path / f"saved{suffix}",
                      [{"op": "set", "sheet": "Candidates", "cell": "F2", "value": 3}]))
-    for saved in edit(jobs):
+    book = tmp_path / "typo.ods"
+    export_workbook(evaluate(doc), book)
+    # a reviewer fixes q017's text on its second row (k=all), and empties q023's
+    jobs.append((book, tmp_path / "fixed.ods", [
+        {"op": "set", "sheet": "Queries", "cell": "R3", "value": "How do I renew it?"},
+        {"op": "set", "sheet": "Queries", "cell": "R4", "value": ""},
+        {"op": "set", "sheet": "Queries", "cell": "R5", "value": ""}]))
+    *saved_books, fixed = edit(jobs)
+    for saved in saved_books:
         back = read_workbook(saved)
         assert back.query_texts == TEXTS, saved
         assert back.grade[0] == 3.0, saved
+        assert reopened(back).query_texts == 0
+    back = read_workbook(fixed)
+    assert back.query_texts == {"q017": "How do I renew it?", "q031": TEXTS["q031"]}
+    assert "2 query texts edited in the spreadsheet." in reopened(back).lines()

@@ -17,6 +17,7 @@ from core.io.workbook.formulas import lift_factor
 from core.io.workbook.layout import (
     QUERY_COLUMNS,
     QUERY_TEXT,
+    QUERY_TEXT_COLUMN,
     SHEETS,
     STATUS_COLOURS,
     SUMMARY_COLUMNS,
@@ -44,9 +45,6 @@ from core.model.document import Document
 #: The Queries sheet's helper column (hidden): how many queries so far are
 #: unresolved, counted on their first cutoff's row (the Report lists them).
 UNRESOLVED_SO_FAR = 16
-#: The Queries sheet's column of each query's text (where any query has
-#: one), after the helper column: the columns the formulas read stay put.
-QUERY_TEXT_COLUMN = UNRESOLVED_SO_FAR + 1
 #: The columns of each weighting (weight, weight used, weight x NDCG), hidden
 #: when the document declares no such weight.
 _WEIGHT_COLUMNS = {Weighting.FREQUENCY: (10, 12, 13), Weighting.IMPORTANCE: (11, 14, 15)}
