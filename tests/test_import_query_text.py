@@ -15,7 +15,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from tempfile import TemporaryDirectory
+from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -124,3 +126,46 @@ def test_a_drawn_sheets_query_text_is_kept(sheet: Drawn, suffix: str) -> None:
     doc = result.document
     assert doc.query_texts == sheet.query_texts
     assert set(doc.query_ids) == set(sheet.query_texts)
+
+
+def _argilla(path: Path) -> None:
+    path.write_text("".join(json.dumps({
+        "id": f"rec-{q}-{d}", "status": "completed", "query_id": q, "query": text,
+        "document": f"{q}-doc{d}", "relevance.responses": [d % 3, (d + 1) % 3],
+        "relevance.responses.users": ["u1", "u2"],
+        "relevance.responses.status": ["submitted", "submitted"]}) + "\n"
+        for q, text in QUESTIONS.items() for d in range(3)), encoding="utf-8")
+
+
+def _prodigy(path: Path) -> None:
+    options = [{"id": g, "text": t} for g, t in enumerate(
+        ["Not relevant", "Relevant", "Highly relevant"])]
+    path.write_text("".join(json.dumps({
+        "query": text, "meta": {"query_id": q}, "doc_id": f"{q}-d{d}", "text": f"Passage {d}",
+        "options": options, "accept": [(d + (who == "bob")) % 3], "answer": "accept",
+        "_annotator_id": f"rel-{who}", "_session_id": f"rel-{who}"}) + "\n"
+        for q, text in QUESTIONS.items() for d in range(3) for who in ("alice", "bob")),
+        encoding="utf-8")
+
+
+def _google_sheet(path: Path) -> None:
+    rows = ["Timestamp,Email Address,Query ID,Question,Result URL,How relevant is this result?"]
+    rows += [f'3/4/2024 10:{d}{n}:00,{who},{q},"{text.replace(chr(34), 2 * chr(34))}",'
+             f"https://x.example/{q}/{d},{(d + n) % 4}"
+             for q, text in QUESTIONS.items() for d in range(3)
+             for n, who in enumerate(("ana@x.example", "ben@x.example"))]
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize(("name", "write"), [
+    ("argilla.jsonl", _argilla), ("prodigy.jsonl", _prodigy), ("responses.csv", _google_sheet)])
+def test_platform_exports_with_an_id_beside_the_question(tmp_path: Path, name: str,
+                                                         write: Any) -> None:
+    """Argilla records (``query_id`` beside ``query``), Prodigy tasks
+    (``meta.query_id`` beside ``query``), a Google Sheet of form responses
+    (Query ID beside Question): the ids are the queries, the texts kept."""
+    path = tmp_path / name
+    write(path)
+    result = import_annotations(path)
+    assert result.document.query_ids == list(QUESTIONS)
+    assert result.document.query_texts == QUESTIONS
