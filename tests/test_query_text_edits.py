@@ -16,6 +16,7 @@ import numpy as np
 from core.engine.evaluation import evaluate
 from core.io.journal import Journal
 from core.io.workbook import export_workbook, read_workbook
+from core.model.conventions import Conventions, Rubric
 from core.model.document import Document
 from core.model.edits import Kept, SetQueryText
 from core.session import Changes, Worksheet
@@ -96,3 +97,23 @@ def test_a_worksheet_csv_says_it_keeps_no_texts():
     assert "the texts of 1 query" in qrels_not_kept(doc)
     doc.query_texts = {}
     assert not_kept(doc) == []
+
+
+def test_a_reviewers_hand_out_keeps_the_texts_of_its_queries():
+    """A review round's hand-out (each reviewer's workbook) keeps the
+    texts of the queries it gives the reviewer, so the reviewer reads the
+    question too."""
+    from core.analysis.queue import judging_queue
+    from core.analysis.rounds import plan_hand_out, reviewer_document
+
+    doc = Document.from_columns(query=["q017", "q017", "q9", "q9"], source_id=list("abcd"),
+                                score=[2.0, 1.0, 2.0, 1.0], grade=[1.0, None, None, 0.0],
+                                conventions=Conventions(rubric=Rubric.parse("0,1,2")))
+    doc.query_texts = {"q017": TYPO}
+    ev = evaluate(doc)
+    plan = plan_hand_out(doc, judging_queue(ev), ["ana", "ben"], when="2026-12-07T15:00:00")
+    given = {r: reviewer_document(doc, ev, plan, r) for r in ("ana", "ben")}
+    held = {r: d.query_ids for r, d in given.items()}
+    assert sorted(q for ids in held.values() for q in ids) == ["q017", "q9"]
+    for handed in given.values():
+        assert handed.query_texts == ({"q017": TYPO} if "q017" in handed.query_ids else {})
