@@ -66,6 +66,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
                "Show the next query of the navigator", toolbar=True),
     ActionSpec("next_unresolved", "Next &unresolved query", "query", "Ctrl+U",
                "Show the next query whose NDCG waits for unknown grades"),
+    ActionSpec("edit_query_text", "Edit query &text…", "query", None,
+               "Fix the current query's text, shown beside its id (one undoable step)"),
     ActionSpec("reset_layout", "&Reset layout", "view", None,
                "Put every panel back where it was at the first start"),
 )

@@ -41,7 +41,7 @@ from app.models.roles import (
     TIE_ROLE,
     WHOLE_ROLE,
 )
-from app.shown import CELL_SHOWN, id_pieces, marked
+from app.shown import CELL_SHOWN, id_pieces, marked, shown_id
 from core.analysis.bounds import UNBOUNDED_TEXT
 from core.engine.columns import EDITED_MARK
 from core.model.numbers import apart_digits, fixed_text, shown_text
@@ -190,6 +190,15 @@ class IdDelegate(NumberDelegate):
                  ends: bool = False) -> None:
         super().__init__(decimals, parent)
         self._ends = ends
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: Index) -> None:
+        super().initStyleOption(option, index)
+        whole = index.data(WHOLE_ROLE)
+        # a query shown with its text ("q017 · how do I renew…"): cut at its
+        # end, the id and the text's start kept (app.shown.shown_query)
+        if isinstance(whole, str) and option.text.startswith(
+                shown_id(whole, CELL_SHOWN) + " · "):
+            option.textElideMode = Qt.TextElideMode.ElideRight
 
     def shown(self, opt: QStyleOptionViewItem) -> str:
         """The text of ``opt`` (initialised) as an ``ends`` cell draws it:

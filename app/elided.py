@@ -24,6 +24,13 @@ class ElidedLabel(QLabel):
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
 
+    def set_mode(self, mode: Qt.TextElideMode) -> None:
+        """Elide at ``mode`` from now on (a query's title with its text: its
+        end; an id alone: its middle)."""
+        if mode != self._mode:
+            self._mode = mode
+            self.update()
+
     def minimumSizeHint(self) -> QSize:
         return QSize(0, super().minimumSizeHint().height())
 

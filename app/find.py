@@ -1,12 +1,12 @@
-"""Find (Ctrl+F): a small bar that searches query ids, source ids and the
-reviewer's notes.
+"""Find (Ctrl+F): a small bar that searches query ids and the queries'
+texts, source ids and the reviewer's notes.
 
 Enter jumps to the next match (switching the query in the navigator),
 Shift+Enter to the previous one; both wrap; the bar names every column the
 text is in ("2 of 5, in Note", "in Query, Source and Note": a candidate's
 query id counts), and a match in a note, not in the source id, makes the
 note's cell current. Escape closes the bar and gives the grid its focus back.
-Matches run in document order: a query whose id matches, then its
+Matches run in document order: a query whose id or text matches, then its
 candidates whose source id or note matches, in grid order. Matching is a
 case-insensitive substring test.
 
@@ -44,6 +44,12 @@ _SEARCHED: tuple[tuple[str, Callable[[Any], Any]], ...] = (
 _TITLES = {c.key: c.title for c in COLUMNS}
 
 
+def _query_holds(doc: Any, q: int, needles: tuple[str, ...]) -> bool:
+    """Whether query ``q``'s id or its text holds one of ``needles``."""
+    return holds(doc.query_ids[q].casefold(), needles) or holds(
+        doc.query_text(q).casefold(), needles)
+
+
 def find_matches(doc: Any, ev: Any, text: str) -> list[tuple[int, int]]:
     """Every match of ``text`` as (query index, candidate index or -1 for the query itself)."""
     needles = typed(text.strip().casefold())
@@ -65,8 +71,8 @@ def find_matches(doc: Any, ev: Any, text: str) -> list[tuple[int, int]]:
         for i in found[order].tolist():
             by_query.setdefault(int(doc.query[i]), []).append(int(i))
     out: list[tuple[int, int]] = []
-    for q, qid in enumerate(doc.query_ids):
-        if holds(qid.casefold(), needles):
+    for q in range(doc.n_queries):
+        if _query_holds(doc, q, needles):
             out.append((q, -1))
         out.extend((q, i) for i in by_query.get(q, ()))
     return out
@@ -79,8 +85,7 @@ def matched_columns(doc: Any, text: str, i: int) -> list[str]:
     if i < 0:
         return ["query"]
     needles = typed(text.strip().casefold())
-    query = doc.query_ids[int(doc.query[i])]
-    return ["query"] * holds(query.casefold(), needles) + [
+    return ["query"] * _query_holds(doc, int(doc.query[i]), needles) + [
         key for key, texts in _SEARCHED if holds(str(texts(doc)[i]).casefold(), needles)]
 
 

@@ -18,9 +18,11 @@ Qt-free: plain strings in, plain strings out.
 from __future__ import annotations
 
 import re
+import textwrap
 
 __all__ = ["BOX_SHOWN", "CELL_SHOWN", "ID_MARKS", "TEXT_SHOWN", "WORD_SHOWN", "bounded",
-           "boxed", "holds", "id_note", "id_pieces", "id_tip", "marked", "shown_id", "typed"]
+           "boxed", "holds", "id_note", "id_pieces", "id_tip", "marked", "query_tip",
+           "shown_id", "shown_query", "typed"]
 
 #: The most characters of one word (a run without a space: an id, a URL) a
 #: label or tooltip shows: about 300 px at 9 pt, what a side column holds.
@@ -175,6 +177,33 @@ def id_tip(text: str, most: int = CELL_SHOWN) -> str:
     """
     note = id_note(text)
     return shown_id(text, most) + (f"\n{note}" if note else "")
+
+
+def shown_query(query_id: str, text: str, most: int = WORD_SHOWN) -> str:
+    """A query as one line: its id (:func:`shown_id`), then its text where
+    an import read one, its line breaks as spaces (:func:`bounded`); a view
+    elides the line in its middle, the id's start and the text's end kept.
+
+    >>> shown_query("q017", "how do I renew\\na passport"), shown_query("q9", "")
+    ('q017 · how do I renew a passport', 'q9')
+    """
+    if not text:
+        return shown_id(query_id, most)
+    return f"{shown_id(query_id, most)} · {bounded(' '.join(text.split()), most=CELL_SHOWN)}"
+
+
+def query_tip(query_id: str, text: str, most: int = CELL_SHOWN) -> str:
+    """A query's tooltip: :func:`id_tip` (the id cut to ``most``), and
+    under it the query's whole text (where it has one), wrapped at 60
+    characters.
+
+    >>> query_tip("q017", "how do I renew a passport")
+    'q017\\nhow do I renew a passport'
+    """
+    if not text:
+        return id_tip(query_id, most)
+    lines = [textwrap.fill(part, 60) for part in bounded(text).splitlines()]
+    return id_tip(query_id, most) + "\n" + "\n".join(lines)
 
 
 def boxed(text: str) -> str:

@@ -196,6 +196,7 @@ class MainWindow(EditingWindow):
             a[action].triggered.connect(lambda _c=False, s=state: self.grid_panel.grade_current(
                 None, s, self.set_grade, advance=self.settings.advance_after_grade,
                 at_end=self._after_last_row))
+        a["edit_query_text"].triggered.connect(self.edit_query_text)
         a["next_query"].triggered.connect(lambda: self._step_query(1))
         a["previous_query"].triggered.connect(lambda: self._step_query(-1))
         a["next_unresolved"].triggered.connect(

@@ -193,6 +193,9 @@ class WindowApi(QMainWindow):
                   why: str = "") -> bool:
         raise NotImplementedError
 
+    def set_query_text(self, q: int, text: str) -> bool:
+        raise NotImplementedError
+
     def change_conventions(self, new: Conventions, text: str = "") -> str | None:
         raise NotImplementedError
 

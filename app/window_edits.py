@@ -25,7 +25,14 @@ from app.window_api import WindowApi
 from core.errors import NdcgError
 from core.model.conventions import Conventions
 from core.model.document import GradeState
-from core.model.edits import Edit, GradeValue, SetConventions, SetGrades, SetNotes
+from core.model.edits import (
+    Edit,
+    GradeValue,
+    SetConventions,
+    SetGrades,
+    SetNotes,
+    SetQueryText,
+)
 from core.model.numbers import counted
 
 __all__ = ["EditingWindow"]
@@ -97,6 +104,26 @@ class EditingWindow(WindowApi):
         return self._push(SetNotes.of(rows, notes, who=self.reviewer(),
                                       text=text or f"set {counted(len(rows), 'note')}",
                                       why=why)) is None
+
+    def set_query_text(self, q: int, text: str) -> bool:
+        """Give query ``q`` the text ``text`` ("" takes it away) as one
+        undoable step (journaled, saved with the workbook; no number
+        changes); False if refused."""
+        name = shown_id(self.document.query_ids[q])
+        return self._push(SetQueryText(q, text, who=self.reviewer(), text=(
+            f"text of {name}" if text else f"clear the text of {name}"))) is None
+
+    def edit_query_text(self) -> bool:
+        """Ask for the current query's text (its text as it is, to fix a
+        typo) and set it (:meth:`set_query_text`); False when cancelled."""
+        q, doc = self.current_query, self.document
+        if q < 0:
+            return False
+        text, ok = QInputDialog.getMultiLineText(
+            self, self.tr("Query text"),
+            self.tr("The text of query {0} (shown beside its id, never in the numbers):")
+            .format(shown_id(doc.query_ids[q])), doc.query_text(q))
+        return ok and self.set_query_text(q, text.strip())
 
     def _label(self, index: int) -> str:
         """Candidate ``index`` as the Edit menu names it (``q1/d3``)."""

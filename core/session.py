@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import cast
 
 import numpy as np
@@ -40,7 +40,15 @@ from core.errors import ConventionError
 from core.model.audit import AuditEntry, timestamp
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState
-from core.model.edits import Edit, GradeValue, Kept, SetConventions, SetGrades, SetNotes
+from core.model.edits import (
+    Edit,
+    GradeValue,
+    Kept,
+    SetConventions,
+    SetGrades,
+    SetNotes,
+    SetQueryText,
+)
 
 __all__ = ["Changes", "Listener", "Worksheet"]
 
@@ -75,6 +83,8 @@ class Changes:
         saved position moved (:attr:`Worksheet.modified` may have changed).
     text : str
         The step's description ("paste 50 grades").
+    query_text : bool
+        A query's text changed (:attr:`queries` names it); no number did.
     """
 
     rows: IntArray = field(default_factory=lambda: _NONE)
@@ -85,6 +95,7 @@ class Changes:
     origin: str = "app"
     text: str = ""
     notes: IntArray = field(default_factory=lambda: _NONE)
+    query_text: bool = False
 
     @property
     def everything(self) -> bool:
@@ -93,7 +104,8 @@ class Changes:
 
     @property
     def empty(self) -> bool:
-        return not (self.rows.size or self.notes.size or self.conventions or self.document)
+        return not (self.rows.size or self.notes.size or self.conventions or self.document
+                    or self.query_text)
 
     @property
     def lead(self) -> int | None:
@@ -275,6 +287,13 @@ class Worksheet:
             history = [*self._history[:self._done], step]  # (made first: see below)
             changes = self._set_conventions(edit.conventions, "app", edit.text, edit.who,
                                             edit.text)
+        elif isinstance(edit, SetQueryText):
+            before = self._doc.query_text(edit.query)
+            if before == edit.query_text:
+                return Changes()
+            step = _Step(edit, (before,), next(self._states))
+            history = [*self._history[:self._done], step]
+            changes = self._set_query_text(edit, "app")
         elif isinstance(edit, SetNotes):
             edit = self._effective_notes(edit)
             if not edit.rows:
@@ -310,6 +329,10 @@ class Worksheet:
             assert isinstance(step.before, Conventions)
             changes = self._set_conventions(step.before, "undo", edit.text, edit.who,
                                             f"undo of {edit.text}")
+        elif isinstance(edit, SetQueryText):
+            assert isinstance(step.before, tuple)
+            changes = self._set_query_text(replace(edit, query_text=str(step.before[0])),
+                                           "undo")
         elif isinstance(edit, SetNotes):
             assert isinstance(step.before, tuple)
             back = range(len(edit.rows) - 1, -1, -1)
@@ -334,6 +357,8 @@ class Worksheet:
         if isinstance(edit, SetConventions):
             changes = self._set_conventions(edit.conventions, "redo", edit.text, edit.who,
                                             f"redo: {edit.text}")
+        elif isinstance(edit, SetQueryText):
+            changes = self._set_query_text(edit, "redo")
         elif isinstance(edit, SetNotes):
             changes = self._set_notes(edit.rows, edit.notes, edit.who, "redo", edit.text,
                                       f"redo: {edit.why}" if edit.why else "")
@@ -405,6 +430,12 @@ class Worksheet:
         changed = np.fromiter(rows, np.int64, len(rows))
         return Changes(notes=changed, queries=np.unique(doc.query[changed]),
                        audit=tuple(doc.audit[kept.audit:]), origin=origin, text=text)
+
+    def _set_query_text(self, edit: SetQueryText, origin: str) -> Changes:
+        """Write ``edit``'s text: no number changes (the evaluation stays)."""
+        edit.put(self._doc)
+        return Changes(queries=np.array([edit.query], dtype=np.int64), query_text=True,
+                       origin=origin, text=edit.text)
 
     def _set_conventions(self, conventions: Conventions, origin: str, text: str, who: str,
                          note: str) -> Changes:

@@ -34,6 +34,15 @@ from hypothesis import strategies as st
 
 QUERIES = ["solar panel efficiency", "best hiking boots", "python csv unicode",
            "what is ndcg", "cheap flights to rome", "espresso grinder", "train times"]
+#: Each query's text as annotators' exports write it beside the query
+#: (``query_text``, drawn when asked for), one per query of :data:`QUERIES`.
+QUESTIONS = ["Which solar panels keep their efficiency in a cold, cloudy climate?",
+             'What are the best hiking boots for wide feet under "$150"?',
+             "How do I read a CSV file with Unicode (é, ü, 中文) in Python?",
+             "What is NDCG, and how does it differ from MAP?",
+             "Where can I find cheap flights to Rome in late October?",
+             "Which espresso grinder is worth it for a beginner, burr or blade?",
+             "What are the train times from Zürich to Milan on Sundays?"]
 #: Source ids of many shapes: (query index, doc index) -> id.
 SOURCE_SHAPES: dict[str, Callable[[int, int], Any]] = {
     "slug": lambda q, d: f"doc-{q:02d}-{d:04d}",
@@ -113,6 +122,9 @@ class Drawn:
     #: no one's: the import must refuse it, or use both columns.
     extra_grade: bool = False
     grade_headers: list[str] = field(default_factory=list)
+    #: Each query's text as the sheet writes it beside the query (a
+    #: ``query_text`` column), by the query as written; {} without one.
+    query_texts: dict[str, str] = field(default_factory=dict)
     kinds: list[str] = field(default_factory=list)
     #: Each column's kind, in the header's order (a long or wide sheet).
     column_kinds: list[str] = field(default_factory=list)
@@ -468,8 +480,10 @@ DISTRACTORS = ["timestamp", "epoch", "epoch_ms", "duration", "price", "count", "
 #: each query's items 1..n, under a header that names no ranking; a
 #: batch's number over whole queries, or over runs of rows cutting
 #: through the queries (``row_batch``); each row's grade said again in
-#: words of its own (``worded``: the grades again, no judgment of its own).
-ASKED = ["tally", "rank", "batch", "row_batch", "worded"]
+#: words of its own (``worded``: the grades again, no judgment of its own);
+#: each query's text, the same on each of its rows (``query_text``: the
+#: truth kept in :attr:`Drawn.query_texts`).
+ASKED = ["tally", "rank", "batch", "row_batch", "worded", "query_text"]
 #: Words a column saying each grade again comes in (``worded``), one per grade.
 WORDED = ["nope", "meh", "ok", "good", "great"]
 SHAPES = ["long", "long", "wide", "transposed"]
@@ -659,6 +673,12 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
             levels = sorted(set(map(str, graded)))
             cells = [WORDED[levels.index(str(g))] for g in graded]
             names, gradey = ["verdict_words", "in_words", "wording"], False
+        elif kind == "query_text":  # each query's text, the same on each of its rows
+            if layout == "transposed":
+                continue
+            cells = [QUESTIONS[q] for q, _, _ in per_row]
+            names, gradey = ["prompt", "user_question", "utterance"], False
+            sheet.query_texts = {str(said(q)): QUESTIONS[q] for q in range(n_q)}
         elif kind in ("batch", "row_batch"):  # small whole numbers of no document's judgment
             cells = (_batches if kind == "batch" else _row_batches)(rnd, per_row)
             names, gradey = ["batch", "Batch", "group", "round", "HITBatch"], False

@@ -50,7 +50,7 @@ def _by_candidate(expected: dict[str, Any]) -> dict[tuple[str, str], dict[str, A
 def _mapping_names(mapping: Any, header: list[str]) -> dict[str, Any]:
     names: dict[str, Any] = {}
     for field in ("query", "source_id", "grade", "annotator", "score", "rank", "status",
-                  "version", "note", "reason"):
+                  "version", "note", "reason", "query_text"):
         col = getattr(mapping, field)
         if col is not None:
             names[field] = header[col]
@@ -296,13 +296,15 @@ def test_evaluate_a_run_with_a_sheet_as_qrels(tmp_path: Path,
     assert code == 0
     # the columns left out, said (they were in import's --report alone)
     assert err == (f"ndcg-worksheet: note: {DATA / 'run_12_judgments.xlsx'}: left out, not "
-                   "imported: Query (2 distinct values, one per query (Query ID), the same on "
-                   "each of its rows: the query named another way (its text)), Title (8 "
+                   "imported: Title (8 "
                    "distinct values, no role read from them)\n")
     code, from_qrels, _ = run_cli(["evaluate", str(run), "--qrels", str(qrels),
                                    "--format", "json"], capsys)
     assert code == 0
     a, b = json.loads(from_sheet), json.loads(from_qrels)
+    # the sheet names each query's text (its Query column), the qrels none
+    assert [q.pop("query_text") for q in a["queries"]] == [
+        "noise cancelling headphones", "espresso grinder"]
     assert a["queries"] == b["queries"]
     assert a["summary"] == b["summary"]
     assert a["summary"][0]["included"] == 2

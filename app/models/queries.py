@@ -12,7 +12,7 @@ from PySide6.QtGui import QFont
 
 from app.models.looks import ITALIC, STATUS_LOOK, STATUS_TOOLTIP, brush, full_text, qt_number
 from app.models.roles import DISPLAY, SORT_ROLE, TOOLTIP, WHOLE_ROLE, Index
-from app.shown import CELL_SHOWN, holds, id_note, shown_id, typed
+from app.shown import CELL_SHOWN, holds, id_note, query_tip, shown_query, typed
 from core.engine.evaluation import Evaluation, Status
 from core.model.conventions import format_cutoff
 
@@ -163,8 +163,10 @@ class QueryListModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.FontRole:
             return _font(col, status)
         if role == TOOLTIP:
-            if col is QueryColumn.QUERY:
-                return id_note(ev.doc.query_ids[q]) or None
+            if col is QueryColumn.QUERY:  # (its text whole, where it has one)
+                text = ev.doc.query_text(q)
+                return query_tip(ev.doc.query_ids[q], text) if text else (
+                    id_note(ev.doc.query_ids[q]) or None)
             if col is QueryColumn.NDCG and status is Status.OK:
                 return full_text(ev.ndcg[q, 0])
             if col in (QueryColumn.STATUS, QueryColumn.NDCG):
@@ -198,7 +200,7 @@ class QueryListModel(QAbstractTableModel):
     def _display(ev: Evaluation, q: int, col: QueryColumn, status: Status) -> Any:
         """The display role of query ``q``'s cell in ``col``."""
         if col is QueryColumn.QUERY:
-            return shown_id(ev.doc.query_ids[q], CELL_SHOWN)
+            return shown_query(ev.doc.query_ids[q], ev.doc.query_text(q), CELL_SHOWN)
         if col is QueryColumn.NDCG:
             return qt_number(ev.ndcg[q, 0]) if status is Status.OK else STATUS_LOOK[status].text
         if col is QueryColumn.STATUS:
@@ -252,7 +254,8 @@ class RunColumns:
 
 
 class QueryFilterProxy(QSortFilterProxyModel):
-    """Filter queries by text (in the id) and by status; sort by raw values."""
+    """Filter queries by text (in the id or the query's text) and by
+    status; sort by raw values."""
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -291,6 +294,8 @@ class QueryFilterProxy(QSortFilterProxyModel):
         if not isinstance(model, QueryListModel) or model.evaluation is None:
             return True
         ev = model.evaluation
-        if self._text[0] and not holds(ev.doc.query_ids[source_row].casefold(), self._text):
+        if self._text[0] and not (
+                holds(ev.doc.query_ids[source_row].casefold(), self._text)
+                or holds(ev.doc.query_text(source_row).casefold(), self._text)):
             return False
         return ev.status(source_row, 0) in self._statuses

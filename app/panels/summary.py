@@ -39,7 +39,7 @@ from app.panels.fit import (
 )
 from app.panels.scrolled import scrolled
 from app.scheme import tint
-from app.shown import CELL_SHOWN, WORD_SHOWN, bounded, id_tip, shown_id
+from app.shown import CELL_SHOWN, WORD_SHOWN, bounded, query_tip, shown_id, shown_query
 from app.workers import LatestJob
 from core.analysis.aggregate import excluded_phrase, summarize
 from core.analysis.bounds import (
@@ -192,10 +192,12 @@ class SummaryPanel(QWidget):
         self._fit_for((q, tuple(ev.cutoffs), tuple(ev.status_code[q].tolist())))
         # Unchanged texts and styles are not set again: a word-wrapped label
         # relayouts and a style sheet re-polishes on every set.
-        title = shown_id(ev.doc.query_ids[q])
+        title = shown_query(ev.doc.query_ids[q], ev.doc.query_text(q))
         if self.title.text() != title:
+            self.title.set_mode(Qt.TextElideMode.ElideRight if ev.doc.query_text(q)
+                                else Qt.TextElideMode.ElideMiddle)
             self.title.setText(title)
-            self.title.setToolTip(id_tip(ev.doc.query_ids[q], WORD_SHOWN))
+            self.title.setToolTip(query_tip(ev.doc.query_ids[q], ev.doc.query_text(q), WORD_SHOWN))
             self._place_title()
         _set_text(self.status_label, f"{look.label}: {status.reason}")
         tint(self.status_label, "color: {}", look.tone)

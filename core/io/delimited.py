@@ -450,6 +450,8 @@ def not_kept(doc: Document, *, tag: bool = True) -> list[str]:
         lost.append(f"the original grade of {counted(edited, 'edited candidate')}")
     if doc.annotators:
         lost.append(f"the individual grades of {counted(len(doc.annotators), 'annotator')}")
+    if doc.query_texts:  # (read beside the ids: a worksheet CSV has no column of them)
+        lost.append(f"the texts of {counted(len(doc.query_texts), 'query')}")
     if doc.judgment_version:
         lost.append(f"the judgment version ({doc.judgment_version})")
     if doc.run_tag and tag:  # (a TREC export of the file's rows then writes ndcg-worksheet)

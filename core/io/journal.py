@@ -26,6 +26,7 @@ A journal file looks like::
     {"kind": "grade", "query": "q1", "source_id": "d3", "grade": 2.0, "state": 0, ...}
     {"kind": "note", "query": "q1", "source_id": "d3", "note": "checked twice"}
     {"kind": "conventions", "conventions": {...}, "audit": [[who, when, ...], ...]}
+    {"kind": "query_text", "query": "q1", "text": "how do I renew a passport"}
 """
 
 from __future__ import annotations
@@ -308,6 +309,11 @@ class Journal:
         ``fsync``. Returns the number of entries."""
         if changes.conventions:  # with its audit entries, one per convention changed
             self.record_conventions(doc.conventions, changes.audit)
+            return 1
+        if changes.query_text:  # the text the query has now ("": none)
+            q = int(changes.queries[0])
+            self.append([{"kind": "query_text", "query": doc.query_ids[q],
+                          "text": doc.query_text(q)}])
             return 1
         if changes.notes.size:  # each note with its audit entry's author, time and origin
             notes = [self.note_entry(doc, row, audit)
@@ -594,6 +600,8 @@ def _apply(doc: Document, entry: Mapping[str, Any], locate: _Locator,
             return f"conventions entry unreadable: {exc}"
         doc.audit.extend(_audit_entries(entry.get("audit")))
         return None
+    if kind == "query_text":
+        return _query_text(doc, entry)
     if kind not in ("grade", "note"):
         return f"unknown entry kind {kind!r}"
     index = locate(entry.get("query"), entry.get("source_id"))
@@ -625,6 +633,18 @@ def _apply(doc: Document, entry: Mapping[str, Any], locate: _Locator,
         return f"grade entry unreadable: {exc}"
     if entry.get("when"):
         doc.audit[-1] = replace(audit, when=str(entry["when"]))
+    return None
+
+
+def _query_text(doc: Document, entry: Mapping[str, Any]) -> str | None:
+    """A query's text as the journal recorded it ("" takes it away)."""
+    query, text = entry.get("query"), entry.get("text")
+    if query not in doc.query_ids or not isinstance(text, str):
+        return f"no query {query!r} for its text"
+    if text:
+        doc.query_texts[str(query)] = text
+    else:
+        doc.query_texts.pop(str(query), None)
     return None
 
 

@@ -434,6 +434,8 @@ def _graded_run(run: str | Path | Run, judgments: Document) -> tuple[Document, L
         name=stem(name), source=name,
     )
     doc.run_tag = run.tag
+    doc.query_texts = {q: judgments.query_texts[q] for q in queries
+                       if q in judgments.query_texts}
     return doc, LeftOut(unjudged=tuple(q for q in dict.fromkeys(run_query) if q not in index))
 
 

@@ -137,6 +137,10 @@ class Document:
     #: document, and the ranked, never judged ones are counted beside every
     #: mean (:attr:`unjudged_queries`).
     unshared: bool = False
+    #: Each query's text where a file gave one beside its id (the question
+    #: "how do I renew a passport" of ``q017``), by query id; a query
+    #: without one is absent. Shown beside the id, never in the numbers.
+    query_texts: dict[str, str] = field(default_factory=dict)
     _members: _Members | None = field(default=None, repr=False)
     _source_codes: tuple[IntArray, npt.NDArray[np.object_]] | None = field(
         default=None, repr=False)
@@ -401,6 +405,7 @@ class Document:
             judgment_version=self.judgment_version,
             name=self.name,
             run_tag=self.run_tag,
+            query_texts=dict(self.query_texts),
             annotators=list(self.annotators),
             ratings=None if self.ratings is None else self.ratings[rows].copy(),
             unrateable_ratings=(None if self.unrateable_ratings is None
@@ -441,6 +446,10 @@ class Document:
 
     def query_index(self, query_id: str) -> int:
         return self.query_ids.index(query_id)
+
+    def query_text(self, q: int) -> str:
+        """Query ``q``'s text, "" when no file gave one (its id is all)."""
+        return self.query_texts.get(self.query_ids[q], "")
 
     # -- edits (the session, core.session, calls these) -----------------------------------
     def set_grade(

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState, grade_text
 
-__all__ = ["Edit", "GradeValue", "Kept", "SetConventions", "SetGrades", "SetNotes"]
+__all__ = ["Edit", "GradeValue", "Kept", "SetConventions", "SetGrades", "SetNotes",
+           "SetQueryText"]
 
 
 @dataclass(frozen=True)
@@ -177,13 +178,41 @@ class SetConventions:
     who: str = ""
 
 
-Edit = SetGrades | SetNotes | SetConventions
+@dataclass(frozen=True)
+class SetQueryText:
+    """Give query ``query`` the text ``query_text`` ("" takes it away): a
+    reviewer fixing a typo in the question an import read beside the id
+    (:attr:`~core.model.document.Document.query_texts`). One step, one undo;
+    no number changes and no audit entry (the text is no judgment).
+
+    Examples
+    --------
+    >>> SetQueryText(0, "how do I renew a passport", who="ana").query_text
+    'how do I renew a passport'
+    """
+
+    query: int
+    query_text: str
+    who: str = ""
+    text: str = "edit the query's text"
+
+    def put(self, doc: Document) -> None:
+        """Write the text into ``doc`` (no step: the session's apply does)."""
+        query_id = doc.query_ids[self.query]
+        if self.query_text:
+            doc.query_texts[query_id] = self.query_text
+        else:
+            doc.query_texts.pop(query_id, None)
+
+
+Edit = SetGrades | SetNotes | SetConventions | SetQueryText
 
 
 class Kept:
     """A document's judgments as they are, to put back if what follows
     fails partway: each candidate's grade (and note) kept before its first
-    write (:meth:`keep`), the conventions and the audit log's length now.
+    write (:meth:`keep`), the conventions, the queries' texts and the audit
+    log's length now.
 
     A session's edit (:class:`core.session.Worksheet`) and a crash journal's
     replay (:meth:`core.io.journal.Journal.replay`) are then all or nothing:
@@ -207,6 +236,7 @@ class Kept:
         self.audit = len(doc.audit)
         self.grades: dict[int, GradeValue] = {}
         self.notes: dict[int, str] = {}
+        self.query_texts = dict(doc.query_texts)
         doc.grades_to_edit()  # (the copy of the grades read, made now: if that fails, nothing is)
 
     def keep(self, index: int, *, note: bool = False) -> None:
@@ -222,7 +252,7 @@ class Kept:
         undo). The audit log's new entries are no change (the session's
         ``modified`` says the same of an edit undone)."""
         doc = self.doc
-        return (doc.conventions == self.conventions
+        return (doc.conventions == self.conventions and doc.query_texts == self.query_texts
                 and all(GradeValue.of(doc, i) == v for i, v in self.grades.items())
                 and all(str(doc.note[i]) == n for i, n in self.notes.items()))
 
@@ -235,4 +265,5 @@ class Kept:
         for index, note in reversed(self.notes.items()):
             doc.set_note(index, note)
         doc.conventions = self.conventions
+        doc.query_texts = dict(self.query_texts)
         del doc.audit[self.audit:]

@@ -117,8 +117,18 @@ def _queries_of(ev: Evaluation, bounds: list[dict[int, Bounds]]) -> Iterator[dic
                 item["bounds"] = dict(zip(_BOUNDS_KEYS, (bound_json(b.low), bound_json(b.high),
                                                          b.exact), strict=True))
             cutoffs.append(item)
-        yield {**dict(zip(_QUERY_KEYS, (fields[0], fields[1].value, *fields[2:]), strict=True)),
-               "cutoffs": cutoffs}
+        obj = dict(zip(_QUERY_KEYS, (fields[0], fields[1].value, *fields[2:]), strict=True))
+        text = ev.doc.query_text(q)
+        yield {**_with_text(obj, text), "cutoffs": cutoffs}
+
+
+def _with_text(obj: dict[str, Any], text: str) -> dict[str, Any]:
+    """A query's object with its text after its id (``query_text``), where
+    an import read one; as it is otherwise (a run's report unchanged)."""
+    if not text:
+        return obj
+    query, *rest = obj.items()
+    return dict([query, ("query_text", text), *rest])
 
 
 def _template(keys: tuple[str, ...]) -> str:
@@ -136,7 +146,8 @@ def _compact_queries(ev: Evaluation, bounds: list[dict[int, Bounds]]) -> Iterato
     dcg, idcg, ndcg = _float_texts(ev.dcg), _float_texts(ev.idcg), _float_texts(ev.ndcg)
     said = {s: _COMPACT.encode(s.value) for s in Status}
     ks = [_COMPACT.encode(k) for k in ev.cutoffs]
-    query, cutoff = "{" + _template(_QUERY_KEYS) + ',"cutoffs":[', "{" + _template(_CUTOFF_KEYS)
+    query, cutoff = _template(_QUERY_KEYS[1:]) + ',"cutoffs":[', "{" + _template(_CUTOFF_KEYS)
+    texts = ev.doc.query_texts
     bounded = ',"bounds":{' + _template(_BOUNDS_KEYS) + "}}"
     for q, (qid, worst, *counts), status in _query_rows(ev):
         items = []
@@ -149,7 +160,10 @@ def _compact_queries(ev: Evaluation, bounds: list[dict[int, Bounds]]) -> Iterato
             else:
                 item += "}"
             items.append(item)
-        yield query % (_COMPACT.encode(qid), said[worst], *counts) + ",".join(items) + "]}"
+        text = texts.get(qid, "")
+        yield ('{"query":' + _COMPACT.encode(qid)
+               + (',"query_text":' + _COMPACT.encode(text) if text else "") + ","
+               + query % (said[worst], *counts) + ",".join(items) + "]}")
 
 
 def _float_texts(values: FloatArray) -> list[list[str]]:

@@ -303,7 +303,7 @@ def bom_bad_to_perfect(spec: Spec) -> None:
     """UTF-8 with a BOM; Bad / Fair / Good / Excellent / Perfect; the median."""
     spec.flags, spec.consensus = ["--consensus", "median"], "median"
     spec.mapping = {"query": "query_id", "source_id": "doc_id", "grade": "label",
-                    "annotator": "judge"}
+                    "annotator": "judge", "query_text": "query"}
     words = ["Bad", "Fair", "Good", "Excellent", "Perfect"]
     rows: list[list[Any]] = [["query_id", "query", "doc_id", "judge", "label"]]
     for qi, (qid, text) in enumerate([("q-17", "cheap flights"), ("q-18", "flight status")]):
@@ -338,7 +338,8 @@ def run_with_judgments(spec: Spec) -> None:
     the same run as a TREC run file with its consensus as TREC qrels."""
     spec.sheet = "Run 12"
     spec.mapping = {"query": "Query ID", "source_id": "Document ID", "rank": "Rank",
-                    "score": "Score", "annotator": "Rater", "grade": "Label"}
+                    "score": "Score", "annotator": "Rater", "grade": "Label",
+                    "query_text": "Query"}
     spec.ranking = "score"
     words = ["Bad", "Fair", "Good", "Excellent", "Perfect"]
     wb = book(OUT / spec.name)

@@ -194,4 +194,5 @@ def reviewer_document(doc: Document, ev: Evaluation, plan: HandOut, reviewer: st
         conventions=conv, judgment_version=doc.judgment_version, name=doc.name, check=False,
     )
     out.assignment, out.run_tag = plan.assignment(reviewer), doc.run_tag
+    out.query_texts = {q: t for q, t in doc.query_texts.items() if q in mine}
     return out

@@ -88,7 +88,43 @@ def build_document(sheet: Sheet, report: ImportReport, conventions: Conventions,
         doc.unrateable_ratings = unrateable
         doc.unrateable_words = words
     doc.ranking = report.ranking if report.ranking in ("rank", "rows") else ""
+    doc.query_texts = _query_texts(sheet, rows, report)
     return doc
+
+
+def _query_texts(sheet: Sheet, rows: Rows, report: ImportReport) -> dict[str, str]:
+    """Each query's text from the query-text column (its first on the
+    query's imported rows; a query given two says so in a note, the first
+    kept): none where the text is the id itself. Each (query, text) pair
+    is looked at once (a query's rows repeat it): 0.07 s of an import of
+    200,000 rows and 2,000 queries taking 0.85 s (0.09 s row by row)."""
+    col = sheet.mapping.query_text
+    if col is None:
+        return {}
+    pairs = zip(rows.query, sheet.texts(col), strict=True)
+    kept = dict.fromkeys(itertools.compress(pairs, rows.alive.tolist()))
+    texts: dict[str, str] = {}
+    other: list[str] = []
+    for q, text in kept:
+        if text and texts.setdefault(q, text) != text and q not in other:
+            other.append(q)
+    if other:
+        report.notes.append(_two_texts(sheet, rows, col, other, texts[other[0]]))
+    return {q: t for q, t in texts.items() if t != q}
+
+
+def _two_texts(sheet: Sheet, rows: Rows, col: int, other: list[str], first: str) -> str:
+    """The note of queries given two texts: the first, with the rows of its
+    first text and of its second."""
+    q = other[0]
+    at = [i for i, (q2, text) in enumerate(zip(rows.query, sheet.texts(col), strict=True))
+          if q2 == q and text and rows.alive[i]]
+    a = at[0]
+    b = next(i for i in at if sheet.texts(col)[i] != first)
+    more = f" (and {len(other) - 1} more queries)" if len(other) > 1 else ""
+    return (f"query {q!r} has two texts in column {sheet.name(col)!r} (rows "
+            f"{sheet.row_number(a)} and {sheet.row_number(b)}){more}: the first is kept; "
+            "give each query one text to keep another")
 
 
 def _ratings(g: Grades, kept_ev: IntArray, again: list[int],

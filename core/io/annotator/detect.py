@@ -51,7 +51,13 @@ from core.io.annotator.platform import (
 from core.io.annotator.profile import Profile, grouped, profile_columns, span
 from core.io.annotator.read import read_table
 from core.io.annotator.records import expand_json_cells
-from core.io.annotator.roles import Roles, judgments_count, left_out, roles_from_values
+from core.io.annotator.roles import (
+    Roles,
+    judgments_count,
+    left_out,
+    names_the_query,
+    roles_from_values,
+)
 from core.io.annotator.rows import summary_row
 from core.io.annotator.transposed import metadata_cell, stacked_header_rows, untranspose
 from core.io.annotator.who import judged_by, said_of_people
@@ -238,6 +244,7 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
         found["grade"], wide = wide[0][0], []
         taken = taken - {found["grade"]}
     roles = _roles(profiles, found, taken, bool(wide))
+    _query_text(profiles, found, taken, roles)
     reasons = [*roles.reasons.items(), *(("ignored", why) for why, _ in roles.ignored.values())]
     if "status" not in found:
         status = next((p for p in profiles if p.col not in found.values() and p.col not in taken
@@ -285,6 +292,28 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
                          taken - {c for c, _ in wide} - set(aside)))
     reasons.extend(("ignored", text) for c, text, _ in out if c not in roles.ignored)
     return wide, [*reasons, *why], flags, sorted(out)
+
+
+def _query_text(profiles: list[Profile], found: dict[str, int], taken: set[int],
+                roles: Roles) -> None:
+    """The query's text, added to ``found`` (unless named or declared): a
+    column of text one to one with the query's ids (a sheet's Question
+    beside its Query ID, :func:`~core.io.annotator.roles.names_the_query`),
+    the longest such when several. A query given two texts (one retyped)
+    keeps the first, said by the import."""
+    if "query_text" in found or found.get("query", len(profiles)) >= len(profiles):
+        return
+    query = profiles[found["query"]]
+    texts = [p for p in profiles if p.col not in found.values() and p.col not in taken
+             and names_the_query(p, query, share=0.5)]
+    if not texts:
+        return
+    p = max(texts, key=lambda p: sum(map(len, p.texts)))
+    found["query_text"] = p.col
+    roles.ignored.pop(p.col, None)
+    roles.reasons["query_text"] = (
+        f"{p.shown()}, read from its values: {span(p)}, one per query ({query.shown()}), the "
+        "same on each of its rows: the query's text, shown beside its id")
 
 
 def _combined(header: list[str], wide: list[tuple[int, str]]) -> set[int]:

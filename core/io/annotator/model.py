@@ -104,7 +104,7 @@ PREDICTED = "a model's answer given with the task (a prediction, to pre-annotate
 LEFT_OUT_AS_DECLARED = "left out as declared (--map grade=none), not imported: the consensus " \
     "is computed from the annotators' own grades"
 SINGLE_FIELDS = ("query", "source_id", "grade", "score", "rank", "annotator", "version",
-                 "note", "reason", "status")
+                 "note", "reason", "status", "query_text")
 
 
 def cell_text(value: Any) -> str:
@@ -145,6 +145,9 @@ class ColumnMapping:
     note: int | None = None
     reason: int | None = None
     status: int | None = None
+    #: The query's text beside its id ("how do I renew a passport" beside
+    #: ``q017``): shown with the id, never part of the numbers.
+    query_text: int | None = None
     unknown_marks: tuple[str, ...] = UNKNOWN_MARKS
     unrateable_marks: tuple[str, ...] = UNRATEABLE_MARKS
     #: The row order is a ranking (the user said so): without a score or

@@ -188,14 +188,17 @@ def carry_record(doc: Document, judgments: Document) -> Document:
     annotator's grade (and unrateable mark), the judgments' scale (rubric,
     consensus and rounding) where ``doc``'s conventions declare no rubric
     and their guidelines where they declare none (:func:`_with_scale`),
-    and what the command line says of the sheet's import
-    (:attr:`Document.judgments_notes`). The join reads grades alone: a run
+    what the command line says of the sheet's import
+    (:attr:`Document.judgments_notes`) and the texts of ``doc``'s queries
+    (:attr:`Document.query_texts`). The join reads grades alone: a run
     given an annotators' sheet (a Label Studio export) as its judgments lost
     the labels, the comments and the annotators' grades that ``import``
     keeps from the same sheet, and so did its workbook and the editor's
     Judges dock; ``compare``'s runs lost the consensus row evaluate prints."""
     doc.conventions = _with_scale(doc.conventions, judgments.conventions)
     doc.judgments_notes = judgments.judgments_notes
+    texts = judgments.query_texts
+    doc.query_texts = {q: texts[q] for q in doc.query_ids if q in texts}
     has_notes = vars(Document)["note"].is_made(judgments) and any(judgments.note)
     if not has_notes and judgments.ratings is None:
         return doc

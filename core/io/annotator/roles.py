@@ -55,8 +55,8 @@ from core.io.headers import normalize
 from core.io.safety import column_letters
 from core.model import numbers
 
-__all__ = ["Roles", "judgments_count", "keys", "left_out", "names_someone", "people",
-           "roles_from_values"]
+__all__ = ["Roles", "judgments_count", "keys", "left_out", "names_someone", "names_the_query",
+           "people", "roles_from_values"]
 
 #: The most people a sheet's annotator column names (more are item ids).
 _MAX_PEOPLE = 500
@@ -446,14 +446,16 @@ def judgments_count(p: Profile, query: Profile | None, source: Profile | None,
             "(a count of them, no grade); not imported")
 
 
-def _names_the_query(p: Profile, query: Profile) -> bool:
+def names_the_query(p: Profile, query: Profile, share: float = 1.0) -> bool:
     """Text one to one with the query's values (a Label Studio task's
     ``data.query`` beside its ``data.query_id``, a sheet's Question beside
     its Query ID): the query's text, no batch's or group's number (so it
     was said: "a batch's or a group's number: grades vary within a
-    query"). Numbers so stay batches' numbers, as topics 1..50 may be."""
+    query"). Numbers so stay batches' numbers, as topics 1..50 may be.
+    ``share``: of the queries, how many must have one text (a text retyped
+    on one query's row is still the query's text)."""
     return (p.col != query.col and p.numeric < 0.5 and p.fill >= 0.9 and p.distinct >= 2
-            and determines(p, query) == 1.0 and determines(query, p) == 1.0)
+            and determines(p, query) == 1.0 and determines(query, p) >= share)
 
 
 def _flag_ref(p: Profile) -> str:
@@ -474,7 +476,7 @@ def left_out(p: Profile, query: Profile | None, source: Profile | None,
     per item; if this is the ranking, pass --map score=Price``). ``counts``:
     its values already grouped by query (:func:`counted`) of a column that
     :func:`batched` found no batch's number."""
-    if query is not None and _names_the_query(p, query):
+    if query is not None and names_the_query(p, query):
         return (f"{p.shown()}: {span(p)}, one per query ({query.shown()}), the same on each "
                 "of its rows: the query named another way (its text); not imported"), ""
     reading = "" if counts is not None or query is None or source is None else batch_reading(

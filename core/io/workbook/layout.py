@@ -98,6 +98,12 @@ QUERY_COLUMNS = (
     "open (unknown in ideal inventory)", "frequency", "importance", "frequency used",
     "frequency x NDCG", "importance used", "importance x NDCG",
 )
+#: The Queries sheet's header of each query's text (a column only where
+#: some query has one: :attr:`~core.model.document.Document.query_texts`).
+QUERY_TEXT = "query text"
+#: Its column (R): after the hidden helper column Q (the unresolved so
+#: far), so the columns the formulas read stay put.
+QUERY_TEXT_COLUMN = 17
 #: The "excluded: ..." columns follow the engine's order of exclusions
 #: (``core.analysis.aggregate.summarize_values``: by status, then no weight).
 SUMMARY_COLUMNS = (

@@ -64,6 +64,8 @@ def _metadata(doc: Document, conv: Conventions, perm: np.ndarray) -> dict[str, A
         meta["ranking"] = doc.ranking
     if doc.run_tag:  # optional: a run's tag as its file wrote it (a TREC export writes it)
         meta["run_tag"] = doc.run_tag
+    if doc.query_texts:  # optional: the queries' texts an import read beside their ids
+        meta["query_texts"] = dict(doc.query_texts)
     marks = doc.unrateable_ratings
     if marks is not None and marks.any():  # optional: (candidate, annotator) of each mark
         at = np.argwhere(marks)
@@ -178,6 +180,7 @@ def document_from_metadata(meta: dict[str, Any], name: str) -> Document:
         )
         doc.ranking = meta.get("ranking", "")
         doc.run_tag = meta.get("run_tag", "")
+        doc.query_texts = dict(meta.get("query_texts", {}))
         if meta.get("unrateable_ratings") and ratings is not None:
             doc.unrateable_ratings = np.zeros(ratings.shape, dtype=bool)
             at = np.array(meta["unrateable_ratings"], dtype=np.int64).reshape(-1, 2)

@@ -104,6 +104,15 @@ def _check(meta: dict[str, Any]) -> None:
     if meta.get("ranking", "") not in RANKINGS:
         raise MetadataError("ranking", f"is {_shown(meta.get('ranking'))}, not one of "
                             + ", ".join(repr(k) for k in RANKINGS if k))
+    _query_texts(meta.get("query_texts", {}), set(query_ids))
+
+
+def _query_texts(value: Any, query_ids: set[str]) -> None:
+    """The queries' texts (absent when none): text by a query's id."""
+    if not (isinstance(value, dict) and all(
+            isinstance(t, str) and q in query_ids for q, t in value.items())):
+        raise MetadataError("query_texts", "is not a text for each of some of the queries "
+                                           "(by query id)")
 
 
 def _seconds(value: Any) -> bool:

@@ -16,6 +16,8 @@ from core.engine.results import Status as S
 from core.io.workbook.formulas import lift_factor
 from core.io.workbook.layout import (
     QUERY_COLUMNS,
+    QUERY_TEXT,
+    QUERY_TEXT_COLUMN,
     SHEETS,
     STATUS_COLOURS,
     SUMMARY_COLUMNS,
@@ -23,6 +25,7 @@ from core.io.workbook.layout import (
     Formats,
     num,
     put_cutoff,
+    put_text,
     sheet_ref,
     summary_column,
 )
@@ -30,6 +33,8 @@ from core.io.workbook.page import (
     colour_words,
     header_row,
     header_widths,
+    lines_needed,
+    lines_tall,
     print_setup,
     set_widths,
     text_width,
@@ -65,6 +70,7 @@ def write_queries(
     header_row(ws, fmt, 0, QUERY_COLUMNS, widths)
     ws.write_string(0, UNRESOLVED_SO_FAR, "unresolved so far (for the Report)", fmt.header)
     ws.freeze_panes(1, 1)
+    text_wide = _query_text_column(ws, fmt, doc)
     cands = sheet_ref(candidates)
     r = 1
     unresolved = 0
@@ -74,6 +80,8 @@ def write_queries(
             if j == 0 and ev.status(q, 0).value == "unresolved":
                 unresolved += 1
             _query_row(ws, fmt, doc, ev, (q, j), r, cands, (lo + 2, hi + 1), bool(lifted[q]))
+            if text_wide:
+                _put_query_text(ws, fmt, r, doc.query_text(q), text_wide)
             so_far = f"IF(AND(C{r + 1}=1,G{r + 1}=\"unresolved\"),1,0)"
             ws.write_formula(r, UNRESOLVED_SO_FAR,
                              f"={so_far}" if r == 1 else f"=Q{r}+{so_far}", None,
@@ -82,6 +90,24 @@ def write_queries(
     colour_words(ws, fmt, 1, r - 1, 6, tuple(STATUS_COLOURS))
     print_setup(ws, doc.judgment_version, header_rows=(0, 0), query_column=True)
     return r
+
+
+def _query_text_column(ws: Any, fmt: Formats, doc: Document) -> float:
+    """The header and width of the column of the queries' texts, when an
+    import read any (:attr:`Document.query_texts`); its width (0: none)."""
+    if not doc.query_texts:
+        return 0.0
+    width = text_width(doc.query_texts.values(), 12, 48)
+    ws.set_column(QUERY_TEXT_COLUMN, QUERY_TEXT_COLUMN, width)
+    ws.write_string(0, QUERY_TEXT_COLUMN, QUERY_TEXT, fmt.header)
+    return width
+
+
+def _put_query_text(ws: Any, fmt: Formats, r: int, text: str, width: float) -> None:
+    """Row ``r``'s query text, wrapped, the row as tall as it takes."""
+    if text:
+        put_text(ws, r, QUERY_TEXT_COLUMN, text, fmt.wrap, fmt.wrap_q)
+        lines_tall(ws, r, lines_needed(text, width * 0.9))
 
 
 def _query_row(ws: Any, fmt: Formats, doc: Document, ev: Evaluation, at: tuple[int, int],

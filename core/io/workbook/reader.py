@@ -23,7 +23,7 @@ from core.io.stop import Stopped, waited
 from core.io.stop import check as check_stopped
 from core.io.workbook.annotators_check import not_read
 from core.io.workbook.edits import CandidateCells, CellsNeeded, apply_edits, same_id
-from core.io.workbook.layout import GRADE_COLUMN, SHEETS
+from core.io.workbook.layout import GRADE_COLUMN, QUERY_TEXT, QUERY_TEXT_COLUMN, SHEETS
 from core.io.workbook.metadata import document_from_metadata, read_metadata, stored_conventions
 from core.io.workbook.metadata_check import MetadataError, metadata_error
 from core.io.workbook.ods_rows import Breaks, OdsSheets, read_breaks, read_ods, with_breaks
@@ -56,7 +56,9 @@ def read_workbook(path: str | Path) -> Document:
     refused is :func:`core.io.workbook.reopened` of the document; so is a
     cell edited in the Annotators sheet (known by its defined name when
     renamed; rows matched by candidate, so a sort is no edit), which is
-    never read as a grade (:mod:`~core.io.workbook.annotators_check`). The sheets
+    never read as a grade (:mod:`~core.io.workbook.annotators_check`); so is
+    a query's text edited in the Queries sheet's column of them, taken
+    (:func:`taken_query_texts`). The sheets
     are read with python-calamine, the Candidates sheet up to its note
     column only (:mod:`~core.io.workbook.plain_rows` for our own export,
     :mod:`~core.io.workbook.saved_rows` for a sheet a spreadsheet program
@@ -98,13 +100,40 @@ def read_workbook(path: str | Path) -> Document:
             notes = apply_edits(cells, formulas, doc, meta, name)
         grades = tuple(doc.audit[start:])
         edited = _record_not_read(book, names, doc, meta, name)
+        # (the column is written only where some query has a text: none, nothing read)
+        texts = taken_query_texts(book.rows(SHEETS["queries"]), doc) if doc.query_texts else 0
     found = check_grades(found, doc, names, stored, name)
     doc.conventions = found.conventions
     doc.audit[start:start] = found.entries  # the conventions first, then the grades
     doc.judgment_version, doc.name = found.judgment_version, found.name
     remember(doc, Reopened(name, tuple(found.entries), grades, notes, tuple(found.refused),
-                           edited))
+                           edited, texts))
     return doc
+
+
+def taken_query_texts(rows: list[list[Any]], doc: Document) -> int:
+    """The queries' texts a reviewer edited in the Queries sheet's column
+    of them (``rows``: the sheet's cells from A1; the column found by its
+    header), taken into ``doc``; how many changed. Rows are matched by the
+    query id in column A (a sort is no edit); of a query's rows (one per
+    cutoff) the first whose text differs from the stored one is taken, an
+    emptied cell taking the text away."""
+    if not rows or len(rows[0]) <= QUERY_TEXT_COLUMN or rows[0][QUERY_TEXT_COLUMN] != QUERY_TEXT:
+        return 0
+    stored, known = dict(doc.query_texts), set(doc.query_ids)
+    for row in rows[1:]:
+        qid = row[0] if row and isinstance(row[0], str) else None
+        if qid not in known or len(row) <= QUERY_TEXT_COLUMN:
+            continue
+        cell = row[QUERY_TEXT_COLUMN]
+        text = (str(int(cell)) if isinstance(cell, float) and cell.is_integer()
+                else "" if cell is None else str(cell)).strip()
+        if text != stored.get(qid, "") and doc.query_texts.get(qid, "") == stored.get(qid, ""):
+            if text:
+                doc.query_texts[qid] = text
+            else:
+                doc.query_texts.pop(qid, None)
+    return sum(doc.query_texts.get(q, "") != stored.get(q, "") for q in known)
 
 
 def _record_not_read(book: _Book, names: dict[str, str], doc: Document, meta: dict[str, Any],

@@ -36,12 +36,14 @@ class Reopened:
     #: Cells edited in a sheet that records, not takes, grades (the
     #: Annotators sheet): not read, each naming its first cell and what to do.
     not_read: tuple[InputError, ...] = ()
+    #: Queries' texts taken from the Queries sheet's column of them.
+    query_texts: int = 0
 
     @property
     def empty(self) -> bool:
         """Nothing was edited outside the app."""
         return not (self.conventions or self.grades or self.notes or self.refused
-                    or self.not_read)
+                    or self.not_read or self.query_texts)
 
     def lines(self) -> list[str]:
         """One line per finding, for a message to the reviewer."""
@@ -61,6 +63,9 @@ class Reopened:
                        "(recorded in the audit log).")
         if self.notes:
             out.append(f"{counted(self.notes, 'note')} edited in the "
+                       "spreadsheet.")
+        if self.query_texts:
+            out.append(f"{counted(self.query_texts, 'query text')} edited in the "
                        "spreadsheet.")
         out += [f"{_where(err)}{err.problem} ({err.hint})." for err in self.not_read]
         return out

@@ -1,0 +1,109 @@
+"""A query's text (:attr:`~core.model.document.Document.query_texts`) in the
+audited workbook: the Queries sheet shows it beside the query's rows, and
+reopening the workbook (.xlsx and .ods, and once saved by LibreOffice)
+gives it back; no number moves.
+
+Before: the export kept no text (``read_workbook(...).query_texts`` was
+``{}``, the Queries sheet ended at its hidden helper column Q).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import openpyxl
+import pytest
+
+from core.engine.evaluation import evaluate
+from core.io.workbook import SHEETS, export_workbook, read_workbook
+from core.model.conventions import Conventions
+from core.model.document import Document
+
+#: As annotators' sheets write them: a long question, quotes, a formula-like
+#: start, letters beyond ASCII; q9 has none (its id is all).
+TEXTS = {
+    "q017": "How do I renew a passport when the old one was issued abroad before 2010 "
+            "and has since expired?",
+    "q023": 'What does the "grace period" mean in the refund policy?',
+    "q031": "=Wie konfiguriere ich SSO mit Okta für Teams über 50 Nutzer?",
+}
+
+
+def _document() -> Document:
+    doc = Document.from_columns(
+        query=["q017"] * 3 + ["q023"] * 3 + ["q9", "q031", "q031"],
+        source_id=list("abcdefghi"), score=[3, 2, 1, 3, 2, 1, 1, 2, 1],
+        grade=[2, 0, 1, 1, 1, 0, 1, 0, 2], conventions=Conventions(cutoffs=(3, None)))
+    doc.query_texts = dict(TEXTS)
+    return doc
+
+
+@pytest.mark.parametrize("suffix", [".xlsx", ".ods"])
+def test_the_query_text_is_kept_by_the_workbook(tmp_path: Path, suffix: str):
+    doc = _document()
+    path = tmp_path / f"book{suffix}"
+    export_workbook(evaluate(doc), path)
+    back = read_workbook(path)
+    assert back.query_texts == TEXTS
+    assert [back.query_text(q) for q in range(back.n_queries)] == [
+        TEXTS["q017"], TEXTS["q023"], "", TEXTS["q031"]]
+    np.testing.assert_array_equal(evaluate(back).ndcg, evaluate(doc).ndcg)
+
+
+def test_the_queries_sheet_shows_each_querys_text(tmp_path: Path):
+    doc = _document()
+    path = tmp_path / "book.xlsx"
+    ev = evaluate(doc)
+    export_workbook(ev, path)
+    ws = openpyxl.load_workbook(path)[SHEETS["queries"]]
+    assert ws["R1"].value == "query text"
+    shown = {(ws.cell(r, 1).value, ws.cell(r, 18).value) for r in range(2, ws.max_row + 1)}
+    assert shown == {("q017", TEXTS["q017"]), ("q023", TEXTS["q023"]), ("q9", None),
+                     ("q031", TEXTS["q031"])}
+    assert ws.max_row == 1 + doc.n_queries * len(ev.cutoffs)
+    assert not ws.column_dimensions["R"].hidden
+
+
+def test_a_document_without_texts_writes_no_column(tmp_path: Path):
+    doc = _document()
+    doc.query_texts = {}
+    path = tmp_path / "book.xlsx"
+    export_workbook(evaluate(doc), path)
+    ws = openpyxl.load_workbook(path)[SHEETS["queries"]]
+    assert ws.max_column == 17
+    assert read_workbook(path).query_texts == {}
+
+
+@pytest.mark.libreoffice
+def test_the_query_text_survives_a_libreoffice_save(tmp_path: Path):
+    """Saved by LibreOffice (headless, through UNO) as .xlsx and as .ods,
+    after a grade typed in its Candidates sheet: the texts come back; a
+    text a reviewer fixed (or emptied) in the Queries sheet's column is
+    taken, and reopening says so."""
+    from core.io.workbook import reopened
+    from tests.libreoffice import edit
+
+    doc = _document()
+    jobs = []
+    for suffix in (".xlsx", ".ods"):
+        book = tmp_path / f"book{suffix}"
+        export_workbook(evaluate(doc), book)
+        jobs.append((book, tmp_path / f"saved{suffix}",
+                     [{"op": "set", "sheet": "Candidates", "cell": "F2", "value": 3}]))
+    book = tmp_path / "typo.ods"
+    export_workbook(evaluate(doc), book)
+    # a reviewer fixes q017's text on its second row (k=all), and empties q023's
+    jobs.append((book, tmp_path / "fixed.ods", [
+        {"op": "set", "sheet": "Queries", "cell": "R3", "value": "How do I renew it?"},
+        {"op": "set", "sheet": "Queries", "cell": "R4", "value": ""},
+        {"op": "set", "sheet": "Queries", "cell": "R5", "value": ""}]))
+    *saved_books, fixed = edit(jobs)
+    for saved in saved_books:
+        back = read_workbook(saved)
+        assert back.query_texts == TEXTS, saved
+        assert back.grade[0] == 3.0, saved
+        assert reopened(back).query_texts == 0
+    back = read_workbook(fixed)
+    assert back.query_texts == {"q017": "How do I renew it?", "q031": TEXTS["q031"]}
+    assert "2 query texts edited in the spreadsheet." in reopened(back).lines()
