@@ -42,6 +42,7 @@ __all__ = [
     "gather_at_a",
     "moves_at_a",
     "moves_at_b",
+    "partners_back",
 ]
 
 
@@ -63,6 +64,19 @@ class Across:
     first_b: PartnerArray
     same_gain: BoolArray
     first_a_at_b: PartnerArray
+
+
+def partners_back(partner_a: PartnerArray, nb: int) -> PartnerArray:
+    """B's partners (of ``nb`` rows) from A's: the pairs are one to one, so
+    the very array :func:`partners` and :class:`Matching` write.
+
+    >>> partners_back(np.array([-1, 0, 2], dtype=np.int32), 4).tolist()
+    [1, -1, 2, -1]
+    """
+    out = np.full(nb, -1, dtype=np.int32)
+    matched = np.flatnonzero(partner_a >= 0)
+    out[partner_a[matched]] = matched
+    return out
 
 
 def gather_across(ev_a: Evaluation, ev_b: Evaluation, pa: PartnerArray, pb: PartnerArray,
@@ -150,7 +164,7 @@ def align_candidates(
     the gathering), or their :class:`Matching`, which the caller's thread
     may be sharing.
     """
-    pa, pb = candidate_partners(ev_a, ev_b, queries, keyed)
+    pa, pb = candidate_partners(ev_a.doc, ev_b.doc, queries, keyed)
     return pa, pb, gather_across(ev_a, ev_b, pa, pb)
 
 
