@@ -1097,14 +1097,41 @@ def test_documents_matched_before_compare_as_compare_matches_them(tmp_path, monk
     assert sum(p >= 0 for p in want_a) > 3  # the case matches something
     monkeypatch.setattr(align, "_CELLS", 1)  # compare()'s own blocks: one query each
     matched = match_documents(doc_a, doc_b)
-    assert matched.partner_a.tolist() == want_a
-    assert partners_back(matched.partner_a, len(doc_b)).tolist() == want_b
+    assert matched.partners().tolist() == want_a
+    assert partners_back(matched.partners(), len(doc_b)).tolist() == want_b
     alone = compare(doc_a, doc_b)
     given = compare(doc_a, doc_b, matched=matched)
     assert compare_json(given) == compare_json(alone)
     assert _serial_across_and_changes(given) == _serial_across_and_changes(alone)
     with pytest.raises(ValueError, match="not of these documents"):
         compare(doc_b, doc_a, matched=matched)
+
+
+@pytest.mark.parametrize("longest", [40, 32_767])
+def test_partners_matched_beside_as_int16_places_among_their_querys_rows(longest: int) -> None:
+    # match_documents keeps A's partners as int16 places among their query's
+    # B rows (4 MB at 2M rows, not 8 beside the second run's evaluation),
+    # B's rows of a query in two runs (the judged-not-retrieved appended);
+    # a query of 32,767 rows or more: B's rows themselves, int32.
+    rng = np.random.default_rng(7)
+    sizes = {"q1": 30, "q2": longest, "q3": 25}
+
+    def doc(order: list[str], tail: int) -> Document:
+        rows = [(q, f"{q}-d{i}") for q in order for i in rng.permutation(sizes[q] + 5)[:sizes[q]]]
+        rows += [(q, f"{q}-d{i}") for q in order for i in range(sizes[q] + 5, sizes[q] + 5 + tail)]
+        ids = [s for _, s in rows]
+        return Document.from_columns(query=[q for q, _ in rows], source_id=IdBytes.from_texts(ids),
+                                     score=list(range(len(rows), 0, -1)), grade=[1] * len(rows))
+
+    doc_a, doc_b = doc(["q1", "q2", "q3"], 2), doc(["q3", "q1", "q2"], 3)
+    want_a, want_b = _dictionary_partners(doc_a, doc_b)
+    matched = match_documents(doc_a, doc_b)
+    assert matched.partner_a.dtype == (np.int16 if longest < 32_767 else np.int32)
+    assert (matched.first_b is not None) is (longest < 32_767)
+    assert matched.partners().tolist() == want_a
+    assert partners_back(matched.partners(), len(doc_b)).tolist() == want_b
+    if longest < 32_767:  # a place counts among its query's B rows, not B's rows
+        assert int(matched.partner_a.max()) < longest + 3
 
 
 def test_ids_lengths_worked_out_again_where_not_kept() -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import threading
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
@@ -436,10 +437,13 @@ class Matching:
 
     def __init__(self, a: KeyedRows, b: KeyedRows, wa: int, width: int,
                  backward: bool = True, cells: int = 0,
-                 pa: PartnerArray | None = None) -> None:
+                 pa: PartnerArray | npt.NDArray[np.int16] | None = None) -> None:
         self._sides = [a, b]  # let go once the partners are found
         self.wa, self.width = wa, width
         self.pa = np.full(a.size, -1, dtype=np.int32) if pa is None else pa
+        # pa int16 (the caller's): each partner as its place among B's rows
+        # of its query, grouped (:meth:`KeyedRows.block_rows`).
+        self.places = pa is not None and pa.dtype == np.int16
         # B's partners, unless the caller makes them from A's (backward False:
         # empty; :func:`partners_back`), 8 MB at 2M rows held the less.
         self.pb = np.full(b.size if backward else 0, -1, dtype=np.int32)
@@ -457,7 +461,7 @@ class Matching:
     @classmethod
     def of(cls, a: KeyedRows | None, b: KeyedRows | None,
            backward: bool = True, cells: int = 0,
-           pa: PartnerArray | None = None) -> Matching | None:
+           pa: PartnerArray | npt.NDArray[np.int16] | None = None) -> Matching | None:
         """The matching of ``a``'s and ``b``'s candidates (``backward``
         False: A's partners only; ``cells``: the grid cells sorted at once,
         :data:`_CELLS` unless given; ``pa``: A's partners written there, all
@@ -491,11 +495,15 @@ class Matching:
     def _match(self, lo: int, hi: int) -> None:
         a, b = self._sides
         found = _grid_pairs(a, b, lo, hi, self.wa, self.width + 1, self.bits)
-        if found is None or not _same(a, b, *found):
+        if found is None or not _same(a, b, *found[:4]):
             self.clash = True  # two different ids share a key
             return
-        row_a, row_b = found[:2]
-        self.pa[row_a] = row_b
+        row_a, row_b, _, _, place_b = found
+        if not self.places:
+            self.pa[row_a] = row_b
+        else:  # B's grouped place, less its query's first (the last start not past it)
+            place_b += int(b.start[lo])
+            self.pa[row_a] = place_b - b.start[np.searchsorted(b.start, place_b, "right") - 1]
         if self.backward:
             self.pb[row_b] = row_a
 
@@ -506,7 +514,8 @@ class Matching:
         with self._done:
             self._done.wait_for(lambda: self._finished == self._taken)
         self._sides.clear()  # the keys and rows (48 MB a side at 2M rows) go back
-        return None if self.clash else (self.pa, self.pb)
+        # (A's partners as int16 places when the caller gave them: match_documents' reading)
+        return None if self.clash else (cast(PartnerArray, self.pa), self.pb)
 
 
 def _same(a: KeyedRows, b: KeyedRows, row_a: PartnerArray, row_b: PartnerArray,
@@ -540,9 +549,10 @@ def _same(a: KeyedRows, b: KeyedRows, row_a: PartnerArray, row_b: PartnerArray,
 
 def _grid_pairs(
     a: KeyedRows, b: KeyedRows, lo: int, hi: int, wa: int, width: int, bits: int
-) -> tuple[PartnerArray, PartnerArray, U64Array, U64Array] | None:
+) -> tuple[PartnerArray, PartnerArray, U64Array, U64Array, IntArray] | None:
     """The rows of A and of B whose keys are equal in the shared queries
-    ``lo`` to ``hi`` (:func:`byte_partners`) and their ids' keys; None when
+    ``lo`` to ``hi`` (:func:`byte_partners`), their ids' keys and B's rows'
+    places among the block's B rows; None when
     three candidates, or two of one side, share a key.
 
     A cell's low ``bits`` hold the candidate's place among the block's (A's
@@ -578,7 +588,7 @@ def _grid_pairs(
     place_b = (flat[at + 1] & mask).astype(np.int64) - na
     if bool(np.any(place_a >= na)) or bool(np.any(place_b < 0)):
         return None  # two candidates of one side share a key
-    return rows[0][place_a], rows[1][place_b], full[0][place_a], full[1][place_b]
+    return rows[0][place_a], rows[1][place_b], full[0][place_a], full[1][place_b], place_b
 
 
 def cut_contributions(

@@ -22,12 +22,19 @@ import itertools
 import math
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
 
 from core.analysis.aggregate import CutoffSummary, excluded_phrase, summarize
-from core.analysis.compare.across import MOVES, moves_at_a, moves_at_b, partners_back
+from core.analysis.compare.across import (
+    MOVES,
+    moves_at_a,
+    moves_at_b,
+    partners_back,
+    partners_of_places,
+)
 from core.analysis.compare.align import (
     Changes,
     Cut,
@@ -36,6 +43,7 @@ from core.analysis.compare.align import (
     PartnerArray,
     QueryAlignment,
     QueryOfRow,
+    QueryRuns,
     align_queries,
     candidate_partners,
     changed_candidates,
@@ -56,7 +64,6 @@ from core.analysis.compare.changes import (
     tie_facts,
     tie_sensitivity,
 )
-from core.analysis.compare.pages import own_pages
 from core.analysis.compare.statistics import resampling, sign
 from core.engine.evaluation import Evaluation, Status, evaluate
 from core.errors import InputError
@@ -517,7 +524,17 @@ class Matched:
     queries: QueryAlignment
     #: B's partners are made from these in :func:`compare` (not held beside
     #: the second run's evaluation: 8 MB at 2M rows).
-    partner_a: PartnerArray
+    partner_a: PartnerArray | npt.NDArray[np.int16]
+    #: With ``partner_a`` as int16 (4 MB at 2M rows, not 8): each shared
+    #: query's first place among B's grouped rows, and B's runs of rows.
+    first_b: tuple[IntArray, QueryRuns] | None = None
+
+    def partners(self) -> PartnerArray:
+        """A's partners as B's rows (-1: none)."""
+        if self.first_b is None:
+            return cast(PartnerArray, self.partner_a)
+        return partners_of_places(cast(npt.NDArray[np.int16], self.partner_a),
+                                  self.queries.row_common_a, *self.first_b)
 
 
 #: :func:`match_documents`' blocks of the grid (:class:`Matching`): a
@@ -538,18 +555,31 @@ def match_documents(doc_a: Document, doc_b: Document) -> Matched:
     >>> m.queries.common, m.partner_a.tolist()
     (['q'], [-1, 0])
     """
-    with own_pages():  # not among the pages the other lane's evaluation frees and makes
-        queries = align_queries(doc_a, doc_b)
-        n = len(queries.common)
-        matching = Matching.of(
-            keyed_rows(doc_a, queries.row_common_a, n, keep_lengths=False),
-            keyed_rows(doc_b, queries.row_common_b, n, keep_lengths=False),
-            backward=False, cells=_BESIDE_CELLS)
-        found = None if matching is None else matching.result()
-        del matching
-        if found is None:  # the ids numbered (candidate_partners' own way)
-            found = candidate_partners(doc_a, doc_b, queries, [None, None])
-    return Matched(doc_a, doc_b, queries, found[0])
+    queries = align_queries(doc_a, doc_b)
+    n = len(queries.common)
+    keyed_a = keyed_rows(doc_a, queries.row_common_a, n, keep_lengths=False)
+    keyed_b = keyed_rows(doc_b, queries.row_common_b, n, keep_lengths=False)
+    first_b = _query_firsts(keyed_b, n)
+    pa = None if first_b is None else np.full(len(doc_a), -1, dtype=np.int16)  # 4 MB, not 8
+    matching = Matching.of(keyed_a, keyed_b, backward=False, cells=_BESIDE_CELLS, pa=pa)
+    del keyed_a, keyed_b
+    found = None if matching is None else matching.result()
+    del matching
+    if found is None:  # the ids numbered (candidate_partners' own way)
+        found, first_b = candidate_partners(doc_a, doc_b, queries, [None, None]), None
+    return Matched(doc_a, doc_b, queries, found[0], first_b)
+
+
+def _query_firsts(b: KeyedRows | None, n: int) -> tuple[IntArray, QueryRuns] | None:
+    """B's grouped rows' first place for each of the ``n`` shared queries and
+    its runs of rows, when B's rows come in runs (a few per query) and no
+    query holds 32,767 or more (A's partners then fit int16 places among
+    their query's B rows); else None."""
+    if b is None or b.runs is None:
+        return None
+    if int(b.count.max(initial=0)) >= np.iinfo(np.int16).max:
+        return None
+    return b.start, b.runs
 
 
 def _with_partners(
@@ -563,7 +593,7 @@ def _with_partners(
     the statistics here while the second lane counts the moves at A's rows and
     at B's, and what changed."""
     ev_a, ev_b, queries = a.evaluation, b.evaluation, matched.queries
-    pa = matched.partner_a
+    pa = matched.partners()
     pb = partners_back(pa, len(ev_b.doc))
     at_a = pool.submit(moves_at_a, ev_a, ev_b, queries, pa, conv.cutoffs,
                        conv.ties is TieRule.AVERAGE)
