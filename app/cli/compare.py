@@ -21,7 +21,6 @@ from app.cli.notices import say_left_out, say_not_carried, say_reopened, say_unj
 from app.cli.options import conventions_from_args
 from core.analysis.compare import compare, compare_side
 from core.analysis.compare.changes import Side
-from core.analysis.compare.comparison import Matched, match_documents
 from core.analysis.compare.many import RunValues, compare_runs
 from core.engine.evaluation import Evaluation
 from core.errors import InputError
@@ -122,7 +121,6 @@ def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
     seed = int(getattr(args, "seed", 0))
     export = getattr(args, "export", None)
     ev_a = ev_b = left_out = None
-    matched: list[Matched] = []
     if args.qrels is None:
         doc_a, doc_b = load_pair(args.run_a, args.run_b)
         conv = conventions_from_args(args, doc_a.conventions)
@@ -155,11 +153,8 @@ def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
             return made
 
         alloc.map_from(alloc.PAIR_MAP_FROM)
-        # The candidates matched on the lane the first run's join and
-        # evaluation leave free, while the second run's are made.
         doc_a, doc_b, ev_a, ev_b, left_out = read_judged_pair(
-            args.run_a, args.run_b, qrels, side, sheet=sheet,
-            both=lambda a, b: matched.append(match_documents(a, b)))
+            args.run_a, args.run_b, qrels, side, sheet=sheet)
         say_left_out(args.qrels)  # (after the join, as evaluate says it)
     say_reopened([doc_a, doc_b], args)
     if not set(doc_a.query_ids) & set(doc_b.query_ids):
@@ -169,8 +164,7 @@ def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
         )
     try:
         result = compare(doc_a, doc_b, conv, resamples=resamples, seed=seed,
-                         evaluation_a=ev_a, evaluation_b=ev_b, left_out=left_out,
-                         matched=matched.pop() if matched else None)
+                         evaluation_a=ev_a, evaluation_b=ev_b, left_out=left_out)
     except InputError as exc:  # a grade the conventions refuse: in which file, where
         raise _named(exc, conv, (doc_a, args.run_a), (doc_b, args.run_b)) from None
     # The lanes' temporaries stay free in the heap (blocks under 32 MiB are

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TypeVar
@@ -157,7 +157,6 @@ def _judged_run(run: str | Path | Run, judgments: QrelsColumns) -> Document:
 def read_judged_pair(
     run_a: str | Path, run_b: str | Path, qrels: str | Path | Head,
     then: Callable[[Document], T], sheet: Document | None = None,
-    both: Callable[[Document, Document], object] | None = None,
 ) -> tuple[Document, Document, T, T, LeftOut]:
     """Both runs read, joined with ``qrels`` (its :class:`Head` when read
     already, as :func:`check_exist` takes it) and handed to ``then`` (the
@@ -166,10 +165,7 @@ def read_judged_pair(
     the GIL, so two cores share it; each file is read on one thread), once
     :func:`check_exist` found all three. The runs are joined and handed to
     ``then`` one at a time (whichever is read first), so that one join's or
-    one ``then``'s temporaries are in memory at once. ``both``, when given,
-    is called with the two documents (A's, B's) once both are joined, on the
-    other lane while the second is handed to ``then`` (the command line
-    matches their candidates there).
+    one ``then``'s temporaries are in memory at once.
 
     Returns both documents, what ``then`` made of each, and the queries the
     files name that neither document holds (:class:`LeftOut`).
@@ -182,34 +178,22 @@ def read_judged_pair(
     join, read = text_joins(heads)
     if join is not None:  # a JSON id holding white space
         doc_a, doc_b = _judged(join(0), run_a, qrels), _judged(join(1), run_b, qrels)
-        return _each_then(doc_a, doc_b, then, both)
+        return (doc_a, doc_b, then(doc_a), then(doc_b),
+                _left_out(doc_a.queries_left_out, doc_b.queries_left_out))
     with trec_copies(*_roles(heads), read=read) as (run_a, run_b, qrels), _sheet(
             heads[-1], qrels, sheet) as qrels:
-        if _any_parquet(*heads):
-            doc_a, doc_b = _judged_tables([run_a, run_b], qrels)
-            return _each_then(doc_a, doc_b, then, both)
-        return _read_judged_pair(run_a, run_b, qrels, then, both)
-
-
-def _each_then(
-    doc_a: Document, doc_b: Document, then: Callable[[Document], T],
-    both: Callable[[Document, Document], object] | None,
-) -> tuple[Document, Document, T, T, LeftOut]:
-    """:func:`read_judged_pair`'s end of two documents joined one after the
-    other (a JSON run's, a Parquet table's): each handed to ``then``, then
-    both to ``both``."""
-    made_a, made_b = then(doc_a), then(doc_b)
-    if both is not None:
-        both(doc_a, doc_b)
-    return (doc_a, doc_b, made_a, made_b,
-            _left_out(doc_a.queries_left_out, doc_b.queries_left_out))
+        return _read_judged_pair(run_a, run_b, qrels, then, _any_parquet(*heads))
 
 
 def _read_judged_pair(
     run_a: str | Path, run_b: str | Path, qrels: str | Path, then: Callable[[Document], T],
-    both: Callable[[Document, Document], object] | None,
+    tables: bool,
 ) -> tuple[Document, Document, T, T, LeftOut]:
-    """:func:`read_judged_pair` of TREC text files."""
+    """:func:`read_judged_pair` of TREC text or (``tables``) Parquet files."""
+    if tables:
+        doc_a, doc_b = _judged_tables([run_a, run_b], qrels)
+        left_out = _left_out(doc_a.queries_left_out, doc_b.queries_left_out)
+        return doc_a, doc_b, then(doc_a), then(doc_b), left_out
     # A lane's error stops the other's read and join at their next piece
     # (core.io.stop) rather than waiting for them and its evaluation.
     stop, errors = _Within(current_stop()), list[BaseException]()
@@ -221,9 +205,8 @@ def _read_judged_pair(
         # Two joins side by side held both runs' sort outputs and
         # temporaries (~25-30 MiB each at 2M rows) where the defaults peaked.
         turn = threading.Lock()
-        meanwhile: list[Future[object]] = []
 
-        def one(path: str | Path, b: bool) -> Document:
+        def one(path: str | Path) -> tuple[Document, T]:
             run = Run(path, threads=1)
             with turn:
                 check_stopped()
@@ -236,24 +219,16 @@ def _read_judged_pair(
                 # pages handed back rather than kept resident beside them.
                 alloc.hand_back()
                 check_stopped()
-                return doc
+                return doc, then(doc)
 
-        lane = pool.submit(_stopping, stop, errors, one, run_b, True)
+        lane = pool.submit(_stopping, stop, errors, one, run_b)
         try:
-            doc_a = _stopping(stop, errors, one, run_a, False)
+            doc_a, ev_a = _stopping(stop, errors, one, run_a)
         except Stopped:  # stopped by the qrels' or B's error (that one told), or the caller's
             if errors:
                 raise errors[0] from None
             raise
-        doc_b = lane.result()
-        # Both joined first: the candidates matched on the other lane while
-        # the first run is evaluated.
-        if both is not None:
-            meanwhile.append(pool.submit(_stopping, stop, errors, both, doc_a, doc_b))
-        ev_a = then(doc_a)
-        ev_b = then(doc_b)
-        for other in meanwhile:
-            other.result()
+        doc_b, ev_b = lane.result()
     # Reading two runs at once leaves ~140 MB free in the heap that the
     # comparison's lanes do not reuse (its peak sat that much above the
     # documents): handed back here.

@@ -16,7 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
 from core.analysis.compare.align import (
     BoolArray,
@@ -26,8 +25,6 @@ from core.analysis.compare.align import (
     Matching,
     PartnerArray,
     QueryAlignment,
-    QueryOfRow,
-    QueryRuns,
     candidate_partners,
 )
 from core.engine.evaluation import Evaluation
@@ -45,8 +42,6 @@ __all__ = [
     "gather_at_a",
     "moves_at_a",
     "moves_at_b",
-    "partners_back",
-    "partners_of_places",
 ]
 
 
@@ -68,43 +63,6 @@ class Across:
     first_b: PartnerArray
     same_gain: BoolArray
     first_a_at_b: PartnerArray
-
-
-def partners_back(partner_a: PartnerArray, nb: int) -> PartnerArray:
-    """B's partners (of ``nb`` rows) from A's: the pairs are one to one, so
-    the very array :func:`partners` and :class:`Matching` write.
-
-    >>> partners_back(np.array([-1, 0, 2], dtype=np.int32), 4).tolist()
-    [1, -1, 2, -1]
-    """
-    out = np.full(nb, -1, dtype=np.int32)
-    matched = np.flatnonzero(partner_a >= 0)
-    out[partner_a[matched]] = matched
-    return out
-
-
-def partners_of_places(places: npt.NDArray[np.int16], row_common: QueryOfRow,
-                       start_b: IntArray, runs_b: QueryRuns) -> PartnerArray:
-    """A's partners as B's rows from their places among B's rows of their
-    query, grouped (``places``, -1: none; ``row_common``: each A row's shared
-    query; ``start_b``: each shared query's first place among B's grouped
-    rows; ``runs_b``: B's runs of rows in that order), a block of rows at a
-    time.
-
-    >>> runs = QueryRuns(np.array([4, 0, 2]), np.array([1, 2, 2]), np.array([0, 2, 3]))
-    >>> partners_of_places(np.array([1, -1, 0, 1], dtype=np.int16), np.array([0, 0, 1, 1]),
-    ...                    np.array([0, 3]), runs).tolist()
-    [0, -1, 2, 3]
-    """
-    out = np.full(places.size, -1, dtype=np.int32)
-    run_start = np.cumsum(runs_b.length) - runs_b.length
-    for part in across_blocks(places.size):
-        has = np.flatnonzero(places[part] >= 0)
-        has += part.start
-        at = start_b[row_common[has]] + places[has]
-        run = np.searchsorted(run_start, at, "right") - 1
-        out[has] = runs_b.first[run] + (at - run_start[run])
-    return out
 
 
 def gather_across(ev_a: Evaluation, ev_b: Evaluation, pa: PartnerArray, pb: PartnerArray,
@@ -192,7 +150,7 @@ def align_candidates(
     the gathering), or their :class:`Matching`, which the caller's thread
     may be sharing.
     """
-    pa, pb = candidate_partners(ev_a.doc, ev_b.doc, queries, keyed)
+    pa, pb = candidate_partners(ev_a, ev_b, queries, keyed)
     return pa, pb, gather_across(ev_a, ev_b, pa, pb)
 
 

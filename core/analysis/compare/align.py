@@ -13,7 +13,6 @@ from __future__ import annotations
 import itertools
 import threading
 from dataclasses import dataclass
-from typing import cast
 
 import numpy as np
 import numpy.typing as npt
@@ -204,22 +203,22 @@ def pair_keys(row_common: QueryOfRow, source: IntArray, ns: int) -> IntArray:
 
 
 def candidate_partners(
-    doc_a: Document, doc_b: Document, queries: QueryAlignment,
+    ev_a: Evaluation, ev_b: Evaluation, queries: QueryAlignment,
     keyed: list[KeyedRows | None] | Matching | None = None,
 ) -> tuple[PartnerArray, PartnerArray]:
     """:func:`~core.analysis.compare.across.align_candidates`' partners, without
-    the gathering: of the documents alone (neither evaluation is read)."""
+    the gathering."""
     n = len(queries.common)
     if keyed is None:
-        keyed = [keyed_rows(doc_a, queries.row_common_a, n),
-                 keyed_rows(doc_b, queries.row_common_b, n)]
+        keyed = [keyed_rows(ev_a.doc, queries.row_common_a, n),
+                 keyed_rows(ev_b.doc, queries.row_common_b, n)]
     if isinstance(keyed, Matching):
         found = keyed.result()
     else:
         found = byte_partners(keyed[0], keyed[1])
         keyed.clear()
     if found is None:
-        sa, sb, ns = source_codes(doc_a, doc_b)
+        sa, sb, ns = source_codes(ev_a.doc, ev_b.doc)
         found = partners(
             pair_keys(queries.row_common_a, sa, ns), pair_keys(queries.row_common_b, sb, ns),
             max(n, 1) * ns,
@@ -307,8 +306,7 @@ class KeyedRows:
     document's rows do not come in ``runs`` of one query (otherwise each
     block of the matching makes its own: :meth:`block_rows`), and each row's
     id ``length`` in bytes (up to :data:`_ONE_WORD`; a longer id's as one
-    more), None when most ids are longer (empty when not kept: worked out
-    from the ids a block of pairs at a time, :meth:`lengths`). The ids' keys
+    more), None when most ids are longer. The ids' keys
     (:meth:`IdBytes.keys`) are worked out a block of the matching at a time
     too, from the bytes. (Kept whole, the keys from the read to the matching
     and the grouped rows, were 16 + 8 MB a side at 2M rows, at the read's
@@ -321,16 +319,6 @@ class KeyedRows:
     rows: PartnerArray | None
     runs: QueryRuns | None
     length: npt.NDArray[np.uint8] | None
-
-    def lengths(self, rows: PartnerArray) -> npt.NDArray[np.integer]:
-        """The ids' lengths (as :attr:`length` holds them) of ``rows``."""
-        assert self.length is not None
-        if self.length.size or not rows.size:
-            return self.length[rows]
-        size = self.ids.offset[rows + 1] - self.ids.offset[rows]  # with the "\n"
-        size -= 1
-        np.minimum(size, _ONE_WORD + 1, out=size)
-        return size
 
     def block_rows(self, lo: int, hi: int) -> PartnerArray:
         """The grouped rows of the shared queries ``lo`` to ``hi``."""
@@ -353,12 +341,9 @@ class KeyedRows:
         return cell
 
 
-def keyed_rows(doc: Document, row_common: QueryOfRow, n: int,
-               keep_lengths: bool = True) -> KeyedRows | None:
+def keyed_rows(doc: Document, row_common: QueryOfRow, n: int) -> KeyedRows | None:
     """What :func:`byte_partners` needs of one side (each side's on its own
-    lane); None when the document does not keep its ids as UTF-8 bytes.
-    ``keep_lengths`` False: the ids' lengths worked out again where the
-    pairs are checked (2 MB a side at 2M rows not held)."""
+    lane); None when the document does not keep its ids as UTF-8 bytes."""
     ids = doc.source_bytes()
     if ids is None or not ids.is_utf8():
         return None
@@ -374,11 +359,7 @@ def keyed_rows(doc: Document, row_common: QueryOfRow, n: int,
     # Mostly longer ids: the keys would vouch for few pairs, every pair's bytes are compared.
     few = 2 * np.count_nonzero(shared <= _ONE_WORD) < shared.size
     del shared
-    if few:
-        return KeyedRows(ids, len(doc), count, start, rows, runs, None)
-    if not keep_lengths:
-        length = np.empty(0, dtype=np.uint8)  # (not a view: the whole let go)
-    return KeyedRows(ids, len(doc), count, start, rows, runs, length)
+    return KeyedRows(ids, len(doc), count, start, rows, runs, None if few else length)
 
 
 def _lengths(ids: IdBytes) -> npt.NDArray[np.uint8]:
@@ -435,21 +416,13 @@ class Matching:
     exactly when their bytes (and, both being UTF-8, their texts) are equal.
     """
 
-    def __init__(self, a: KeyedRows, b: KeyedRows, wa: int, width: int,
-                 backward: bool = True, cells: int = 0,
-                 pa: PartnerArray | npt.NDArray[np.int16] | None = None) -> None:
+    def __init__(self, a: KeyedRows, b: KeyedRows, wa: int, width: int) -> None:
         self._sides = [a, b]  # let go once the partners are found
         self.wa, self.width = wa, width
-        self.pa = np.full(a.size, -1, dtype=np.int32) if pa is None else pa
-        # pa int16 (the caller's): each partner as its place among B's rows
-        # of its query, grouped (:meth:`KeyedRows.block_rows`).
-        self.places = pa is not None and pa.dtype == np.int16
-        # B's partners, unless the caller makes them from A's (backward False:
-        # empty; :func:`partners_back`), 8 MB at 2M rows held the less.
-        self.pb = np.full(b.size if backward else 0, -1, dtype=np.int32)
-        self.backward = backward
+        self.pa = np.full(a.size, -1, dtype=np.int32)
+        self.pb = np.full(b.size, -1, dtype=np.int32)
         n = a.count.size
-        step = max(1, (cells or _CELLS) // max(width, 1))
+        step = max(1, _CELLS // max(width, 1))
         # A block's candidates number fewer than its cells: their places fit
         # ``bits`` low bits, and none is all ones (no key is _PAD).
         self.bits = (step * width).bit_length()
@@ -459,20 +432,16 @@ class Matching:
         self.clash = False
 
     @classmethod
-    def of(cls, a: KeyedRows | None, b: KeyedRows | None,
-           backward: bool = True, cells: int = 0,
-           pa: PartnerArray | npt.NDArray[np.int16] | None = None) -> Matching | None:
-        """The matching of ``a``'s and ``b``'s candidates (``backward``
-        False: A's partners only; ``cells``: the grid cells sorted at once,
-        :data:`_CELLS` unless given; ``pa``: A's partners written there, all
-        -1); None when either is None or the grid would be mostly padding."""
+    def of(cls, a: KeyedRows | None, b: KeyedRows | None) -> Matching | None:
+        """The matching of ``a``'s and ``b``'s candidates; None when either is
+        None or the grid would be mostly padding."""
         if a is None or b is None:
             return None
         n, wa = a.count.size, int(a.count.max(initial=0))
         width = wa + int(b.count.max(initial=0))
         if n * width > 2 * int(a.count.sum() + b.count.sum()) + 1_000_000:
             return None  # a few long queries among short ones: mostly padding
-        return cls(a, b, wa, width, backward, cells, pa)
+        return cls(a, b, wa, width)
 
     def work(self) -> None:
         """Match blocks until none is left to take (or two ids share a key)."""
@@ -495,17 +464,11 @@ class Matching:
     def _match(self, lo: int, hi: int) -> None:
         a, b = self._sides
         found = _grid_pairs(a, b, lo, hi, self.wa, self.width + 1, self.bits)
-        if found is None or not _same(a, b, *found[:4]):
+        if found is None or not _same(a, b, *found):
             self.clash = True  # two different ids share a key
             return
-        row_a, row_b, _, _, place_b = found
-        if not self.places:
-            self.pa[row_a] = row_b
-        else:  # B's grouped place, less its query's first (the last start not past it)
-            place_b += int(b.start[lo])
-            self.pa[row_a] = place_b - b.start[np.searchsorted(b.start, place_b, "right") - 1]
-        if self.backward:
-            self.pb[row_b] = row_a
+        row_a, row_b = found[:2]
+        self.pa[row_a], self.pb[row_b] = row_b, row_a
 
     def result(self) -> tuple[PartnerArray, PartnerArray] | None:
         """The partners once every block is done (this thread takes those
@@ -514,8 +477,7 @@ class Matching:
         with self._done:
             self._done.wait_for(lambda: self._finished == self._taken)
         self._sides.clear()  # the keys and rows (48 MB a side at 2M rows) go back
-        # (A's partners as int16 places when the caller gave them: match_documents' reading)
-        return None if self.clash else (cast(PartnerArray, self.pa), self.pb)
+        return None if self.clash else (self.pa, self.pb)
 
 
 def _same(a: KeyedRows, b: KeyedRows, row_a: PartnerArray, row_b: PartnerArray,
@@ -539,8 +501,8 @@ def _same(a: KeyedRows, b: KeyedRows, row_a: PartnerArray, row_b: PartnerArray,
         return bool(a.ids.same(row_a, b.ids, row_b).all())
     if not np.array_equal(key_a, key_b):
         return False
-    length = a.lengths(row_a)
-    sure = length == b.lengths(row_b)
+    length = a.length[row_a]
+    sure = length == b.length[row_b]
     sure &= length <= _ONE_WORD
     sure &= key_a != 0
     unsure = np.flatnonzero(~sure)
@@ -549,10 +511,9 @@ def _same(a: KeyedRows, b: KeyedRows, row_a: PartnerArray, row_b: PartnerArray,
 
 def _grid_pairs(
     a: KeyedRows, b: KeyedRows, lo: int, hi: int, wa: int, width: int, bits: int
-) -> tuple[PartnerArray, PartnerArray, U64Array, U64Array, IntArray] | None:
+) -> tuple[PartnerArray, PartnerArray, U64Array, U64Array] | None:
     """The rows of A and of B whose keys are equal in the shared queries
-    ``lo`` to ``hi`` (:func:`byte_partners`), their ids' keys and B's rows'
-    places among the block's B rows; None when
+    ``lo`` to ``hi`` (:func:`byte_partners`) and their ids' keys; None when
     three candidates, or two of one side, share a key.
 
     A cell's low ``bits`` hold the candidate's place among the block's (A's
@@ -588,7 +549,7 @@ def _grid_pairs(
     place_b = (flat[at + 1] & mask).astype(np.int64) - na
     if bool(np.any(place_a >= na)) or bool(np.any(place_b < 0)):
         return None  # two candidates of one side share a key
-    return rows[0][place_a], rows[1][place_b], full[0][place_a], full[1][place_b], place_b
+    return rows[0][place_a], rows[1][place_b], full[0][place_a], full[1][place_b]
 
 
 def cut_contributions(

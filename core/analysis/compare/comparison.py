@@ -22,19 +22,12 @@ import itertools
 import math
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import cast
 
 import numpy as np
 import numpy.typing as npt
 
 from core.analysis.aggregate import CutoffSummary, excluded_phrase, summarize
-from core.analysis.compare.across import (
-    MOVES,
-    moves_at_a,
-    moves_at_b,
-    partners_back,
-    partners_of_places,
-)
+from core.analysis.compare.across import MOVES, moves_at_a, moves_at_b
 from core.analysis.compare.align import (
     Changes,
     Cut,
@@ -43,7 +36,6 @@ from core.analysis.compare.align import (
     PartnerArray,
     QueryAlignment,
     QueryOfRow,
-    QueryRuns,
     align_queries,
     candidate_partners,
     changed_candidates,
@@ -71,8 +63,7 @@ from core.model.conventions import Conventions, TieRule, Weighting, format_cutof
 from core.model.document import Document, has_weight
 from core.model.numbers import DECIMALS, fixed_text
 
-__all__ = ["LEFT_OUT", "Comparison", "Matched", "PairedTest", "QueryDelta", "compare",
-           "compare_side", "match_documents"]
+__all__ = ["LEFT_OUT", "Comparison", "PairedTest", "QueryDelta", "compare", "compare_side"]
 
 #: Why the paired test leaves a query out, each query under one reason (in
 #: this order): :attr:`PairedTest.excluded`'s keys, also the JSON's
@@ -374,7 +365,6 @@ def compare(
     evaluation_a: Evaluation | Side | None = None,
     evaluation_b: Evaluation | Side | None = None,
     left_out: LeftOut | None = None,
-    matched: Matched | None = None,
 ) -> Comparison:
     """Compare the rankings of ``doc_a`` (A) and ``doc_b`` (B).
 
@@ -399,9 +389,6 @@ def compare(
         :func:`compare_side` (the document's scores then released, as it says).
     left_out : LeftOut, optional
         The queries the inputs named that neither document holds (the reader's).
-    matched : Matched, optional
-        ``match_documents(doc_a, doc_b)`` when the caller has it already (the
-        command line matches the candidates while the second run is evaluated).
 
     Examples
     --------
@@ -415,37 +402,28 @@ def compare(
     """
     conv = conventions or doc_a.conventions
     _check_arguments(resamples, confidence, conv, (evaluation_a, doc_a), (evaluation_b, doc_b))
-    if matched is not None and (matched.doc_a is not doc_a or matched.doc_b is not doc_b):
-        raise ValueError("the matching given is not of these documents")
-    how = (resamples, seed, bootstrap_resamples or resamples, confidence)
-    queries = align_queries(doc_a, doc_b) if matched is None else matched.queries
+    boot_n = bootstrap_resamples or resamples
+    queries = align_queries(doc_a, doc_b)
     # Two lanes, each evaluating one side (its other tie rules, its ids' keys); then the
     # candidates are matched on the second while the resampling runs here (numpy frees the GIL).
     with ThreadPoolExecutor(max_workers=1) as pool:
-        keyed = matched is None
-        lane = [pool.submit(_side, doc_b, evaluation_b, conv, queries, queries.row_common_b,
-                            keyed)]
+        lane = [pool.submit(_side, doc_b, evaluation_b, conv, queries, queries.row_common_b)]
         try:
-            a, keyed_a = _side(doc_a, evaluation_a, conv, queries, queries.row_common_a, keyed)
+            a, keyed_a = _side(doc_a, evaluation_a, conv, queries, queries.row_common_a)
         finally:  # the future let go: it held B's rows (10 MiB at 2M) to the end
             b, keyed_b = lane.pop().result()
         ev_a, ev_b = a.evaluation, b.evaluation
-        if matched is not None:
-            values, tests, ties, summaries, partner_a, partner_b, at_a, (at_b, changes) = (
-                _with_partners(pool, conv, a, b, matched, how))
-        else:
-            matching = Matching.of(keyed_a, keyed_b)
-            aligned = pool.submit(_align, ev_a, ev_b, queries, matching or [keyed_a, keyed_b],
-                                  conv)
-            del keyed_a, keyed_b  # the lane lets them go once the partners are found
-            try:
-                values, tests, ties, summaries = _statistics(conv, a, b, queries, matching, how)
-                mine = _after_matching(ev_a, ev_b, queries, matching, conv.cutoffs)
-            finally:
-                del matching
-                partner_a, partner_b, at_a = aligned.result()
-            at_b, changes = mine or _b_side(ev_a, ev_b, queries, partner_a, partner_b,
-                                            conv.cutoffs)
+        matching = Matching.of(keyed_a, keyed_b)
+        aligned = pool.submit(_align, ev_a, ev_b, queries, matching or [keyed_a, keyed_b], conv)
+        del keyed_a, keyed_b  # the lane lets them go once the partners are found
+        try:
+            values, tests, ties, summaries = _statistics(
+                conv, a, b, queries, matching, (resamples, seed, boot_n, confidence))
+            mine = _after_matching(ev_a, ev_b, queries, matching, conv.cutoffs)
+        finally:
+            del matching
+            partner_a, partner_b, at_a = aligned.result()
+    at_b, changes = mine or _b_side(ev_a, ev_b, queries, partner_a, partner_b, conv.cutoffs)
     changes, moves = _merged(changes, at_a, at_b)
     return Comparison(
         doc_a=doc_a, doc_b=doc_b, conventions=conv, ev_a=ev_a, ev_b=ev_b, common=queries.common,
@@ -497,12 +475,12 @@ def compare_side(ev: Evaluation) -> Side:
 
 def _side(
     doc: Document, given: Evaluation | Side | None, conv: Conventions, queries: QueryAlignment,
-    row_common: QueryOfRow, keyed: bool,
+    row_common: QueryOfRow,
 ) -> tuple[Side, KeyedRows | None]:
     """One lane of :func:`compare`: the evaluation, NDCG under the other tie
-    rules (unless ``given`` has them), and (``keyed``: the candidates are not
-    matched yet) the side's half of the candidates' alignment (``row_common``:
-    each row's shared query, this side's of ``queries``)."""
+    rules (unless ``given`` has them), and the side's half of the candidates'
+    alignment (``row_common``: each row's shared query, this side's of
+    ``queries``)."""
     if isinstance(given, Side):
         given.evaluation.tie_first_rank  # noqa: B018 - what the alignment reads
         side = given
@@ -510,99 +488,7 @@ def _side(
         ev = evaluate(doc, conv) if given is None else given
         ev.tie_first_rank  # noqa: B018 - what the alignment reads, worked out in this lane
         side = compare_side(ev)
-    return side, keyed_rows(doc, row_common, len(queries.common)) if keyed else None
-
-
-@dataclass(frozen=True)
-class Matched:
-    """Two documents' queries matched by id and their candidates by source
-    id (:func:`match_documents`): what :func:`compare` reads of the documents
-    alone, neither evaluation."""
-
-    doc_a: Document
-    doc_b: Document
-    queries: QueryAlignment
-    #: B's partners are made from these in :func:`compare` (not held beside
-    #: the second run's evaluation: 8 MB at 2M rows).
-    partner_a: PartnerArray | npt.NDArray[np.int16]
-    #: With ``partner_a`` as int16 (4 MB at 2M rows, not 8): each shared
-    #: query's first place among B's grouped rows, and B's runs of rows.
-    first_b: tuple[IntArray, QueryRuns] | None = None
-
-    def partners(self) -> PartnerArray:
-        """A's partners as B's rows (-1: none)."""
-        if self.first_b is None:
-            return cast(PartnerArray, self.partner_a)
-        return partners_of_places(cast(npt.NDArray[np.int16], self.partner_a),
-                                  self.queries.row_common_a, *self.first_b)
-
-
-#: :func:`match_documents`' blocks of the grid (:class:`Matching`): a
-#: quarter of compare()'s own, as they sit beside the second run's
-#: evaluation's temporaries (its ids' lengths not kept either).
-_BESIDE_CELLS = 1 << 15
-
-
-def match_documents(doc_a: Document, doc_b: Document) -> Matched:
-    """The queries of ``doc_a`` and ``doc_b`` matched by id and the candidates
-    of the shared ones by source id, for :func:`compare` (``matched=``): a
-    caller that has both documents before their evaluations (the command
-    line, while the second run is evaluated) hands it over done.
-
-    >>> a = Document.from_columns(query=["q", "q"], source_id=["x", "y"])
-    >>> b = Document.from_columns(query=["q", "q"], source_id=["y", "z"])
-    >>> m = match_documents(a, b)
-    >>> m.queries.common, m.partner_a.tolist()
-    (['q'], [-1, 0])
-    """
-    queries = align_queries(doc_a, doc_b)
-    n = len(queries.common)
-    keyed_a = keyed_rows(doc_a, queries.row_common_a, n, keep_lengths=False)
-    keyed_b = keyed_rows(doc_b, queries.row_common_b, n, keep_lengths=False)
-    first_b = _query_firsts(keyed_b, n)
-    pa = None if first_b is None else np.full(len(doc_a), -1, dtype=np.int16)  # 4 MB, not 8
-    matching = Matching.of(keyed_a, keyed_b, backward=False, cells=_BESIDE_CELLS, pa=pa)
-    del keyed_a, keyed_b
-    found = None if matching is None else matching.result()
-    del matching
-    if found is None:  # the ids numbered (candidate_partners' own way)
-        found, first_b = candidate_partners(doc_a, doc_b, queries, [None, None]), None
-    return Matched(doc_a, doc_b, queries, found[0], first_b)
-
-
-def _query_firsts(b: KeyedRows | None, n: int) -> tuple[IntArray, QueryRuns] | None:
-    """B's grouped rows' first place for each of the ``n`` shared queries and
-    its runs of rows, when B's rows come in runs (a few per query) and no
-    query holds 32,767 or more (A's partners then fit int16 places among
-    their query's B rows); else None."""
-    if b is None or b.runs is None:
-        return None
-    if int(b.count.max(initial=0)) >= np.iinfo(np.int16).max:
-        return None
-    return b.start, b.runs
-
-
-def _with_partners(
-    pool: ThreadPoolExecutor, conv: Conventions, a: Side, b: Side, matched: Matched,
-    how: tuple[int, int, int, float],
-) -> tuple[_Paired, list[PairedTest], list[TieSensitivity],
-           tuple[list[CutoffSummary], list[CutoffSummary]], PartnerArray, PartnerArray,
-           tuple[list[dict[str, IntArray]], BoolArray],
-           tuple[tuple[list[IntArray], BoolArray], WhatChanged]]:
-    """:func:`compare`'s lanes once the candidates are matched (``matched``):
-    the statistics here while the second lane counts the moves at A's rows and
-    at B's, and what changed."""
-    ev_a, ev_b, queries = a.evaluation, b.evaluation, matched.queries
-    pa = matched.partners()
-    pb = partners_back(pa, len(ev_b.doc))
-    at_a = pool.submit(moves_at_a, ev_a, ev_b, queries, pa, conv.cutoffs,
-                       conv.ties is TieRule.AVERAGE)
-    at_b = pool.submit(_b_side, ev_a, ev_b, queries, pa, pb, conv.cutoffs)
-    try:
-        values, tests, ties, summaries = _statistics(conv, a, b, queries, None, how)
-    finally:
-        moved, b_side = at_a.result(), at_b.result()
-    return values, tests, ties, summaries, pa, pb, moved, b_side
+    return side, keyed_rows(doc, row_common, len(queries.common))
 
 
 def _statistics(
@@ -659,7 +545,7 @@ def _align(
     """The other lane of :func:`compare`: the candidates matched, and A's
     candidates that moved, were regraded or left each cut, with the queries
     where one is at another rank in B (:func:`moves_at_a`)."""
-    pa, pb = candidate_partners(ev_a.doc, ev_b.doc, queries, keyed)
+    pa, pb = candidate_partners(ev_a, ev_b, queries, keyed)
     return pa, pb, moves_at_a(ev_a, ev_b, queries, pa, conv.cutoffs,
                               conv.ties is TieRule.AVERAGE)
 
