@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.engine import released
-from core.engine.counts import counts_by_pair, counts_where
+from core.engine.counts import counts_by_pair, counts_in_spans, counts_where, span_sizes
 from core.engine.discount import discount, divides, terms  # discount: re-exported
 from core.engine.gains import check_totals, gains, gains_at, lifted
 from core.engine.ideal import ideal_lists
@@ -247,12 +247,20 @@ class Evaluation:
                               overwrite=not keep, divide=self._divide, unneeded=unneeded)
 
     # -- counts per query (computed when asked) ----------------------------------------
+    # (a document whose rows come query by query, in a few runs, a TREC run
+    # joined with its qrels, counts a span at a time: Document.query_spans)
     def _count(self, mask: BoolArray) -> IntArray:
+        spans = self.doc.query_spans()
+        if spans is not None:
+            return counts_in_spans(mask, spans)
         return counts_where(self.doc.query, mask, self.doc.n_queries)
 
     @GradeFree
     def n_total(self) -> IntArray:
         """Candidates per query."""
+        spans = self.doc.query_spans()
+        if spans is not None:
+            return span_sizes(spans)
         counts: IntArray = np.bincount(self.doc.query, minlength=self.doc.n_queries)
         return counts.astype(np.int64)
 
@@ -271,7 +279,8 @@ class Evaluation:
         """Candidates per query (rows) in each grade state (columns, by
         :class:`~core.model.document.GradeState` value), in one count."""
         n, nq, state = len(GradeState), self.doc.n_queries, self.doc.state
-        if state.size and (int(state.min()) < 0 or int(state.max()) >= n):
+        if self.doc.query_spans() is not None or (
+                state.size and (int(state.min()) < 0 or int(state.max()) >= n)):
             return np.stack([self._count(state == s) for s in GradeState], axis=1)
         return counts_by_pair(self.doc.query, state, nq, n)
 
