@@ -67,14 +67,14 @@ def test_an_edit_leaves_the_original_grades_as_read():
 def test_members_by_hand_in_runs_of_ascending_queries_and_shuffled(monkeypatch):
     # Rows in two runs of ascending query codes (a run joined with its qrels:
     # ranked rows, then judged ones no run ranked) keep no sorted order; rows
-    # in more runs than _Members.RUNS do: each query's rows in row order both ways.
-    from core.model import document
+    # in more runs than QueryMembers.RUNS do: each query's rows in row order both ways.
+    from core.model import query_rows
 
     grouped = Document.from_columns(query=["a", "a", "b", "c", "a", "c"],
                                     source_id=list("uvwxyz"))
     shuffled = Document.from_columns(query=["a", "b", "a", "c", "b", "a"],
                                      source_id=list("uvwxyz"))
-    monkeypatch.setattr(document._Members, "RUNS", 2)
+    monkeypatch.setattr(query_rows.QueryMembers, "RUNS", 2)
     assert [grouped.members(q).tolist() for q in range(3)] == [[0, 1, 4], [2], [3, 5]]
     assert grouped._members is not None
     assert grouped._members.order is None

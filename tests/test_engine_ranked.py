@@ -324,9 +324,9 @@ def test_counts_of_rows_in_query_runs_are_a_sum_a_span(monkeypatch):
 def test_counts_of_rows_in_many_runs_make_no_order(monkeypatch):
     # Rows in more runs than the spans are worth: counted row by row, and
     # no sorted order made for it (16 MB at 2M rows).
-    from core.model import document
+    from core.model import query_rows
 
-    monkeypatch.setattr(document._Members, "RUNS", 2)
+    monkeypatch.setattr(query_rows.QueryMembers, "RUNS", 2)
     doc = Document.from_columns(query=["a", "b", "a", "c", "b", "a"], source_id=list("uvwxyz"),
                                 score=[1, 2, 3, None, 5, 6], grade=[1, 0, None, 2, 1, 0])
     ev = Evaluation(doc, Conventions())

@@ -9,7 +9,6 @@ recorded in the audit log.
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -32,6 +31,7 @@ from core.model.lazy import DecodedIds as _DecodedIds
 from core.model.lazy import EmptyTexts as _EmptyTexts
 from core.model.lazy import Released as _Released
 from core.model.lazy import Unmade
+from core.model.query_rows import QueryMembers, query_codes_of
 
 __all__ = ["RANKINGS", "Document", "GradeState", "grade_text", "has_weight"]
 
@@ -141,7 +141,7 @@ class Document:
     #: "how do I renew a passport" of ``q017``), by query id; a query
     #: without one is absent. Shown beside the id, never in the numbers.
     query_texts: dict[str, str] = field(default_factory=dict)
-    _members: _Members | None = field(default=None, repr=False)
+    _members: QueryMembers | None = field(default=None, repr=False)
     #: Whether the rows come in many runs of ascending query codes
     #: (:meth:`query_spans` found so, and made no order).
     _many_runs: bool = field(default=False, repr=False)
@@ -191,7 +191,7 @@ class Document:
         :class:`~core.model.ids.IdBytes` is kept so and decoded when first
         read; text columns not given are made when first read.
         """
-        qids, qidx = _query_codes(query, query_order, query_codes, copy)
+        qids, qidx = query_codes_of(query, query_order, query_codes, copy)
         n = int(qidx.shape[0])
         if len(source_id) != n:
             raise ValueError("query and source_id differ in length")
@@ -381,7 +381,7 @@ class Document:
     def members(self, q: int) -> IntArray:
         """Candidate indices of query ``q`` in row order."""
         if self._members is None:
-            self._members = _Members.of(self.query, self.n_queries)
+            self._members = QueryMembers.of(self.query, self.n_queries)
         return self._members[q]
 
     def query_spans(self) -> IntArray | None:
@@ -399,11 +399,11 @@ class Document:
         if self._members is None:
             if self._many_runs:
                 return None
-            spans = _Members.spans(self.query, self.n_queries)
+            spans = QueryMembers.spans(self.query, self.n_queries)
             if spans is None:
                 self._many_runs = True
                 return None
-            self._members = _Members(None, spans)
+            self._members = QueryMembers(None, spans)
         return self._members.bounds if self._members.order is None else None
 
     def subset(self, rows: IntArray) -> Document:
@@ -593,79 +593,6 @@ class Document:
 
 
 # -- from_columns, step by step ----------------------------------------------------------
-class _Members:
-    """:meth:`Document.members`: each query's rows in row order. Where the
-    rows come in a few runs of ascending query codes (a TREC run joined
-    with its qrels: the ranked rows query by query, then the judged ones
-    no run ranked), each run's span of each query, the rows made when
-    asked; else a stable sort's order kept (8 bytes a row: 16 MB at 2M
-    rows a document, and the sort's ~0.1 s, saved in the first case)."""
-
-    #: Runs of ascending codes past which the order is sorted and kept.
-    RUNS = 8
-
-    def __init__(self, order: IntArray | None, bounds: IntArray) -> None:
-        self.order, self.bounds = order, bounds  # bounds: (runs, queries + 1)
-
-    @classmethod
-    def of(cls, query: IntArray, n: int) -> _Members:
-        spans = cls.spans(query, n)
-        if spans is not None:
-            return cls(None, spans)
-        order = np.argsort(query, kind="stable")
-        return cls(order, np.searchsorted(query[order], np.arange(n + 1))[None, :])
-
-    @classmethod
-    def spans(cls, query: IntArray, n: int) -> IntArray | None:
-        """Each run of ascending codes' bounds of each query, (runs, n + 1);
-        None past :attr:`RUNS` runs."""
-        heads = np.flatnonzero(query[1:] < query[:-1]) + 1
-        if heads.size >= cls.RUNS:
-            return None
-        edges = [0, *heads.tolist(), query.size]
-        return np.stack([lo + np.searchsorted(query[lo:hi], np.arange(n + 1))
-                         for lo, hi in itertools.pairwise(edges)])
-
-    def __getitem__(self, q: int) -> IntArray:
-        if self.order is not None:
-            return self.order[self.bounds[0, q]:self.bounds[0, q + 1]]
-        spans = [np.arange(b[q], b[q + 1]) for b in self.bounds]
-        return spans[0] if len(spans) == 1 else np.concatenate(spans)
-
-
-def _query_codes(
-    query: Sequence[str], query_order: Sequence[str] | None,
-    query_codes: npt.NDArray[np.int64] | None, copy: bool,
-) -> tuple[dict[str, int], IntArray]:
-    """The distinct query ids (id -> code, ``query_order`` first, then first
-    seen first) and each row's code."""
-    qids: dict[str, int] = {}
-    for q in query_order or ():
-        qids.setdefault(str(q), len(qids))
-    if query_codes is not None:
-        for q in query:
-            qids.setdefault(str(q), len(qids))
-        if len(qids) != len(query) or query_order:
-            raise ValueError("query_codes need the distinct query ids, in order")
-        qidx = np.array(query_codes, dtype=np.int64, copy=copy or None)
-        if len(qidx) and (qidx.min() < 0 or qidx.max() >= len(qids)):
-            raise ValueError("a query code is out of range")
-        return qids, qidx
-    n = len(query)
-    try:
-        firsts = dict.fromkeys(query)  # distinct ids, first seen first
-    except TypeError:  # unhashable ids: their text is the id
-        firsts = dict.fromkeys(str(q) for q in query)
-        query = [str(q) for q in query]
-    for q in firsts:
-        qids.setdefault(str(q), len(qids))
-    if all(type(q) is str for q in firsts):
-        qidx = np.fromiter(map(qids.__getitem__, query), np.int64, n)
-    else:
-        qidx = np.fromiter((qids[str(q)] for q in query), np.int64, n)
-    return qids, qidx
-
-
 def _shared_grades(grades: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """``grades`` as one read-only array for both a new document's current
     and original grades, until the first edit (:meth:`Document.grades_to_edit`
