@@ -107,10 +107,33 @@ def run(case: dict[str, Any]) -> dict[str, Any]:
         }
 
 
+def _import_commands() -> None:
+    """Import every module of ``core`` and of the commands, and the libraries
+    the commands import when a workbook comes (the commands import most of
+    them only when they need them): in the parent, once, not in every child.
+    Each child otherwise imported some 100-200 modules (0.4-1.1 s a case
+    without bytecode caches, 0.02 s with them imported)."""
+    import importlib
+    import pkgutil
+
+    import app.cli
+    import core
+
+    for package in (core, app.cli):
+        for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            if not module.name.endswith(".__main__"):  # (runs the command line)
+                importlib.import_module(module.name)
+    for name in ("xlsxwriter.workbook", "python_calamine", "defusedxml.ElementTree",
+                 "xml.etree.ElementTree"):
+        importlib.import_module(name)
+
+
 def main() -> int:
     cases = json.load(sys.stdin)
     # Import what every child needs once, before forking: the children start warm.
     import app.cli.main
+
+    _import_commands()
 
     if any(c.get("entry") == "window" for c in cases):
         # The window's modules and the plotting library (seconds to import):
