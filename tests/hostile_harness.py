@@ -21,6 +21,7 @@ window must open on the bundled example).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import resource
@@ -113,7 +114,6 @@ def _import_commands() -> None:
     them only when they need them): in the parent, once, not in every child.
     Each child otherwise imported some 100-200 modules (0.4-1.1 s a case
     without bytecode caches, 0.02 s with them imported)."""
-    import importlib
     import pkgutil
 
     import app.cli
@@ -122,9 +122,18 @@ def _import_commands() -> None:
     for package in (core, app.cli):
         for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
             if not module.name.endswith(".__main__"):  # (runs the command line)
-                importlib.import_module(module.name)
+                _warm(module.name)
     for name in ("xlsxwriter.workbook", "python_calamine", "defusedxml.ElementTree",
                  "xml.etree.ElementTree"):
+        _warm(name)
+
+
+def _warm(name: str) -> None:
+    """Import ``name`` if it can be: one that cannot (an optional extra not
+    installed) is left to the child that needs it, which says so."""
+    import importlib
+
+    with contextlib.suppress(ImportError):
         importlib.import_module(name)
 
 
