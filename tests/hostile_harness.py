@@ -21,6 +21,7 @@ window must open on the bundled example).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import resource
@@ -107,10 +108,41 @@ def run(case: dict[str, Any]) -> dict[str, Any]:
         }
 
 
+def _import_commands() -> None:
+    """Import every module of ``core`` and of the commands, and the libraries
+    the commands import when a workbook comes (the commands import most of
+    them only when they need them): in the parent, once, not in every child.
+    Each child otherwise imported some 100-200 modules (0.4-1.1 s a case
+    without bytecode caches, 0.02 s with them imported)."""
+    import pkgutil
+
+    import app.cli
+    import core
+
+    for package in (core, app.cli):
+        for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            if not module.name.endswith(".__main__"):  # (runs the command line)
+                _warm(module.name)
+    for name in ("xlsxwriter.workbook", "python_calamine", "defusedxml.ElementTree",
+                 "xml.etree.ElementTree"):
+        _warm(name)
+
+
+def _warm(name: str) -> None:
+    """Import ``name`` if it can be: one that cannot (an optional extra not
+    installed) is left to the child that needs it, which says so."""
+    import importlib
+
+    with contextlib.suppress(ImportError):
+        importlib.import_module(name)
+
+
 def main() -> int:
     cases = json.load(sys.stdin)
     # Import what every child needs once, before forking: the children start warm.
     import app.cli.main
+
+    _import_commands()
 
     if any(c.get("entry") == "window" for c in cases):
         # The window's modules and the plotting library (seconds to import):

@@ -13,7 +13,10 @@ transposed layout. The truth of every judgment is kept aside in a
 :class:`Drawn`, for the property tests (tests/test_import_properties.py)
 to compare with what the import made of the file.
 
-To add a column kind, see docs/import.md ("Adding a column kind").
+The distractors' cells are drawn by tests/sheetgen_columns.py's makers;
+:func:`sheets` composes a sheet in steps (the plan, the truth, the grade
+columns, the ranking, the distractors, the table, the legends). To add a
+column kind, see docs/import.md ("Adding a column kind").
 Platforms' and tools' exports, with their own header rows, bookkeeping
 and nesting, are drawn by tests/platformgen.py.
 """
@@ -25,12 +28,24 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from itertools import pairwise
 from pathlib import Path
 from random import Random
 from typing import Any
 
 from hypothesis import strategies as st
+
+from tests.sheetgen_columns import (
+    DISTRACTORS,
+    WORDED,
+    batches,
+    distractor,
+    ranks,
+    reads_as_grades,
+    row_batches,
+    steps_up,
+    tally,
+    within_queries,
+)
 
 QUERIES = ["solar panel efficiency", "best hiking boots", "python csv unicode",
            "what is ndcg", "cheap flights to rome", "espresso grinder", "train times"]
@@ -67,8 +82,6 @@ SCALES: dict[str, tuple[list[int], Callable[[int], Any]]] = {
     "numbered": ([0, 1, 2], lambda g: f"{g} - " + ["Not relevant", "Somewhat relevant",
                                                    "Highly relevant"][g]),
 }
-STAMPS = ["%m/%d/%Y %H:%M:%S", "%Y-%m-%dT%H:%M:%SZ", "%d.%m.%Y %H:%M", "%b %d, %Y %I:%M %p",
-          "%a %b %d %H:%M:%S PST %Y"]
 #: Headers by role: realistic ones, and neutral ones (``col3``) from the layout.
 GRADE_HEADERS = ["relevance", "Answer.relevance", "grade", "Relevance (0-3)", "rating",
                  "label", "judgment"]
@@ -290,132 +303,6 @@ def _key(sheet: Drawn, rnd: Random, scale: str) -> None:
     sheet.column_kinds = [*sheet.column_kinds, "key"]
 
 
-def _distractor(kind: str, rnd: Random, n: int,
-                start: datetime) -> tuple[list[Any], list[str], bool]:
-    """A distractor's cells (one per row), its realistic headers and
-    whether its values could pass for grades."""
-    if kind in ("epoch", "epoch_ms"):  # seconds (or milliseconds) since 1970
-        return _epoch(rnd, n, 1000 if kind == "epoch_ms" else 1), \
-            ["created_at", "submitted_ts", "timestamp", "_created_at", "time"], False
-    if kind == "timestamp":
-        fmt = rnd.choice(STAMPS)
-        return [(start + timedelta(minutes=3 * i)).strftime(fmt) for i in range(n)], \
-            ["Timestamp", "SubmitTime", "created_at"], False
-    if kind == "duration":
-        return [rnd.randint(5, 300) for _ in range(n)], ["WorkTimeInSeconds", "duration",
-                                                         "lead_time"], False
-    if kind == "price":
-        return [round(rnd.uniform(10.34, 239.91), 2) for _ in range(n)], \
-            ["Price", "price_usd", "cost"], False
-    if kind == "count":
-        small = rnd.random() < 0.5
-        return [rnd.randint(0, 3) if small else rnd.randint(10, 900) for _ in range(n)], \
-            ["NumberOfSimilarHITs", "clicks", "view_count", "num_scores"], small
-    if kind == "row_number":
-        return list(range(1, n + 1)), ["row", "#", "Unnamed: 0"], False
-    if kind == "record_id":
-        base = rnd.choice([1, 101, 5500000001])
-        return [base + i for i in range(n)], ["id", "_unit_id", "annotation_id", "_id"], False
-    if kind == "confidence":
-        ints = rnd.random() < 0.5
-        return [rnd.randint(1, 5) if ints else round(rnd.uniform(0.5, 1.0), 3)
-                for _ in range(n)], ["confidence", "Confidence (1-5)", "_trust",
-                                                       "confidence_score"], ints
-    if kind == "boolean":
-        return [rnd.choice(["true", "false"]) for _ in range(n)], ["is_mobile", "in_stock",
-                                                                  "has_image"], False
-    if kind == "status":
-        return ["Approved"] * n, ["AssignmentStatus", "status"], False
-    if kind == "quality":
-        return [round(rnd.uniform(0.7, 1.0), 2) for _ in range(n)], ["_trust", "worker_quality",
-                                                                     "accuracy", "quality_score",
-                                                                     "trust score"], False
-    if kind == "text":
-        words = ["page did not load", "paywalled", "", "", "", "good match"]
-        return [rnd.choice(words) for _ in range(n)], ["comment", "notes", "feedback"], False
-    raise ValueError(kind)
-
-
-def _reads_as_grades(cells: list[Any]) -> bool:
-    """Whether a distractor's drawn values happen to read as grades: a
-    dozen whole numbers at most, nearly all within 0-100 as a percentage's
-    (durations drawn as 5, 6, 5, 5 seconds; counts as 45, 55, 34, 837)."""
-    nums = [c for c in cells if isinstance(c, int | float) and not isinstance(c, bool)]
-    small = [c for c in nums if float(c).is_integer() and 0 <= c <= 100]
-    return len(nums) == len(cells) and len(set(nums)) <= 12 and len(small) >= 0.8 * len(cells)
-
-
-def _tally(rnd: Random, per_row: list[tuple[int, int, Any]]) -> list[Any]:
-    """A count of each item of a few values, its query's own (101-103 for
-    the first, 104-106 for the next, ...): several items share each value,
-    so it fixes the query and has more values than it, as a source id does."""
-    base = rnd.choice([101, 240, 1200])  # above any scale: never grades
-    count = {(q, d): base + 3 * q + rnd.randint(0, 2) for q, d, _ in per_row}
-    for q in {q for q, _, _ in per_row}:  # two values at least (one would be a query
-        # id), one shared (each its own would be an item's id)
-        last = max(d for q2, d, _ in per_row if q2 == q)
-        count[(q, 0)] = count[(q, 1)] = base + 3 * q
-        count[(q, last)] = base + 3 * q + 2
-    return [count[(q, d)] for q, d, _ in per_row]
-
-
-def _batches(rnd: Random, per_row: list[tuple[int, int, Any]]) -> list[int]:
-    """A batch's number (1, 2 or 7, 8, ...): a few values, each over whole
-    queries (the queries, in their order, cut in 2 or more pieces). Never
-    a grade: a grade judges one document, and varies within a query across
-    its documents."""
-    base, n_q = rnd.choice([1, 7]), len({q for q, _, _ in per_row})
-    cuts = sorted(rnd.sample(range(1, n_q), rnd.randint(1, n_q - 1)))
-    return [base + sum(1 for c in cuts if q >= c) for q, _, _ in per_row]
-
-
-def _row_batches(rnd: Random, per_row: list[tuple[int, int, Any]]) -> list[int]:
-    """A batch's number over runs of rows (a HIT's batch of so many rows),
-    counting up down the sheet (1, 1, 1, 2, 2, ...), the runs of 2 rows or
-    more cutting through a query's rows at least once: the queries say
-    nothing of where a batch ends."""
-    base, n = rnd.choice([1, 7, 12]), len(per_row)
-    starts = {i for i in range(1, n) if per_row[i][0] == per_row[i - 1][0]}
-    inside = rnd.choice(sorted(starts - {1, n - 1}))  # one cut within a query
-    cuts = {inside} | {i for i in range(2, n - 1) if rnd.random() < 0.2}
-    kept: list[int] = []
-    for c in sorted(cuts):  # every run of 2 rows or more
-        if c == inside or (c - (kept[-1] if kept else 0) >= 2 and n - c >= 2
-                           and abs(c - inside) >= 2):
-            kept.append(c)
-    return [base + sum(1 for c in kept if i >= c) for i in range(n)]
-
-
-def _within_queries(cells: list[Any], per_row: list[tuple[int, int, Any]]) -> bool:
-    """Whether each value's rows lie within one query."""
-    queries: dict[Any, set[int]] = {}
-    for c, (q, _, _) in zip(cells, per_row, strict=True):
-        queries.setdefault(c, set()).add(q)
-    return all(len(qs) == 1 for qs in queries.values())
-
-
-def _steps_up(cells: list[Any]) -> bool:
-    """Numbers in runs down the rows, each run one more than the last (0,
-    0, 1, 1, 2, 2): a batch's number as much as grades constant within
-    each query, under a header that says nothing."""
-    if not all(isinstance(c, int) for c in cells):
-        return False
-    runs = [c for i, c in enumerate(cells) if i == 0 or c != cells[i - 1]]
-    return len(runs) == len(set(runs)) and all(b - a == 1 for a, b in pairwise(runs))
-
-
-def _ranks(rnd: Random, per_row: list[tuple[int, int, Any]]) -> list[int]:
-    """A rank of each item within its query, 1..n (one per item, said again
-    on each of its rows), in the rows' order or shuffled."""
-    rank: dict[tuple[int, int], int] = {}
-    for q in sorted({q for q, _, _ in per_row}):
-        items = list(dict.fromkeys((q2, d) for q2, d, _ in per_row if q2 == q))
-        if rnd.random() < 0.5:
-            rnd.shuffle(items)
-        rank.update({it: r for r, it in enumerate(items, start=1)})
-    return [rank[(q, d)] for q, d, _ in per_row]
-
-
 @dataclass
 class Run:
     """A drawn run as MS MARCO writes one (qid, pid, rank; rank 1..n within
@@ -441,7 +328,7 @@ def runs(draw: Any) -> Run:
     shape = draw(st.sampled_from(sorted(SOURCE_SHAPES)))
     per_row = [(q, d, "") for q, n in enumerate(sizes) for d in range(n)]
     cols = [[1048585 + 7 * q if numeric else QUERIES[q] for q, _, _ in per_row],
-            [SOURCE_SHAPES[shape](q, d) for q, d, _ in per_row], _ranks(rnd, per_row)]
+            [SOURCE_SHAPES[shape](q, d) for q, d, _ in per_row], ranks(rnd, per_row)]
     order = draw(st.permutations(range(3)))
     headers = draw(st.sampled_from(["none", "col", "named"]))
     names = {"none": [], "col": ["col1", "col2", "col3"],
@@ -453,39 +340,6 @@ def runs(draw: Any) -> Run:
     return Run(rows, "ABC"[order.index(2)], headers == "none")
 
 
-def _epoch(rnd: Random, n: int, per_second: int) -> list[int]:
-    """Submission times as crowd platforms export them, whole seconds (or
-    milliseconds) since 1970: in the order the rows were submitted, a few
-    seconds to minutes apart, a neighbouring pair out of order here and
-    there (several workers at once), now and then two in the same second."""
-    t = 1733480000 * per_second + rnd.randint(0, 86400 * per_second)
-    out = []
-    for _ in range(n):
-        out.append(t)
-        t += rnd.randint(2, 300) * per_second + rnd.randint(0, per_second - 1)
-    for _ in range(n // 20):  # out of order
-        i = rnd.randrange(n - 1)
-        out[i], out[i + 1] = out[i + 1], out[i]
-    for _ in range(n // 25):  # the same time twice
-        i = rnd.randrange(1, n)
-        out[i] = out[i - 1]
-    return out
-
-
-DISTRACTORS = ["timestamp", "epoch", "epoch_ms", "duration", "price", "count", "row_number",
-               "record_id", "confidence", "boolean", "status", "quality", "text"]
-#: Kinds drawn only when asked for (``sheets(among=...)``), so that the
-#: sheets the main property test draws stay the same: a count of few
-#: values (100-102), shared by several items of a query; a rank counting
-#: each query's items 1..n, under a header that names no ranking; a
-#: batch's number over whole queries, or over runs of rows cutting
-#: through the queries (``row_batch``); each row's grade said again in
-#: words of its own (``worded``: the grades again, no judgment of its own);
-#: each query's text, the same on each of its rows (``query_text``: the
-#: truth kept in :attr:`Drawn.query_texts`).
-ASKED = ["tally", "rank", "batch", "row_batch", "worded", "query_text"]
-#: Words a column saying each grade again comes in (``worded``), one per grade.
-WORDED = ["nope", "meh", "ok", "good", "great"]
 SHAPES = ["long", "long", "wide", "transposed"]
 
 
@@ -496,7 +350,59 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
            legend: str | None = None, unread: bool = False,
            checkbox: bool = False, key: bool = False, blanks: bool = False,
            unnamed: bool = False, off_range: bool = False) -> Drawn:
-    """A drawn annotators' sheet (see the module's note); with ``among``, one
+    """A drawn annotators' sheet (see the module's note), as its keywords
+    ask (:class:`Asked` says what each does)."""
+    ask = Asked(among, headers, topics, flat, latin, split, gaps, extra, legend, unread,
+                checkbox, key, blanks, unnamed, off_range)
+    p = _draw_plan(draw, ask)
+    _draw_truth(draw, p, ask)
+    ranking = draw(st.sampled_from(["score", "rank"] if split or gaps
+                                   else ["none", "score", "rank"]))
+    named = draw(st.booleans())
+    declare = ranking != "none" and not named and (split or gaps or draw(st.booleans()))
+    # A few small queries, one row per item: grades count each query's
+    # items 1..n by chance often enough that a rank under a header naming
+    # nothing may be an annotator's grades; the import may refuse there
+    # (docs/import.md, "A rank is never the grade").
+    small = p.n_q <= 3 and p.per_q <= 4 and (p.layout != "long" or len(p.people) == 1)
+    kinds = draw(st.lists(st.sampled_from(DISTRACTORS), max_size=5, unique=True))
+    if among and not set(kinds) & set(among):
+        kinds.append(draw(st.sampled_from(among)))
+    sheet = Drawn(rows=[], layout=p.layout, truth={}, kinds=kinds)
+    if p.layout == "transposed":
+        _transposed(sheet, p.rnd, p.people, p.truth, p.ids, p.write, kinds)
+        return sheet
+    # the long table: one row per judgment (long) or per item (wide)
+    per_row = [(q, d, who) for q, d in p.items
+               for who in (list(p.truth[(q, d)]) if p.layout == "long" else [""])]
+    cols = _grade_columns(draw, p, ask, sheet, per_row)
+    ranked = None
+    if ranking != "none":
+        ranked = _ranking_column(draw, p, ask, sheet, per_row, ranking, named, declare)
+        cols.append(ranked)
+        sheet.ambiguous |= ranking == "rank" and not named and not declare and small
+    _distractor_columns(p, sheet, cols, per_row, small)
+    if flat and p.layout == "long" and p.headers == "neutral":  # grades counting up by query
+        sheet.ambiguous |= steps_up(next(c.cells for c in cols if c.kind == "grade"))
+    p.rnd.shuffle(cols)
+    if p.headers == "neutral":  # every column but a wide sheet's grades and the ranking
+        for i, c in enumerate(cols):
+            if c.kind not in ("grade", "extra grade", "score",
+                              "rank") or (
+                    c.kind == "grade" and p.layout == "long"):
+                c.header = f"col{i + 1}"
+    _unique_headers(cols)
+    if ranked is not None and ranked.header != sheet.ranking:  # a rank drawn under its name
+        sheet.ranking = ranked.header
+        sheet.flags = ["--map", f"{ranking}={ranked.header}"] if declare else []
+    _table(p, sheet, cols)
+    _legends(p, ask, sheet)
+    return sheet
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What :func:`sheets` is asked for: with ``among``, one
     distractor of those kinds at least, ``headers`` (realistic or neutral)
     when given, with ``topics`` the queries written as TREC writes
     them, numbers from 1, 51 or 301 (small ones read like grades), and
@@ -537,138 +443,207 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
     grades beside them; with ``off_range`` a long sheet graded 0-3 under
     ``Relevance (0-3)`` with one cell 4 (:attr:`Drawn.off_range`: the
     import must refuse it, the truth kept as drawn)."""
-    rnd = draw(st.randoms(use_true_random=False))
-    first = draw(st.sampled_from([1, 1, 51, 301])) if topics else None
 
-    def said(q: int) -> Any:  # the query as the sheet writes it
-        return QUERIES[q] if first is None else first + q
-    layout = "wide" if checkbox else "long" if split or gaps or extra or unread or unnamed \
-        or off_range \
+    among: tuple[str, ...]
+    headers: str | None
+    topics: bool
+    flat: bool
+    latin: bool
+    split: bool
+    gaps: bool
+    extra: bool
+    legend: str | None
+    unread: bool
+    checkbox: bool
+    key: bool
+    blanks: bool
+    unnamed: bool
+    off_range: bool
+
+
+@dataclass
+class _Plan:
+    """What a sheet is drawn from before its columns: the queries (as the
+    sheet writes them: :meth:`said`), the items and their ids, the people,
+    the scale and how it is written, the headers' kind, the truth of each
+    judgment (item -> whose -> grade) and the grade cells left blank."""
+
+    rnd: Random
+    first: int | None
+    layout: str
+    n_q: int
+    per_q: int
+    people: list[Any]
+    scale: str
+    grades: list[int]
+    write: Callable[[int], Any]
+    shape: str
+    headers: str
+    #: Graded in labels (a legend of them, ``unread`` or ``unnamed``).
+    words: bool
+    items: list[tuple[int, int]] = field(default_factory=list)
+    ids: dict[tuple[int, int], Any] = field(default_factory=dict)
+    truth: dict[tuple[int, int], dict[Any, int]] = field(default_factory=dict)
+    blanked: set[tuple[int, int, Any]] = field(default_factory=set)
+    off: tuple[int, int] | None = None
+
+    def said(self, q: int) -> Any:
+        """The query as the sheet writes it."""
+        return QUERIES[q] if self.first is None else self.first + q
+
+    def written(self, q: int, d: int, w: Any) -> Any:
+        """A grade cell as the sheet holds it."""
+        return "" if (q, d, w) in self.blanked else self.write(self.truth[(q, d)][w])
+
+
+def _draw_plan(draw: Any, ask: Asked) -> _Plan:
+    """The layout, the size, the people, the scale, the ids' shape and the
+    headers' kind, drawn as ``ask`` allows."""
+    rnd = draw(st.randoms(use_true_random=False))
+    first = draw(st.sampled_from([1, 1, 51, 301])) if ask.topics else None
+    layout = "wide" if ask.checkbox else "long" if ask.split or ask.gaps or ask.extra \
+        or ask.unread or ask.unnamed or ask.off_range \
         else draw(
-        st.sampled_from(SHAPES[:3] if legend or key or blanks else SHAPES))
+        st.sampled_from(SHAPES[:3] if ask.legend or ask.key or ask.blanks else SHAPES))
     n_q, per_q = draw(st.integers(2, 4)), draw(st.integers(3, 5))
-    if flat:
+    if ask.flat:
         n_q, per_q = min(n_q, 3), max(2, per_q - 2)
     people = PEOPLE[draw(st.sampled_from(sorted(PEOPLE)))][:draw(st.integers(1, 3))]
-    if extra or unread:
+    if ask.extra or ask.unread:
         people = people[:1]
-    if layout != "long" or split or gaps:
+    if layout != "long" or ask.split or ask.gaps:
         people = people[:max(2, len(people))] if len(people) > 1 else PEOPLE["name"][:2]
-    if checkbox:  # a form's checkbox per person, named by their name
+    if ask.checkbox:  # a form's checkbox per person, named by their name
         people = PEOPLE["name"][:len(people)]
-    words = (legend is not None and legend.startswith("labels")) or unread or unnamed
-    drawn_scales = WORD_SCALES if words else CHECKBOXES if checkbox else SCALES
-    scale = "words" if unread else "0-3" if off_range else draw(
+    words = (ask.legend is not None and ask.legend.startswith("labels")) or ask.unread \
+        or ask.unnamed
+    drawn_scales = WORD_SCALES if words else CHECKBOXES if ask.checkbox else SCALES
+    scale = "words" if ask.unread else "0-3" if ask.off_range else draw(
         st.sampled_from(sorted(drawn_scales)))
-    sheet_off: tuple[int, int] | None = None
     grades, write = drawn_scales[scale]
     shape = draw(st.sampled_from(sorted(SOURCE_SHAPES)))
-    headers = "realistic" if unread or checkbox or unnamed or off_range else headers or draw(
-        st.sampled_from(["realistic", "realistic", "neutral"]))
-    items = [(q, d) for q in range(n_q) for d in range(per_q)]
-    ids = {(q, d): SOURCE_SHAPES[shape](q, d) for q, d in items}
-    truth = {(q, d): {who: rnd.choice(grades) for who in people} for q, d in items}
-    for who in people:  # each grade column takes at least its scale's ends (no constant)
+    headers = "realistic" if ask.unread or ask.checkbox or ask.unnamed or ask.off_range \
+        else ask.headers or draw(st.sampled_from(["realistic", "realistic", "neutral"]))
+    return _Plan(rnd, first, layout, n_q, per_q, people, scale, grades, write, shape, headers,
+                 words)
+
+
+def _draw_truth(draw: Any, p: _Plan, ask: Asked) -> None:
+    """The items, their ids and the grades each person gives them (alike
+    within a query when ``flat``; a Latin square of numbered workers when
+    ``latin``), and the grade cells left blank (``blanks``)."""
+    rnd, grades = p.rnd, p.grades
+    items = p.items = [(q, d) for q in range(p.n_q) for d in range(p.per_q)]
+    p.ids = {(q, d): SOURCE_SHAPES[p.shape](q, d) for q, d in items}
+    truth = {(q, d): {who: rnd.choice(grades) for who in p.people} for q, d in items}
+    for who in p.people:  # each grade column takes at least its scale's ends (no constant)
         truth[items[0]][who], truth[items[-1]][who] = grades[0], grades[-1]
-    if flat:  # each of a query's items graded as its first
-        truth = {(q, d): dict(truth[(q, 0)] if q < n_q - 1 else truth[items[-1]])
+    if ask.flat:  # each of a query's items graded as its first
+        truth = {(q, d): dict(truth[(q, 0)] if q < p.n_q - 1 else truth[items[-1]])
                  for q, d in items}
-    if latin:
-        layout, m = "long", draw(st.integers(2, 3))
-        people = list(range(1, m * per_q + 1))
-        truth = {(q, d): {j * per_q + d + 1: rnd.choice(grades) for j in range(m)}
+    if ask.latin:
+        p.layout, m = "long", draw(st.integers(2, 3))
+        p.people = list(range(1, m * p.per_q + 1))
+        truth = {(q, d): {j * p.per_q + d + 1: rnd.choice(grades) for j in range(m)}
                  for q, d in items}
-        truth[items[0]][1], truth[items[-1]][m * per_q] = grades[0], grades[-1]
-    blanked: set[tuple[int, int, Any]] = set()
-    if blanks:  # (never an end of the scale that keeps a column from being constant)
+        truth[items[0]][1], truth[items[-1]][m * p.per_q] = grades[0], grades[-1]
+    p.truth = truth
+    if ask.blanks:  # (never an end of the scale that keeps a column from being constant)
         cells = sorted(((q, d, w) for (q, d), by in truth.items() for w in by
                         if (q, d) not in (items[0], items[-1])), key=str)
-        blanked = set(rnd.sample(cells, max(1, len(cells) // 5)))
+        p.blanked = set(rnd.sample(cells, max(1, len(cells) // 5)))
 
-    def written(q: int, d: int, w: Any) -> Any:  # a grade cell as the sheet holds it
-        return "" if (q, d, w) in blanked else write(truth[(q, d)][w])
-    ranking = draw(st.sampled_from(["score", "rank"] if split or gaps
-                                   else ["none", "score", "rank"]))
-    named = draw(st.booleans())
-    declare = ranking != "none" and not named and (split or gaps or draw(st.booleans()))
-    # A few small queries, one row per item: grades count each query's
-    # items 1..n by chance often enough that a rank under a header naming
-    # nothing may be an annotator's grades; the import may refuse there
-    # (docs/import.md, "A rank is never the grade").
-    small = n_q <= 3 and per_q <= 4 and (layout != "long" or len(people) == 1)
-    kinds = draw(st.lists(st.sampled_from(DISTRACTORS), max_size=5, unique=True))
-    if among and not set(kinds) & set(among):
-        kinds.append(draw(st.sampled_from(among)))
-    sheet = Drawn(rows=[], layout=layout, truth={}, kinds=kinds)
-    if layout == "transposed":
-        _transposed(sheet, rnd, people, truth, ids, write, kinds)
-        return sheet
-    # the long table: one row per judgment (long) or per item (wide)
-    per_row = [(q, d, who) for q, d in items
-               for who in (list(truth[(q, d)]) if layout == "long" else [""])]
-    cols = [Column(rnd.choice(QUERY_HEADERS), [said(q) for q, _, _ in per_row], "query"),
-            Column(rnd.choice(SOURCE_HEADERS), [ids[(q, d)] for q, d, _ in per_row], "source")]
-    if layout == "long":
-        if len(people) > 1:
-            cols.append(Column(rnd.choice(WHO_HEADERS), [w for _, _, w in per_row], "who"))
-        head = rnd.choice(GRADE_HEADERS)  # a range written is the scale's (never 1-5 under 0-3)
-        head = head.replace("(0-3)", f"({scale})") if scale in ("0-3", "1-5") else head
-        cols.append(Column("Relevance (0-3)" if off_range else head, [
-            written(q, d, w) for q, d, w in per_row], "grade", ""))
-        if off_range:  # one grade off the range its header declares: refused, never read
-            i = rnd.randrange(1, len(per_row) - 1)
-            cols[-1].cells[i] = 4
-            sheet_off = (i + 2, 4)
-        if unread:  # numbers like grades, drawn apart from them
-            numbers = [rnd.randint(1, 4) for _ in per_row]
-            numbers[:2] = [4, 1]
-            cols.append(Column(rnd.choice(UNNAMED), numbers, "numbers"))
-        elif unnamed:  # the labels under a header that names no grade
-            cols[-1].header = rnd.choice(UNNAMED_LABELS)
-        elif len(people) == 1 and not flat and not off_range and (
-                extra or draw(st.integers(0, 4)) == 0):
-            # a second judge's grades beside the first, under a name no
-            # rule reads as whose: used or refused, never dropped (not on
-            # a flat sheet: beside a grade named so, grades alike within
-            # each query are a group's number, as docs/import.md says)
-            second = [grades[(i * 7 + 3) % len(grades)] for i in range(len(per_row))]
-            second[:2] = [grades[-1], grades[0]]
-            cols.append(Column(rnd.choice(EXTRA_GRADE_HEADERS + NAMED_EXTRA * extra),
-                               [write(g) for g in second], "extra grade"))
-            sheet.extra_grade = True
-    else:
-        for who in people:
-            cols.append(Column(f"Relevant? ({who})" if checkbox else
+
+def _grade_columns(draw: Any, p: _Plan, ask: Asked, sheet: Drawn,
+                   per_row: list[tuple[int, int, Any]]) -> list[Column]:
+    """The query, the source, who judged (a long sheet of several) and the
+    grades: one column (long; with a cell off its range, numbers beside
+    it, labels under a header naming no grade or a second judge's grades,
+    as asked or drawn) or one per person (wide)."""
+    rnd = p.rnd
+    cols = [Column(rnd.choice(QUERY_HEADERS), [p.said(q) for q, _, _ in per_row], "query"),
+            Column(rnd.choice(SOURCE_HEADERS), [p.ids[(q, d)] for q, d, _ in per_row],
+                   "source")]
+    if p.layout != "long":
+        for who in p.people:
+            cols.append(Column(f"Relevant? ({who})" if ask.checkbox else
                                f"grade_{who}".replace("@", "_at_").replace(".", "_"),
-                               [written(q, d, who) for q, d, _ in per_row], "grade",
+                               [p.written(q, d, who) for q, d, _ in per_row], "grade",
                                str(who)))
-    if ranking != "none":
-        scores = {it: round(rnd.uniform(0.05, 40.0) + 0.0137 * k, 4)  # distinct
-                  for k, it in enumerate(items)}
-        order = {it: r + 1 for q in range(n_q) for r, it in enumerate(
-            sorted([it for it in items if it[0] == q], key=lambda it: -scores[it]))}
-        values = scores if ranking == "score" else order
-        header = rnd.choice(SCORE_NAMES if ranking == "score" else RANK_NAMES) if named \
-            else rnd.choice(UNNAMED)
-        cols.append(ranked := Column(header, [values[(q, d)] for q, d, _ in per_row], ranking))
-        if split:
-            _split(sheet, rnd, ranked, per_row, said, ids)
-        elif layout == "long" and len(people) > 1 and (named or declare) and (
-                gaps or draw(st.integers(0, 2)) == 0):
-            _gaps(sheet, rnd, ranked, per_row, said, ids)
-        sheet.ranking, sheet.ranking_named = header, named
-        sheet.ranking_values = {(str(said(q)), str(ids[(q, d)])): float(
-            values[(q, d)] if ranking == "score" else -values[(q, d)]) for q, d in items}
-        if declare:
-            sheet.flags = ["--map", f"{ranking}={header}"]
-        sheet.ambiguous |= ranking == "rank" and not named and not declare and small
+        return cols
+    if len(p.people) > 1:
+        cols.append(Column(rnd.choice(WHO_HEADERS), [w for _, _, w in per_row], "who"))
+    head = rnd.choice(GRADE_HEADERS)  # a range written is the scale's (never 1-5 under 0-3)
+    head = head.replace("(0-3)", f"({p.scale})") if p.scale in ("0-3", "1-5") else head
+    cols.append(Column("Relevance (0-3)" if ask.off_range else head, [
+        p.written(q, d, w) for q, d, w in per_row], "grade", ""))
+    if ask.off_range:  # one grade off the range its header declares: refused, never read
+        i = rnd.randrange(1, len(per_row) - 1)
+        cols[-1].cells[i] = 4
+        p.off = (i + 2, 4)
+    if ask.unread:  # numbers like grades, drawn apart from them
+        numbers = [rnd.randint(1, 4) for _ in per_row]
+        numbers[:2] = [4, 1]
+        cols.append(Column(rnd.choice(UNNAMED), numbers, "numbers"))
+    elif ask.unnamed:  # the labels under a header that names no grade
+        cols[-1].header = rnd.choice(UNNAMED_LABELS)
+    elif len(p.people) == 1 and not ask.flat and not ask.off_range and (
+            ask.extra or draw(st.integers(0, 4)) == 0):
+        # a second judge's grades beside the first, under a name no
+        # rule reads as whose: used or refused, never dropped (not on
+        # a flat sheet: beside a grade named so, grades alike within
+        # each query are a group's number, as docs/import.md says)
+        grades = p.grades
+        second = [grades[(i * 7 + 3) % len(grades)] for i in range(len(per_row))]
+        second[:2] = [grades[-1], grades[0]]
+        cols.append(Column(rnd.choice(EXTRA_GRADE_HEADERS + NAMED_EXTRA * ask.extra),
+                           [p.write(g) for g in second], "extra grade"))
+        sheet.extra_grade = True
+    return cols
+
+
+def _ranking_column(draw: Any, p: _Plan, ask: Asked, sheet: Drawn,
+                    per_row: list[tuple[int, int, Any]], ranking: str, named: bool,
+                    declare: bool) -> Column:
+    """The ranking: distinct scores, or each query's ranks by them, under a
+    ranking's name or one naming nothing (``--map`` declares it when
+    ``declare``); disagreeing with itself (``split``) or with gaps
+    (``gaps``, or drawn in a third of the long sheets of several judges)."""
+    rnd, items = p.rnd, p.items
+    scores = {it: round(rnd.uniform(0.05, 40.0) + 0.0137 * k, 4)  # distinct
+              for k, it in enumerate(items)}
+    order = {it: r + 1 for q in range(p.n_q) for r, it in enumerate(
+        sorted([it for it in items if it[0] == q], key=lambda it: -scores[it]))}
+    values = scores if ranking == "score" else order
+    header = rnd.choice(SCORE_NAMES if ranking == "score" else RANK_NAMES) if named \
+        else rnd.choice(UNNAMED)
+    ranked = Column(header, [values[(q, d)] for q, d, _ in per_row], ranking)
+    if ask.split:
+        _split(sheet, rnd, ranked, per_row, p.said, p.ids)
+    elif p.layout == "long" and len(p.people) > 1 and (named or declare) and (
+            ask.gaps or draw(st.integers(0, 2)) == 0):
+        _gaps(sheet, rnd, ranked, per_row, p.said, p.ids)
+    sheet.ranking, sheet.ranking_named = header, named
+    sheet.ranking_values = {(str(p.said(q)), str(p.ids[(q, d)])): float(
+        values[(q, d)] if ranking == "score" else -values[(q, d)]) for q, d in items}
+    if declare:
+        sheet.flags = ["--map", f"{ranking}={header}"]
+    return ranked
+
+
+def _distractor_columns(p: _Plan, sheet: Drawn, cols: list[Column],
+                        per_row: list[tuple[int, int, Any]], small: bool) -> None:
+    """A column of each of the sheet's distractor kinds (``sheet.kinds``),
+    marking the sheet ambiguous where one could pass for grades (or a
+    query) under a header that says nothing."""
+    rnd, layout, headers = p.rnd, p.layout, p.headers
     start = datetime(2024, 3, 4, 10, 0)
-    for kind in kinds:
+    for kind in sheet.kinds:
         if kind == "tally":
-            cells, names, gradey = _tally(rnd, per_row), ["count", "num_results", "views"], False
+            cells, names, gradey = tally(rnd, per_row), ["count", "num_results", "views"], False
         elif kind == "worded":  # each row's grade again, in words of its own
             graded = next((c.cells for c in cols if c.kind == "grade"), None)
-            if graded is None or layout != "long" or off_range:
+            if graded is None or layout != "long" or p.off is not None:
                 continue
             levels = sorted(set(map(str, graded)))
             cells = [WORDED[levels.index(str(g))] for g in graded]
@@ -678,54 +653,52 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
                 continue
             cells = [QUESTIONS[q] for q, _, _ in per_row]
             names, gradey = ["prompt", "user_question", "utterance"], False
-            sheet.query_texts = {str(said(q)): QUESTIONS[q] for q in range(n_q)}
+            sheet.query_texts = {str(p.said(q)): QUESTIONS[q] for q in range(p.n_q)}
         elif kind in ("batch", "row_batch"):  # small whole numbers of no document's judgment
-            cells = (_batches if kind == "batch" else _row_batches)(rnd, per_row)
+            cells = (batches if kind == "batch" else row_batches)(rnd, per_row)
             names, gradey = ["batch", "Batch", "group", "round", "HITBatch"], False
             # runs that each stay within one query, under a header that says
             # nothing, are what topic numbers beside their category in words
             # would be: a reader could not tell which is the query either
             sheet.ambiguous |= kind == "row_batch" and headers == "neutral" \
-                and _within_queries(cells, per_row)
+                and within_queries(cells, per_row)
         elif kind == "rank":  # small whole numbers, yet never grades: the import must know
-            cells, names, gradey = _ranks(rnd, per_row), UNNAMED, False
+            cells, names, gradey = ranks(rnd, per_row), UNNAMED, False
             sheet.ambiguous |= small  # (unless grades could count so by chance)
         else:
-            cells, names, gradey = _distractor(kind, rnd, len(per_row), start)
-            gradey |= _reads_as_grades(cells)
+            cells, names, gradey = distractor(kind, rnd, len(per_row), start)
+            gradey |= reads_as_grades(cells)
         cols.append(Column(rnd.choice(names), cells, kind))
         sheet.ambiguous |= gradey and headers == "neutral"
-    if flat and layout == "long" and headers == "neutral":  # grades counting up by query
-        sheet.ambiguous |= _steps_up(next(c.cells for c in cols if c.kind == "grade"))
-    rnd.shuffle(cols)
-    if headers == "neutral":  # every column but a wide sheet's grades and the ranking
-        for i, c in enumerate(cols):
-            if c.kind not in ("grade", "extra grade", "score",
-                              "rank") or (
-                    c.kind == "grade" and layout == "long"):
-                c.header = f"col{i + 1}"
-    _unique_headers(cols)
-    if ranking != "none" and ranked.header != sheet.ranking:  # a rank drawn under its name
-        sheet.ranking = ranked.header
-        sheet.flags = ["--map", f"{ranking}={ranked.header}"] if declare else []
+
+
+def _table(p: _Plan, sheet: Drawn, cols: list[Column]) -> None:
+    """The sheet's rows (header first) from its columns, and what they hold:
+    each column's kind, the grades' headers and the truth of each judgment
+    (one grade an item on a long sheet of one judge; blanks left out)."""
     sheet.rows = [[c.header for c in cols], *[list(r) for r in zip(*(c.cells for c in cols),
                                                                   strict=True)]]
     sheet.column_kinds = [c.kind for c in cols]
     sheet.grade_headers = [c.header for c in cols if c.grade_of is not None]
     sheet.grade_headers += [c.header for c in cols if c.kind == "extra grade"]
-    sheet.truth = {(str(said(q)), str(ids[(q, d)])): sorted(
-        float(g) for w, g in truth[(q, d)].items() if (q, d, w) not in blanked) for q, d in items}
-    sheet.blank_cells = len(blanked)
-    sheet.off_range = sheet_off
-    if layout == "long" and len(people) == 1:
+    sheet.truth = {(str(p.said(q)), str(p.ids[(q, d)])): sorted(
+        float(g) for w, g in p.truth[(q, d)].items() if (q, d, w) not in p.blanked)
+        for q, d in p.items}
+    sheet.blank_cells = len(p.blanked)
+    sheet.off_range = p.off
+    if p.layout == "long" and len(p.people) == 1:
         sheet.truth = {k: v[:1] for k, v in sheet.truth.items()}
-    if key:
-        _key(sheet, rnd, scale)
-    if words and not (unread or unnamed):
-        _words_legend(sheet, rnd, scale, legend == "labels wrong")
-    elif legend:
-        _legend(sheet, rnd, scale, legend == "wrong")
-    return sheet
+
+
+def _legends(p: _Plan, ask: Asked, sheet: Drawn) -> None:
+    """A key beside the judgments, a legend of labels or one of the scale,
+    as asked."""
+    if ask.key:
+        _key(sheet, p.rnd, p.scale)
+    if p.words and not (ask.unread or ask.unnamed):
+        _words_legend(sheet, p.rnd, p.scale, ask.legend == "labels wrong")
+    elif ask.legend:
+        _legend(sheet, p.rnd, p.scale, ask.legend == "wrong")
 
 
 def _split(sheet: Drawn, rnd: Random, ranked: Column, per_row: list[tuple[int, int, Any]],
