@@ -96,6 +96,19 @@ def test_a_text_with_a_tab_reopens_as_written(tmp_path: Path, suffix: str):
     assert found is None or found.query_texts == 0
 
 
+def test_a_subset_keeps_the_texts_of_its_own_queries(tmp_path: Path):
+    """Document.subset keeps the texts of the queries it holds alone: it
+    kept every text, so a workbook of it was written with texts of queries
+    it lacks, which reopening refuses (metadata query_texts: a text by a
+    known query id)."""
+    doc = _document()
+    part = doc.subset(np.concatenate([doc.members(0), doc.members(3)]))
+    assert part.query_texts == {"q017": TEXTS["q017"], "q031": TEXTS["q031"]}
+    path = tmp_path / "part.xlsx"
+    export_workbook(evaluate(part), path)
+    assert read_workbook(path).query_texts == part.query_texts
+
+
 @pytest.mark.libreoffice
 def test_the_query_text_survives_a_libreoffice_save(tmp_path: Path):
     """Saved by LibreOffice (headless, through UNO) as .xlsx and as .ods,
