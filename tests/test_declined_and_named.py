@@ -213,6 +213,10 @@ def test_names_given_at_the_import_name_the_annotators(tmp_path: Path) -> None:
     code, _said, err, _report, _rows = _import(path, tmp_path, "--names", "3=ana,7=ana")
     assert (code, err) == (2, f"ndcg-worksheet: error: {path}: --names: '3' and '7' would "
                            "both be named 'ana' (give each annotator a name of their own)\n")
+    code, _said, err, _report, _rows = _import(path, tmp_path, "--names", "3=ana,7=ben",
+                                               "--names", "3=cara")
+    assert (code, err) == (2, "ndcg-worksheet: error: --names gives '3' two names, 'ana' and "
+                           "'cara' (give each annotator one name)\n")
     code, _said, err, _report, _rows = _import(path, tmp_path, "--names", "3")
     assert (code, err) == (2, "ndcg-worksheet: error: --names '3' is not ID=NAME (e.g. "
                            "--names 7=ana@lab.example,12=ben@lab.example)\n")
