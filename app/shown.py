@@ -182,7 +182,8 @@ def id_tip(text: str, most: int = CELL_SHOWN) -> str:
 def shown_query(query_id: str, text: str, most: int = WORD_SHOWN) -> str:
     """A query as one line: its id (:func:`shown_id`), then its text where
     an import read one, its line breaks as spaces (:func:`bounded`); a view
-    elides the line in its middle, the id's start and the text's end kept.
+    cuts the line at its end, the id and the text's start kept (an id alone
+    stays cut in its middle).
 
     >>> shown_query("q017", "how do I renew\\na passport"), shown_query("q9", "")
     ('q017 · how do I renew a passport', 'q9')

@@ -391,13 +391,17 @@ class MainWindow(EditingWindow):
     # -- the session's records of what changed (edits, undo, redo, open, save) -------------
     def _follow_query(self, changes: Changes) -> None:
         """The query shown after a step: the first of a new document; the
-        query of the grades changed when they are in another one."""
+        query of the grades changed when they are in another one, and the
+        query whose text changed (an undo from another query)."""
         self._query_moved = False
         if changes.document:
             self._query = 0 if self.document.n_queries else -1
             self._query_moved = True
         elif (lead := changes.lead) is not None and self._query not in changes.queries.tolist():
             self._query = int(self.document.query[lead])
+            self._query_moved = True
+        elif changes.query_text and self._query not in changes.queries.tolist():
+            self._query = int(changes.queries[0])
             self._query_moved = True
 
     def _show_history(self, _changes: Changes | None = None) -> None:

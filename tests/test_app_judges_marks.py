@@ -31,14 +31,13 @@ def _two_named() -> Document:
     return doc
 
 
-def test_two_annotators_marks_fit_the_judges_dock_at_1280x800(qtbot: Any) -> None:
-    """Under Xvfb at 1280x800 (the dock 298 px wide) the table read
-    "Ana Pereira", "enjamin Okaf" and "unrateabl…", its disagree column out
-    of view (fails before: the table scrolls sideways)."""
+def _shown(qtbot: Any, width: int) -> JudgesView:
+    """The Judges dock's view, ``width`` px wide, showing query 0 of
+    :func:`_two_named`, laid out."""
     doc = _two_named()
     view = JudgesView(lambda: 4)
     qtbot.addWidget(view)
-    view.resize(298, 900)
+    view.resize(width, 900)
     view.set_document(doc)
     view.show_query(doc, evaluate(doc).ranked(0), 0)
     view.show()
@@ -46,6 +45,14 @@ def test_two_annotators_marks_fit_the_judges_dock_at_1280x800(qtbot: Any) -> Non
     for _ in range(3):
         qtbot.wait(1)
         QApplication.processEvents()
+    return view
+
+
+def test_two_annotators_marks_fit_the_judges_dock_at_1280x800(qtbot: Any) -> None:
+    """Under Xvfb at 1280x800 (the dock 298 px wide) the table read
+    "Ana Pereira", "enjamin Okaf" and "unrateabl…", its disagree column out
+    of view (fails before: the table scrolls sideways)."""
+    view = _shown(qtbot, 298)
     table, m = view.candidate_table, view.candidate_model
     assert [m.headerData(c, Qt.Orientation.Horizontal) for c in range(m.columnCount())] == [
         "source", "grade", "AP", "BO", "disagree"]
@@ -78,17 +85,7 @@ def test_no_table_stretches_a_column_to_its_edge(qtbot: Any) -> None:
     (the grades a level rests on, one count) stretched to the dock's edge,
     its number 200 px from its header under Xvfb at 1920x1080 (fails
     before: every last column stretched)."""
-    doc = _two_named()
-    view = JudgesView(lambda: 4)
-    qtbot.addWidget(view)
-    view.resize(420, 900)
-    view.set_document(doc)
-    view.show_query(doc, evaluate(doc).ranked(0), 0)
-    view.show()
-    qtbot.waitExposed(view)
-    for _ in range(3):
-        qtbot.wait(1)
-        QApplication.processEvents()
+    view = _shown(qtbot, 420)
     for table in (view.kappa_table, view.alpha_table, view.candidate_table):
         header = table.horizontalHeader()
         assert not header.stretchLastSection(), table.objectName()

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QApplication, QInputDialog, QLabel, QLineEdit
 
 from app.models.queries import QueryColumn
 from app.models.roles import TOOLTIP
+from app.shown import shown_query
 from core.engine.evaluation import evaluate
 from core.io.workbook import export_workbook
 from core.model.document import Document
@@ -119,6 +120,26 @@ def test_a_typo_in_the_text_is_fixed_and_undone(qtbot: Any, tmp_path: Path,
     assert w.document.query_texts["q017"] == PASSPORT
     assert f"q017 · {PASSPORT}" in _rows(w)
     assert not w.isWindowModified()
+    w.session.mark_saved()
+
+
+def test_undoing_a_text_shows_its_query(qtbot: Any, tmp_path: Path):
+    """Undo and Redo of a query's text, from another query, show the query
+    whose text they changed, as a grade's undo shows its candidate's: the
+    text came back out of sight, the title naming the query shown (fails
+    before: the navigator stayed on q023)."""
+    w = _window(qtbot, _book(tmp_path))
+    w.set_query(w.document.query_index("q017"))
+    assert w.set_query_text(w.current_query, "How do I renew a passport?")
+    w.set_query(w.document.query_index("q023"))
+    w.grid.setFocus()
+    qtbot.keyClick(w.grid, Qt.Key.Key_Z, CTRL)
+    assert w.current_query_id == "q017"
+    assert w.findChild(QLabel, "summaryTitle").text() == shown_query("q017", PASSPORT)
+    w.set_query(w.document.query_index("q023"))
+    qtbot.keyClick(w.grid, Qt.Key.Key_Y, CTRL)
+    assert w.current_query_id == "q017"
+    assert w.findChild(QLabel, "summaryTitle").text() == "q017 · How do I renew a passport?"
     w.session.mark_saved()
 
 

@@ -213,9 +213,26 @@ def test_names_given_at_the_import_name_the_annotators(tmp_path: Path) -> None:
     code, _said, err, _report, _rows = _import(path, tmp_path, "--names", "3=ana,7=ana")
     assert (code, err) == (2, f"ndcg-worksheet: error: {path}: --names: '3' and '7' would "
                            "both be named 'ana' (give each annotator a name of their own)\n")
+    code, _said, err, _report, _rows = _import(path, tmp_path, "--names", "3=ana,7=ben",
+                                               "--names", "3=cara")
+    assert (code, err) == (2, "ndcg-worksheet: error: --names gives '3' two names, 'ana' and "
+                           "'cara' (give each annotator one name)\n")
     code, _said, err, _report, _rows = _import(path, tmp_path, "--names", "3")
     assert (code, err) == (2, "ndcg-worksheet: error: --names '3' is not ID=NAME (e.g. "
                            "--names 7=ana@lab.example,12=ben@lab.example)\n")
+
+
+def test_names_given_to_a_sheet_naming_no_annotator_say_so(tmp_path: Path) -> None:
+    """``--names`` beside a sheet that names nobody (one grade column, no
+    annotator column): refused in one line saying the sheet names no
+    annotator (it listed the annotators read as none: 'the annotators: ')."""
+    path = tmp_path / "graded.csv"
+    path.write_text("query,doc,grade\nq1,d1,1\nq1,d2,0\n", encoding="utf-8")
+    code, _said, err, _report, _rows = _import(path, tmp_path, "--names", "3=ana")
+    assert (code, err) == (2, f"ndcg-worksheet: error: {path}: --names '3': the sheet names "
+                           "no annotator (no column of who judged, nor one grade column "
+                           "each) (pass --names where the import lists annotators, or leave "
+                           "it out)\n")
 
 
 def test_the_wizard_says_the_names_flag_as_the_command_lines(tmp_path: Path) -> None:

@@ -75,6 +75,40 @@ def test_a_document_without_texts_writes_no_column(tmp_path: Path):
     assert read_workbook(path).query_texts == {}
 
 
+@pytest.mark.parametrize("suffix", [".xlsx", ".ods"])
+def test_a_text_with_a_tab_reopens_as_written(tmp_path: Path, suffix: str):
+    """A text holding a tab (typed so in Query > Edit query text..., or read
+    so from a sheet) reopens as it was written and is no edit: the Queries
+    sheet of an .ods is read by python-calamine, which drops a paragraph's
+    tabs ('renew\tit' read 'renewit'); the column's cells are compared as
+    every free-text cell read back is (kept_text.same_as_written). Before,
+    the .ods reopened 'How do I renewit?', said as 1 query text edited in
+    the spreadsheet."""
+    from core.io.workbook import reopened
+
+    doc = _document()
+    doc.query_texts["q017"] = "How do I renew\tit?\nAbroad, before 2010."
+    path = tmp_path / f"book{suffix}"
+    export_workbook(evaluate(doc), path)
+    back = read_workbook(path)
+    assert back.query_texts == doc.query_texts
+    found = reopened(back)
+    assert found is None or found.query_texts == 0
+
+
+def test_a_subset_keeps_the_texts_of_its_own_queries(tmp_path: Path):
+    """Document.subset keeps the texts of the queries it holds alone: it
+    kept every text, so a workbook of it was written with texts of queries
+    it lacks, which reopening refuses (metadata query_texts: a text by a
+    known query id)."""
+    doc = _document()
+    part = doc.subset(np.concatenate([doc.members(0), doc.members(3)]))
+    assert part.query_texts == {"q017": TEXTS["q017"], "q031": TEXTS["q031"]}
+    path = tmp_path / "part.xlsx"
+    export_workbook(evaluate(part), path)
+    assert read_workbook(path).query_texts == part.query_texts
+
+
 @pytest.mark.libreoffice
 def test_the_query_text_survives_a_libreoffice_save(tmp_path: Path):
     """Saved by LibreOffice (headless, through UNO) as .xlsx and as .ods,

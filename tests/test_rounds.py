@@ -752,6 +752,9 @@ def test_note_conflicts_are_kept_with_the_round_and_resolved_by_the_note():
     assert note_conflict_status(m, c) == "changed"
     assert note_edit_kept(c, "both wrong: see the new page") == []
     assert note_edit_kept(c, "Page  moved: see the new page") == ["ana"]
+    # (a side's words whole: 'page moved' is not kept by 'homepage moved',
+    # nor 'check the date' by 'recheck the dates')
+    assert note_edit_kept(c, "homepage moved; recheck the dates") == []
     for _ in range(len(choices) + 2):
         session.undo()
     assert note_conflict_status(m, c) == "open"

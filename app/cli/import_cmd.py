@@ -113,6 +113,10 @@ def _names(items: list[str]) -> dict[str, str]:
         if not sep or not read.strip() or not name.strip():
             raise InputError(f"--names {item!r} is not ID=NAME",
                              hint="e.g. --names 7=ana@lab.example,12=ben@lab.example")
+        if out.get(read.strip(), name.strip()) != name.strip():  # (the last won, unsaid)
+            raise InputError(f"--names gives {read.strip()!r} two names, "
+                             f"{out[read.strip()]!r} and {name.strip()!r}",
+                             hint="give each annotator one name")
         out[read.strip()] = name.strip()
     return out
 

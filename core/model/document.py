@@ -412,8 +412,9 @@ class Document:
         used = np.unique(self.query[rows])
         remap = np.full(self.n_queries, -1, dtype=np.int64)
         remap[used] = np.arange(used.size)
+        ids, texts = [self.query_ids[int(q)] for q in used], self.query_texts
         return Document(
-            query_ids=[self.query_ids[int(q)] for q in used],
+            query_ids=ids,
             query=remap[self.query[rows]],
             source_id=lazy["source_id"].take(self, rows),
             version=lazy["version"].take(self, rows),
@@ -430,7 +431,7 @@ class Document:
             judgment_version=self.judgment_version,
             name=self.name,
             run_tag=self.run_tag,
-            query_texts=dict(self.query_texts),
+            query_texts={q: texts[q] for q in ids if q in texts},
             annotators=list(self.annotators),
             ratings=None if self.ratings is None else self.ratings[rows].copy(),
             unrateable_ratings=(None if self.unrateable_ratings is None

@@ -18,6 +18,7 @@ crash journal and a reopened workbook agree.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -178,7 +179,8 @@ def note_edit_kept(c: NoteConflict, note: str) -> list[str]:
     """
     said = " ".join(note.split()).casefold()
     return [who for who, side in c.sides
-            if (words := " ".join(side.split()).casefold()) and words in said]
+            if (words := " ".join(side.split()).casefold())
+            and re.search(rf"(?<!\w){re.escape(words)}(?!\w)", said) is not None]
 
 
 def open_note_conflicts(doc: Document) -> list[NoteConflict]:

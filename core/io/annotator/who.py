@@ -249,6 +249,10 @@ def named(sheet: Sheet, who_all: list[str] | None, report: ImportReport) -> list
         _numbered(sheet, read if mapping.annotator is not None else [], report)
         return who_all
     unknown = [k for k in given if k not in read]
+    if unknown and not read:
+        raise sheet.fail(f"--names {', '.join(map(repr, unknown))}: the sheet names no "
+                         "annotator (no column of who judged, nor one grade column each)",
+                         hint="pass --names where the import lists annotators, or leave it out")
     if unknown:
         raise sheet.fail(f"--names {', '.join(map(repr, unknown))}: no annotator of that name "
                          f"was read (the annotators: {', '.join(read)})",

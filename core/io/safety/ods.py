@@ -76,9 +76,9 @@ _NAMED_RANGE_FLIPPED = re.compile(
 _LONGEST_ROW = 64 << 20
 _ENTITIES = (("&lt;", "<"), ("&gt;", ">"), ("&quot;", '"'), ("&apos;", "'"))
 _CHAR_REF = re.compile(r"&#(x[0-9A-Fa-f]+|[0-9]+);")
-#: A row or column not shown: hidden by hand ("collapse") or by a filter.
 #: A tab or a line break inside a paragraph (calamine drops both).
 PARAGRAPH_BREAK = re.compile(rb"<text:(?:line-break|tab)\b")
+#: A row or column not shown: hidden by hand ("collapse") or by a filter.
 _HIDDEN = re.compile(rb'\stable:visibility="(?:collapse|filter)"')
 #: A string literal (kept), or a reference in brackets (its text: group 1).
 _REFERENCE = re.compile(r'"(?:[^"]|"")*"|\[((?:[^\]\'"]|\'(?:[^\']|\'\')*\')*)\]')

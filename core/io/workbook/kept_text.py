@@ -7,7 +7,7 @@ Each way measured here (``tests/test_text_cells_round_trip.py`` saves
 notes, a judgment version and a list's name through them) is undone by
 one normal form, :func:`written_form`, declared once for every free-text
 cell read back (a note, the Conventions sheet's judgment version and
-ranked list's name):
+ranked list's name, the Queries sheet's query text):
 
 - LibreOffice 7.4 (.xlsx and .ods) and this product's own .ods writer save
   a Windows line break (``\\r\\n``, a note from a CSV written on Windows)

@@ -23,6 +23,7 @@ from core.io.stop import Stopped, waited
 from core.io.stop import check as check_stopped
 from core.io.workbook.annotators_check import not_read
 from core.io.workbook.edits import CandidateCells, CellsNeeded, apply_edits, same_id
+from core.io.workbook.kept_text import same_as_written
 from core.io.workbook.layout import GRADE_COLUMN, QUERY_TEXT, QUERY_TEXT_COLUMN, SHEETS
 from core.io.workbook.metadata import document_from_metadata, read_metadata, stored_conventions
 from core.io.workbook.metadata_check import MetadataError, metadata_error
@@ -117,7 +118,10 @@ def taken_query_texts(rows: list[list[Any]], doc: Document) -> int:
     header), taken into ``doc``; how many changed. Rows are matched by the
     query id in column A (a sort is no edit); of a query's rows (one per
     cutoff) the first whose text differs from the stored one is taken, an
-    emptied cell taking the text away."""
+    emptied cell taking the text away. A cell is compared with the stored
+    text as every free-text cell read back is
+    (:func:`~core.io.workbook.kept_text.same_as_written`: python-calamine,
+    which reads this sheet of an .ods, drops a paragraph's tabs)."""
     if not rows or len(rows[0]) <= QUERY_TEXT_COLUMN or rows[0][QUERY_TEXT_COLUMN] != QUERY_TEXT:
         return 0
     stored, known = dict(doc.query_texts), set(doc.query_ids)
@@ -128,7 +132,8 @@ def taken_query_texts(rows: list[list[Any]], doc: Document) -> int:
         cell = row[QUERY_TEXT_COLUMN]
         text = (str(int(cell)) if isinstance(cell, float) and cell.is_integer()
                 else "" if cell is None else str(cell)).strip()
-        if text != stored.get(qid, "") and doc.query_texts.get(qid, "") == stored.get(qid, ""):
+        before = stored.get(qid, "")
+        if not same_as_written(text, before) and doc.query_texts.get(qid, "") == before:
             if text:
                 doc.query_texts[qid] = text
             else:
