@@ -21,7 +21,8 @@ from app.cli.main import main
 
 #: One query's four documents at ranks 1-4, two annotators' grades; the
 #: second, at rank 2, declined by both (None: no value filled when declined).
-_ITEMS: list[tuple[str, int, list[tuple[str, int | None, str]]]] = [
+Item = tuple[str, int, list[tuple[str, int | None, str]]]
+_ITEMS: list[Item] = [
     ("d1", 1, [("u1", 3, "submitted"), ("u2", 3, "submitted")]),
     ("d2", 2, [("u1", 2, "discarded"), ("u2", None, "discarded")]),
     ("d3", 3, [("u1", 1, "submitted"), ("u2", 1, "submitted")]),
@@ -30,22 +31,22 @@ _ITEMS: list[tuple[str, int, list[tuple[str, int | None, str]]]] = [
 _LABELS = ["Not relevant", "Somewhat relevant", "Relevant", "Highly relevant"]
 
 
-def _argilla_v1(path: Path) -> None:
+def _argilla_v1(path: Path, items: list[Item]) -> None:
     """Argilla 1.x's ``format_as("datasets")`` as JSON Lines, the rank a field."""
     with open(path, "w", encoding="utf-8") as fh:
-        for d, rank, rs in _ITEMS:
+        for d, rank, rs in items:
             fh.write(json.dumps({
                 "query": "q", "document": d, "rank": rank,
                 "relevance": [{"user_id": u, "value": v, "status": s} for u, v, s in rs],
                 "relevance-suggestion": None, "external_id": None, "metadata": "{}"}) + "\n")
 
 
-def _argilla_v2(path: Path) -> None:
+def _argilla_v2(path: Path, items: list[Item]) -> None:
     """Argilla 2.x's ``records.to_list(flatten=True)``: a discarded response
     holding a value is in the lists with its status, one holding none is
     in no list."""
     with open(path, "w", encoding="utf-8") as fh:
-        for k, (d, rank, rs) in enumerate(_ITEMS):
+        for k, (d, rank, rs) in enumerate(items):
             given = [(u, v, s) for u, v, s in rs if v is not None]
             fh.write(json.dumps({
                 "id": f"rec-{k:03d}", "status": "completed", "query": "q", "document": d,
@@ -54,13 +55,13 @@ def _argilla_v2(path: Path) -> None:
                 "relevance.responses.status": [s for _, _, s in given]}) + "\n")
 
 
-def _prodigy(path: Path) -> None:
+def _prodigy(path: Path, items: list[Item]) -> None:
     """Prodigy's ``db-out`` of a choice task: an answer a line, the options,
     ``accept`` the chosen ids, ``answer = ignore`` (nothing accepted) for a
     task skipped, the rank in the task's ``meta``."""
     options = [{"id": g, "text": t} for g, t in enumerate(_LABELS)]
     with open(path, "w", encoding="utf-8") as fh:
-        for k, (d, rank, rs) in enumerate(_ITEMS):
+        for k, (d, rank, rs) in enumerate(items):
             for u, v, s in rs:
                 ignored = s == "discarded"
                 fh.write(json.dumps({
@@ -71,12 +72,12 @@ def _prodigy(path: Path) -> None:
                     "_annotator_id": f"relevance-{u}", "_session_id": f"relevance-{u}"}) + "\n")
 
 
-def _label_studio(path: Path) -> None:
+def _label_studio(path: Path, items: list[Item]) -> None:
     """A Label Studio project's JSON export: a cancelled annotation
     (``was_cancelled``, an empty ``result``) for a task skipped, the rank
     in the task's data."""
     tasks, n = [], 500
-    for k, (d, rank, rs) in enumerate(_ITEMS):
+    for k, (d, rank, rs) in enumerate(items):
         annotations = []
         for u, v, s in rs:
             n += 1
@@ -111,11 +112,11 @@ def _run(args: list[str]) -> tuple[int, str, str]:
     return code, said.getvalue(), err.getvalue()
 
 
-def _import(shape: str, tmp_path: Path, *extra: str) -> tuple[str, dict[str, Any],
-                                                             list[dict[str, str]], Path]:
+def _import(shape: str, tmp_path: Path, *extra: str, items: list[Item] = _ITEMS,
+            ) -> tuple[str, dict[str, Any], list[dict[str, str]], Path]:
     write, ext, flags = _SHAPES[shape]
     path, out, report = tmp_path / f"export.{ext}", tmp_path / "o.csv", tmp_path / "r.json"
-    write(path)
+    write(path, items)
     code, said, err = _run(["import", str(path), "-o", str(out), "--report", str(report),
                             *flags, *extra])
     assert code == 0, err
@@ -181,7 +182,7 @@ def test_an_item_every_annotator_declined_is_kept_without_a_ranking_too(tmp_path
     kept all the same, for the same accounting: four candidates, its grade
     unknown, the report counting it (it was three candidates)."""
     path, out, report = tmp_path / "export.jsonl", tmp_path / "o.csv", tmp_path / "r.json"
-    _argilla_v1(path)
+    _argilla_v1(path, _ITEMS)
     lines = [json.loads(line) for line in path.read_text("utf-8").splitlines()]
     path.write_text("".join(json.dumps({k: v for k, v in line.items() if k != "rank"}) + "\n"
                             for line in lines), encoding="utf-8")
@@ -193,3 +194,54 @@ def test_an_item_every_annotator_declined_is_kept_without_a_ranking_too(tmp_path
                    ("d3", "", "1", "number"), ("d4", "", "0", "number")]
     notes = json.loads(report.read_text("utf-8"))["notes"]
     assert sum("1 item declined by every annotator: kept as unknown" in n for n in notes) == 1
+
+
+#: Argilla's response statuses (its ``ResponseStatus``: draft, submitted,
+#: discarded): u2's grade of d1 and both grades of d2 saved as drafts.
+_DRAFTS: list[Item] = [
+    ("d1", 1, [("u1", 3, "submitted"), ("u2", 1, "draft")]),
+    ("d2", 2, [("u1", 2, "draft"), ("u2", 2, "draft")]),
+    ("d3", 3, [("u1", 1, "submitted"), ("u2", 1, "submitted")]),
+    ("d4", 4, [("u1", 0, "submitted"), ("u2", 0, "submitted")]),
+]
+
+
+@pytest.mark.parametrize("version", ["1.x", "2.x"])
+def test_an_argilla_draft_is_pending_not_a_grade(tmp_path: Path, version: str) -> None:
+    """A response saved as a draft is not the annotator's judgment yet: no
+    grade of theirs (d1's mean was 2, u2's draft 1 read; d2 graded 2 from
+    two drafts), the row skipped and counted as a draft (``--keep draft``
+    reads it), an item with drafts alone kept at its place, unknown."""
+    said, report, rows, out = _import(f"argilla {version}", tmp_path, items=_DRAFTS)
+    got = [(r["source_id"], r["grade_u1"], r["grade_u2"], r["grade"], r["state"]) for r in rows]
+    assert got == [("d1", "3", "", "3", "number"), ("d2", "", "", "", "unknown"),
+                   ("d3", "1", "1", "1", "number"), ("d4", "0", "0", "0", "number")]
+    column = "relevance.status" if version == "1.x" else "relevance.responses.status"
+    draft = "a draft response, saved and not submitted, no judgment yet"
+    assert [(s["row"], s["reason"]) for s in report["skipped"]] == [
+        (r, f"{draft}: {column} is 'draft'") for r in (3, 4, 5)]
+    assert report["excluded"] == {"draft": 3}
+    assert "skipped: 3 draft (pass --keep draft to import them)" in said
+    note = ("1 item with draft responses alone (saved, not submitted: pending): kept as "
+            "unknown, at its place (row 4); the unknown-grade convention decides its gain")
+    assert note in report["notes"]
+    assert note in said
+    assert _ndcg(out, "zero") == "0.9639"  # (3, ?, 1, 0 as above)
+    _said, report, rows, _out = _import(f"argilla {version}", tmp_path, "--keep", "draft",
+                                        items=_DRAFTS)
+    assert [r["grade"] for r in rows] == ["2", "2", "1", "0"]  # (read all the same)
+
+
+def test_a_document_s_own_status_draft_marks_nothing(tmp_path: Path) -> None:
+    """``draft`` marks a row only among a form's response statuses (beside
+    ``submitted`` or ``discarded``): a document's own status (draft /
+    published) is no platform's mark, every row imported."""
+    sheet = tmp_path / "judged.csv"
+    sheet.write_text("query,doc_id,doc_status,annotator,relevance\n" + "".join(
+        f"q,d{d},{'draft' if d % 2 else 'published'},{who},{(d + k) % 4}\n"
+        for d in range(4) for k, who in enumerate(("ana", "ben"))), encoding="utf-8")
+    out, report = tmp_path / "o.csv", tmp_path / "r.json"
+    code, _said, err = _run(["import", str(sheet), "-o", str(out), "--report", str(report)])
+    assert code == 0, err
+    got = json.loads(report.read_text("utf-8"))
+    assert (got["skipped"], got["excluded"], got["imported"]) == ([], {}, 8)

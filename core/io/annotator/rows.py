@@ -43,7 +43,7 @@ class Rows(NamedTuple):
     the cells a formula refused (data row -> columns), each row's score,
     the rows that hold a judgment (``judged``: not blank, not a total
     row or another row without a source id and grades), and the rows the
-    platform marks as declined (``declined``: row -> kind,
+    platform marks as declined or a draft (``declined``: row -> kind,
     :data:`KEPT_UNKNOWN`), skipped, whose item is still a candidate."""
 
     query: list[str]
@@ -81,11 +81,12 @@ class Candidates(NamedTuple):
 
 #: The kinds of rows a platform marks (:data:`~core.io.annotator.platform.KINDS`)
 #: that are an item asked and not answered: declined (Prodigy's ignore,
-#: Argilla's discarded, Label Studio's cancelled annotation). Skipped as
-#: judgments, their item is no less a candidate: one every annotator declined
-#: stays at its place with an unknown grade (dropped, every candidate ranked
-#: below it moved up a place and the discounts changed).
-KEPT_UNKNOWN = frozenset({"skipped", "cancelled"})
+#: Argilla's discarded, Label Studio's cancelled annotation) or not answered
+#: yet (Argilla's draft). Skipped as judgments, their item is no less a
+#: candidate: one every annotator declined stays at its place with an unknown
+#: grade (dropped, every candidate ranked below it moved up a place and the
+#: discounts changed).
+KEPT_UNKNOWN = frozenset({"skipped", "cancelled", "draft"})
 
 
 #: First words of a row that sums up the rows above it rather than judging.
@@ -371,22 +372,33 @@ def _unread(sheet: Sheet, report: ImportReport, unheard: dict[int, str], rows_in
     :func:`_unheard`); the report says those items, on the command line's
     output too."""
     judged = ~np.isin(rows_in, list(unheard))
-    note = _unheard_note(sheet, unheard)
-    report.notes.append(note)
-    report.warnings.append(note)
+    for note in _unheard_notes(sheet, unheard):
+        report.notes.append(note)
+        report.warnings.append(note)
     return rows_in[judged], ci_in[judged]
 
 
-def _unheard_note(sheet: Sheet, unheard: dict[int, str]) -> str:
-    """The report's line on the items no one judged: how many, kept as
-    unknown, and their rows (the first few)."""
-    n = len(unheard)
-    at = [sheet.row_number(i) for i in sorted(unheard)]
-    where = ", ".join(map(str, at[:5])) + (f" and {n - 5} more" if n > 5 else "")
-    return (f"{n} item{'s' if n > 1 else ''} declined by every annotator: kept as unknown, "
-            f"at {'their places' if n > 1 else 'its place'} ({'rows' if n > 1 else 'row'} "
-            f"{where}); the unknown-grade convention decides "
-            f"{'their gains' if n > 1 else 'its gain'}")
+#: What the items no one judged are, by the kind of their first row.
+_UNHEARD = {"draft": "with draft responses alone (saved, not submitted: pending)"}
+_DECLINED = "declined by every annotator"
+
+
+def _unheard_notes(sheet: Sheet, unheard: dict[int, str]) -> list[str]:
+    """The report's lines on the items no one judged, declined ones and
+    those with drafts alone: how many, kept as unknown, and their rows
+    (the first few)."""
+    by_words: dict[str, list[int]] = {}
+    for i, kind in sorted(unheard.items()):
+        by_words.setdefault(_UNHEARD.get(kind, _DECLINED), []).append(sheet.row_number(i))
+    notes = []
+    for words, at in sorted(by_words.items(), key=lambda w: w[0] != _DECLINED):
+        n = len(at)
+        where = ", ".join(map(str, at[:5])) + (f" and {n - 5} more" if n > 5 else "")
+        notes.append(f"{n} item{'s' if n > 1 else ''} {words}: kept as unknown, at "
+                     f"{'their places' if n > 1 else 'its place'} ({'rows' if n > 1 else 'row'} "
+                     f"{where}); the unknown-grade convention decides "
+                     f"{'their gains' if n > 1 else 'its gain'}")
+    return notes
 
 
 def _unheard(rows: Rows) -> dict[int, str]:
