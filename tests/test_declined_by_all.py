@@ -245,3 +245,31 @@ def test_a_document_s_own_status_draft_marks_nothing(tmp_path: Path) -> None:
     assert code == 0, err
     got = json.loads(report.read_text("utf-8"))
     assert (got["skipped"], got["excluded"], got["imported"]) == ([], {}, 8)
+
+
+def test_an_item_judged_only_in_rejected_work_stays_at_its_rank(tmp_path: Path) -> None:
+    """Mechanical Turk's batch results: both assignments of d2's HIT
+    rejected. The item is kept at its rank (read from the CSV's text, the
+    rejected rows' own), unknown, said so; it gave no candidate (3)."""
+    sheet = tmp_path / "Batch_4711_batch_results.csv"
+    lines = ["HITId,AssignmentId,WorkerId,AssignmentStatus,Input.query,Input.doc,Input.rank,"
+             "Answer.relevance"]
+    k = 0
+    for d, rank, rs in _ITEMS:
+        for u, v, s in rs:
+            k += 1
+            status = "Rejected" if s == "discarded" else "Approved"
+            lines.append(f"H{rank},A{k},W{u},{status},q,{d},{rank},{v if v is not None else 2}")
+    sheet.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out, report = tmp_path / "o.csv", tmp_path / "r.json"
+    code, said, err = _run(["import", str(sheet), "-o", str(out), "--report", str(report)])
+    assert code == 0, err
+    with open(out, newline="", encoding="utf-8") as fh:
+        got = [(r["source_id"], r["score"], r["grade"], r["state"]) for r in csv.DictReader(fh)]
+    assert got == [("d1", "-1", "3", "number"), ("d2", "-2", "", "unknown"),
+                   ("d3", "-3", "1", "number"), ("d4", "-4", "0", "number")]
+    note = ("1 item judged only in work the platform rejected: kept as unknown, at its place "
+            "(row 4); the unknown-grade convention decides its gain")
+    assert note in json.loads(report.read_text("utf-8"))["notes"]
+    assert note in said
+    assert _ndcg(out, "zero") == "0.9639"

@@ -43,7 +43,7 @@ class Rows(NamedTuple):
     the cells a formula refused (data row -> columns), each row's score,
     the rows that hold a judgment (``judged``: not blank, not a total
     row or another row without a source id and grades), and the rows the
-    platform marks as declined or a draft (``declined``: row -> kind,
+    platform marks as declined, a draft or rejected (``declined``: row -> kind,
     :data:`KEPT_UNKNOWN`), skipped, whose item is still a candidate."""
 
     query: list[str]
@@ -81,12 +81,14 @@ class Candidates(NamedTuple):
 
 #: The kinds of rows a platform marks (:data:`~core.io.annotator.platform.KINDS`)
 #: that are an item asked and not answered: declined (Prodigy's ignore,
-#: Argilla's discarded, Label Studio's cancelled annotation) or not answered
-#: yet (Argilla's draft). Skipped as judgments, their item is no less a
-#: candidate: one every annotator declined stays at its place with an unknown
-#: grade (dropped, every candidate ranked below it moved up a place and the
-#: discounts changed).
-KEPT_UNKNOWN = frozenset({"skipped", "cancelled", "draft"})
+#: Argilla's discarded, Label Studio's cancelled annotation), not answered
+#: yet (Argilla's draft), or answered by work the platform rejected
+#: (Mechanical Turk's ``Rejected``). Skipped as judgments, their item is no
+#: less a candidate: one every annotator declined stays at its place with an
+#: unknown grade (dropped, every candidate ranked below it moved up a place
+#: and the discounts changed). Control tasks (test questions) and previews
+#: are no items of the list: not kept.
+KEPT_UNKNOWN = frozenset({"skipped", "cancelled", "draft", "rejected"})
 
 
 #: First words of a row that sums up the rows above it rather than judging.
@@ -207,7 +209,7 @@ def read_rows(sheet: Sheet, report: ImportReport) -> Rows:
                 ROW_REJECTED, sheet.row_number(i), sheet.name(getattr(mapping, which)),
                 f"the {which.replace('_', ' ')} is empty{where}; row rejected")))
             alive[i] = False
-    score = _scores(sheet, alive)
+    score = _scores(sheet, alive, declined)
     return Rows(q_text, s_text, q_first, s_set, alive, bad_cells, score, ~skip, declined)
 
 
@@ -232,7 +234,8 @@ def _not_judgments(sheet: Sheet, skip: BoolArray, report: ImportReport) -> dict[
     """Skip the rows the platform marks as not judgments (control tasks,
     rejected or tainted work, previews, cancelled annotations), counted by
     kind, unless the mapping keeps that kind. Returns those of them that
-    are an item declined (row -> kind, :data:`KEPT_UNKNOWN`)."""
+    are an item declined, a draft or rejected work (row -> kind,
+    :data:`KEPT_UNKNOWN`)."""
     mapping = sheet.mapping
     declined: dict[int, str] = {}
     if mapping.status is None and not mapping.flags:
@@ -284,11 +287,12 @@ def _formulas(sheet: Sheet, blank: BoolArray, alive: BoolArray) -> dict[int, set
     return bad_cells
 
 
-def _scores(sheet: Sheet, alive: BoolArray) -> FloatArray:
+def _scores(sheet: Sheet, alive: BoolArray, declined: dict[int, str]) -> FloatArray:
     """Each data row's score: the score column, else minus the rank, else
     (the row order declared a ranking) minus the row number, else none (NaN:
     judgments are not a ranking). A score that is not a number rejects its
-    row."""
+    row; a ``declined`` row's (skipped: its item may be listed from it) is
+    read as its item's, none where it is not a number."""
     mapping = sheet.mapping
     score_col = mapping.score if mapping.score is not None else mapping.rank
     if score_col is None and not mapping.rows_ranked:
@@ -297,13 +301,19 @@ def _scores(sheet: Sheet, alive: BoolArray) -> FloatArray:
         return -np.arange(sheet.start + 1, sheet.start + 1 + sheet.n_rows, dtype=np.float64)
     cells_s = sheet.column(score_col)
     score = float_cells(cells_s)
-    for i in np.flatnonzero(~np.isfinite(score) & alive).tolist():
+    read = alive
+    if declined:
+        read = alive.copy()
+        read[list(declined)] = True
+    for i in np.flatnonzero(~np.isfinite(score) & read).tolist():
         cell = cells_s[i]
         x = math.nan
         if cell_text(cell).strip():
             try:
                 x = number(cell)
             except Reject as exc:
+                if not alive[i]:
+                    continue
                 sheet.found.append(((i, 1, 0, 0), Issue(
                     ROW_REJECTED, sheet.row_number(i), sheet.name(score_col),
                     f"{exc}; row rejected", cell_text(cell))))
@@ -379,7 +389,8 @@ def _unread(sheet: Sheet, report: ImportReport, unheard: dict[int, str], rows_in
 
 
 #: What the items no one judged are, by the kind of their first row.
-_UNHEARD = {"draft": "with draft responses alone (saved, not submitted: pending)"}
+_UNHEARD = {"draft": "with draft responses alone (saved, not submitted: pending)",
+            "rejected": "judged only in work the platform rejected"}
 _DECLINED = "declined by every annotator"
 
 
