@@ -273,3 +273,28 @@ def test_an_item_judged_only_in_rejected_work_stays_at_its_rank(tmp_path: Path) 
     assert note in json.loads(report.read_text("utf-8"))["notes"]
     assert note in said
     assert _ndcg(out, "zero") == "0.9639"
+
+
+def test_a_survey_s_items_judged_only_by_spam_are_kept_and_said_by_the_file_s_rows(
+        tmp_path: Path) -> None:
+    """A Qualtrics export (one row per respondent, the items its columns)
+    whose every response is ``Status = Spam``: the six items are kept,
+    unknown, and the note names the file's row (4, the first response's),
+    not a reshaped table's (one row per respondent and item)."""
+    data = Path(__file__).parent / "data" / "annotators" / "qualtrics_export.csv"
+    with open(data, newline="", encoding="utf-8") as fh:
+        table = list(csv.reader(fh))
+    status = table[0].index("Status")
+    for row in table[3:]:
+        row[status] = "Spam"
+    sheet = tmp_path / "survey.csv"
+    with open(sheet, "w", newline="", encoding="utf-8") as fh:
+        csv.writer(fh).writerows(table)
+    out, report = tmp_path / "o.csv", tmp_path / "r.json"
+    code, _said, err = _run(["import", str(sheet), "-o", str(out), "--report", str(report)])
+    assert code == 0, err
+    with open(out, newline="", encoding="utf-8") as fh:
+        assert [r["state"] for r in csv.DictReader(fh)] == ["unknown"] * 6
+    assert ("6 items judged only in work the platform rejected: kept as unknown, at their "
+            "places (row 4); the unknown-grade convention decides their gains"
+            ) in json.loads(report.read_text("utf-8"))["notes"]

@@ -398,17 +398,20 @@ def _unheard_notes(sheet: Sheet, unheard: dict[int, str]) -> list[str]:
     """The report's lines on the items no one judged, declined ones and
     those with drafts alone: how many, kept as unknown, and their rows
     (the first few)."""
+    origin = sheet.table.origin  # a reshaped table: the file's rows said
     by_words: dict[str, list[int]] = {}
     for i, kind in sorted(unheard.items()):
-        by_words.setdefault(_UNHEARD.get(kind, _DECLINED), []).append(sheet.row_number(i))
+        r = sheet.row_number(i)
+        by_words.setdefault(_UNHEARD.get(kind, _DECLINED), []).append(
+            r if origin is None else origin.rows[r - 1] + 1)
     notes = []
-    for words, at in sorted(by_words.items(), key=lambda w: w[0] != _DECLINED):
-        n = len(at)
-        where = ", ".join(map(str, at[:5])) + (f" and {n - 5} more" if n > 5 else "")
-        notes.append(f"{n} item{'s' if n > 1 else ''} {words}: kept as unknown, at "
-                     f"{'their places' if n > 1 else 'its place'} ({'rows' if n > 1 else 'row'} "
-                     f"{where}); the unknown-grade convention decides "
-                     f"{'their gains' if n > 1 else 'its gain'}")
+    for words, rows in sorted(by_words.items(), key=lambda w: w[0] != _DECLINED):
+        n, at = len(rows), sorted(set(rows))
+        where = ("rows " if len(at) > 1 else "row ") + ", ".join(map(str, at[:5])) + (
+            f" and {len(at) - 5} more" if len(at) > 5 else "")
+        its = ("their places", "their gains") if n > 1 else ("its place", "its gain")
+        notes.append(f"{n} item{'s' if n > 1 else ''} {words}: kept as unknown, at {its[0]} "
+                     f"({where}); the unknown-grade convention decides {its[1]}")
     return notes
 
 
