@@ -558,37 +558,46 @@ def argilla_jsonl(draw: Any) -> Drawn:
     (``relevance.responses``, ``.users``, ``.status``), half the datasets
     with a model's suggestion (``relevance.suggestion``, its ``.score`` and
     ``.agent``): no judgment. 2-3 queries of 2-4 documents, 2-3 users
-    (UUIDs), grades 0-3, every level given once."""
+    (UUIDs), grades 0-3, every level given once. Now and then a response
+    discarded (its value kept in the lists, its status ``discarded``: no
+    judgment), and a record every user discarded (an item still, no grade:
+    it gave no candidate). ``cancelled``: the responses discarded."""
     rnd = draw(st.randoms(use_true_random=False))
     n_q, per_q, n_people = draw(st.integers(2, 3)), draw(st.integers(2, 4)), draw(
         st.integers(2, 3))
     users = [f"{rnd.getrandbits(32):08x}-{w:04x}-4b7e-a1c2-{rnd.getrandbits(48):012x}"
              for w in range(n_people)]  # (user ids: UUIDs)
     suggested = rnd.random() < 0.5
-    lines, truth, pending = [], {}, 0
+    lines, truth, pending, discarded = [], {}, 0, 0
+    declines = rnd.random() < 0.5  # a dataset whose annotators discard now and then
     for q in range(n_q):
         for d in range(per_q):
             n = len(lines)
             who = users if n < 4 else [u for u in users if rnd.random() < 0.7]
             grades = [n if n < 4 and w == 0 else rnd.randrange(4) for w in range(len(who))]
+            every = declines and n >= 4 and bool(who) and rnd.random() < 0.3
+            status = ["discarded" if every or (declines and n >= 4 and rnd.random() < 0.15)
+                      else "submitted" for _ in who]
+            discarded += status.count("discarded")
             record: dict[str, Any] = {
                 "id": f"rec-{n:03d}", "status": "completed" if who else "pending",
                 "_server_id": f"{rnd.getrandbits(32):08x}-5c1e-4f0a-9d3b-{n:012x}",
                 "query": QUERIES[q], "document": f"doc-{q}-{d}",
                 "relevance.responses": grades, "relevance.responses.users": who,
-                "relevance.responses.status": ["submitted"] * len(who)}
+                "relevance.responses.status": status}
             if suggested:
                 record.update({"relevance.suggestion": rnd.randrange(4),
                                "relevance.suggestion.score": round(rnd.uniform(0.2, 0.99), 3),
                                "relevance.suggestion.agent": "bm25-ranker"})
             lines.append(json.dumps(record))
             if who:
-                truth[(QUERIES[q], f"doc-{q}-{d}")] = sorted(map(float, grades))
+                truth[(QUERIES[q], f"doc-{q}-{d}")] = sorted(
+                    float(g) for g, s in zip(grades, status, strict=True) if s == "submitted")
             else:
                 pending += 1
     return Drawn([], "long", truth, kinds=["argilla jsonl"],
                  grade_headers=["relevance.responses"], text="\n".join(lines) + "\n",
-                 predicted_rows=pending)
+                 predicted_rows=pending, cancelled=discarded)
 
 
 @st.composite

@@ -503,7 +503,7 @@ def test_keep_imports_the_rows_the_platform_marks(tmp_path: Path,
                               "--keep", "golden"], capsys)
     assert code == 2
     assert ("'golden' is no kind of row (kinds: control, rejected, preview, cancelled, "
-            "skipped)") in err
+            "skipped, draft)") in err
 
 
 def test_order_rows_declares_the_row_order_a_ranking(tmp_path: Path,

@@ -637,24 +637,31 @@ ARGILLA_JSONL = 8
 def test_argilla_records_are_read_as_their_responses(sheet: Drawn) -> None:
     """An Argilla dataset's JSON Lines (the responses as lists side by side,
     a pending record with none): every response a row, its user who judged,
-    a pending record a row with no grade; a model's suggestion, its score
+    a pending record a row with no grade, a discarded response a row
+    skipped; every record a candidate, one every user discarded too (it
+    gave none); a model's suggestion, its score
     and its agent no one's grades (``relevance.suggestion.agent`` was read
     as the grades of an annotator named ``suggestion.agent``, the import
     refused as labels on no known scale, 'bm25-ranker')."""
     code, err, report, rows = _run(sheet, ".jsonl")
     event(f"{sheet.predicted_rows} pending")
+    event(f"{sum(not v for v in sheet.truth.values())} discarded by every user")
     assert code == 0, err
     assert report is not None
     tally = report["rows"]
-    assert tally["read"] == sum(map(len, sheet.truth.values())) + sheet.predicted_rows, tally
+    assert tally["read"] == sum(map(len, sheet.truth.values())) + sheet.predicted_rows \
+        + sheet.cancelled, tally
     assert tally["ungraded"] == sheet.predicted_rows, tally
+    assert sum(tally["skipped"].values()) == sheet.cancelled, tally
+    assert len(rows) == len((sheet.text or "").splitlines()), rows  # every record listed
     assert report["mapping"]["grade"] == "relevance.responses", report["mapping"]
     assert report["mapping"]["annotator"] == "relevance.responses.users", report["mapping"]
     for c in report["columns"]:
         if "suggestion" in c["header"]:
             assert c["role"] is None, c
     got = {(r["query"], r["source_id"]): _grades(r, True) for r in rows}
-    assert {k: v for k, v in got.items() if v} == sheet.truth
+    assert {k: v for k, v in got.items() if v} == {k: v for k, v in sheet.truth.items() if v}
+    assert all(got[k] == [] for k, v in sheet.truth.items() if not v)  # kept, no grade
 
 
 #: Doccano projects' exports drawn as JSON Lines.

@@ -9,7 +9,9 @@ tasks) and ``ASSIGNMENT:status = REJECTED``, Label Studio's
 ``was_cancelled``, Qualtrics' ``Status = Survey Preview`` (or
 ``DistributionChannel = preview``), Prodigy's ``answer = ignore`` (or
 ``reject`` beside a choice that holds the grade), Argilla's response
-status ``discarded`` (the annotator declined the record). They are found
+status ``discarded`` (the annotator declined the record) or ``draft`` (a
+response saved and not submitted, beside ``submitted`` or ``discarded``:
+:func:`column_statuses`). They are found
 by their values first: a true/false column whose true rows, and only
 those, carry another column's answer (grades: the known answer; free
 text there answers nothing) marks control tasks; a sparse column
@@ -24,13 +26,13 @@ that kind (``--keep control,rejected``, the wizard's check boxes).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from core.io.annotator.profile import Profile
 from core.io.headers import normalize
 
-__all__ = ["KINDS", "Flag", "find_flags", "flagged_rows", "marked_text", "status_kind",
-           "status_like"]
+__all__ = ["KINDS", "Flag", "column_statuses", "find_flags", "flagged_rows", "marked_text",
+           "status_kind", "status_like"]
 
 #: What each kind of row is, for people (kind -> words).
 KINDS: dict[str, str] = {
@@ -39,6 +41,7 @@ KINDS: dict[str, str] = {
     "preview": "a preview response, not a respondent's",
     "cancelled": "a cancelled annotation",
     "skipped": "a task the annotator skipped or declined, no judgment",
+    "draft": "a draft response, saved and not submitted, no judgment yet",
 }
 #: A header's words that say what its true rows are.
 _HINTS: dict[str, frozenset[str]] = {
@@ -60,6 +63,12 @@ _STATUS: dict[str, str] = {
     # it), whether or not the form held a value when they did
     "discarded": "skipped",
 }
+#: Statuses that mark a row only among a form's response statuses (Argilla's
+#: ``draft``, a response saved and not submitted, beside ``submitted`` or
+#: ``discarded``): elsewhere ``draft`` is a document's own status (draft /
+#: published) and marks nothing.
+_RESPONSE_STATUS: dict[str, str] = {"draft": "draft"}
+_RESPONSES = frozenset({"submitted", "discarded"})
 #: Marks in a grade column that say no grade was given at all (Prodigy's
 #: ``answer = ignore`` where the answer is the grade: accept / reject).
 _SKIP_MARKS = frozenset({"ignore", "ignored"})
@@ -75,13 +84,27 @@ Flag = tuple[int, str, str]
 def status_like(p: Profile) -> bool:
     """A column of a few statuses, one of which marks rows (``Rejected``)."""
     values = {t for t in p.texts if t}
-    return 1 <= len(values) <= 8 and p.numeric < 0.5 and any(
-        status_kind(v) is not None for v in values)
+    return 1 <= len(values) <= 8 and p.numeric < 0.5 and bool(column_statuses(values))
 
 
 def status_kind(value: str) -> str | None:
     """The kind of row a status marks (``Rejected`` -> rejected), or None."""
     return _STATUS.get(value.strip().casefold())
+
+
+def column_statuses(values: Iterable[str]) -> dict[str, str]:
+    """The values of a column of statuses that mark rows, each with the
+    kind of row it marks (:func:`status_kind`; ``draft`` only among a
+    form's response statuses, Argilla's ``submitted`` or ``discarded``)."""
+    distinct = {v for v in values if v}
+    keys = {v.strip().casefold(): v for v in distinct}
+    response = not _RESPONSES.isdisjoint(keys)
+    out: dict[str, str] = {}
+    for key, v in keys.items():
+        kind = _STATUS.get(key) or (_RESPONSE_STATUS.get(key) if response else None)
+        if kind is not None:
+            out[v] = kind
+    return out
 
 
 def _hint(name: str) -> str | None:
@@ -127,9 +150,9 @@ def find_flags(profiles: list[Profile], used: set[int], grade: int | None,
         elif p.filled and status_like(p):
             # a second column of statuses (Qualtrics' DistributionChannel = preview)
             flags.append((p.col, "status", "status"))
-            marks = sorted({t for t in p.texts if t and status_kind(t) is not None})
+            marks = column_statuses(p.texts)
             reasons.append(("skip", f"{p.shown()}: " + ", ".join(
-                f"{m} marks {KINDS[status_kind(m) or 'preview']}" for m in marks)))
+                f"{m} marks {KINDS[marks[m]]}" for m in sorted(marks))))
         elif grade is not None and p.graded and 0 < p.fill < 0.9 and _hint(p.name) == "control":
             flags.append((p.col, "control", "filled"))
             reasons.append(("skip", f"{p.shown()}: grades on {p.filled} rows only, the known "
@@ -150,18 +173,21 @@ def flagged_rows(texts: Callable[[int], Sequence[str]], n_rows: int, status: int
     (the first mark of a row is its reason)."""
     out: dict[int, tuple[str, str]] = {}
     if status is not None:
-        for i, v in enumerate(texts(status)):
-            kind = status_kind(v) if v else None
+        cells = texts(status)
+        statuses = column_statuses(cells)
+        for i, v in enumerate(cells):
+            kind = statuses.get(v) if v else None
             if kind is not None:
                 out[i] = (kind, f"{KINDS[kind]}: {names(status)} is {v!r}")
     for col, kind, test in flags:
         cells = texts(col)
+        statuses = column_statuses(cells) if test == "status" else {}
         for i in range(n_rows):
             v = cells[i]
             if i in out or not v:
                 continue
             if test == "status":  # the kind is the status's own
-                marked = status_kind(v)
+                marked = statuses.get(v)
                 if marked is not None:
                     out[i] = (marked, f"{KINDS[marked]}: {names(col)} is {v!r}")
             elif test == "mark":

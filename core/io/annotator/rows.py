@@ -41,8 +41,10 @@ class Rows(NamedTuple):
     """The data rows as read: each row's query and source, the distinct
     queries (first seen first) and sources, the rows imported (``alive``),
     the cells a formula refused (data row -> columns), each row's score,
-    and the rows that hold a judgment (``judged``: not blank, not a total
-    row or another row without a source id and grades)."""
+    the rows that hold a judgment (``judged``: not blank, not a total
+    row or another row without a source id and grades), and the rows the
+    platform marks as declined, a draft or rejected (``declined``: row -> kind,
+    :data:`KEPT_UNKNOWN`), skipped, whose item is still a candidate."""
 
     query: list[str]
     source: list[str]
@@ -52,6 +54,7 @@ class Rows(NamedTuple):
     bad_cells: dict[int, set[int]]
     score: FloatArray
     judged: BoolArray
+    declined: dict[int, str]
 
 
 class Candidates(NamedTuple):
@@ -60,7 +63,9 @@ class Candidates(NamedTuple):
     ``rows`` are the data rows whose grades are read and ``of_row`` their
     candidate (with one grade column and no annotator, a repeated row is
     not read: only the first rows are). ``every_row``: each data row is its
-    own candidate.
+    own candidate. An item whose every row was declined
+    (:data:`KEPT_UNKNOWN`) is a candidate from its first such row, none of
+    its rows read: its grade unknown.
     """
 
     n: int
@@ -72,6 +77,18 @@ class Candidates(NamedTuple):
     source: list[str]
     version: list[str]
     every_row: bool
+
+
+#: The kinds of rows a platform marks (:data:`~core.io.annotator.platform.KINDS`)
+#: that are an item asked and not answered: declined (Prodigy's ignore,
+#: Argilla's discarded, Label Studio's cancelled annotation), not answered
+#: yet (Argilla's draft), or answered by work the platform rejected
+#: (Mechanical Turk's ``Rejected``). Skipped as judgments, their item is no
+#: less a candidate: one every annotator declined stays at its place with an
+#: unknown grade (dropped, every candidate ranked below it moved up a place
+#: and the discounts changed). Control tasks (test questions) and previews
+#: are no items of the list: not kept.
+KEPT_UNKNOWN = frozenset({"skipped", "cancelled", "draft", "rejected"})
 
 
 #: First words of a row that sums up the rows above it rather than judging.
@@ -174,7 +191,7 @@ def read_rows(sheet: Sheet, report: ImportReport) -> Rows:
         if why is not None:
             skip[i] = True
             report.skipped_rows.append((sheet.row_number(i), why))
-    _not_judgments(sheet, skip, report)
+    declined = _not_judgments(sheet, skip, report)
     report.skipped_rows.sort()
     report.rows_read = sheet.n_rows - int(skip.sum())
     alive = ~skip
@@ -192,8 +209,8 @@ def read_rows(sheet: Sheet, report: ImportReport) -> Rows:
                 ROW_REJECTED, sheet.row_number(i), sheet.name(getattr(mapping, which)),
                 f"the {which.replace('_', ' ')} is empty{where}; row rejected")))
             alive[i] = False
-    score = _scores(sheet, alive)
-    return Rows(q_text, s_text, q_first, s_set, alive, bad_cells, score, ~skip)
+    score = _scores(sheet, alive, declined)
+    return Rows(q_text, s_text, q_first, s_set, alive, bad_cells, score, ~skip, declined)
 
 
 def _block_head(q_text: Sequence[str], skip: BoolArray, i: int) -> int | None:
@@ -213,13 +230,16 @@ def _block_head(q_text: Sequence[str], skip: BoolArray, i: int) -> int | None:
     return j if j >= 0 and q_text[j] and not skip[j] and end - j > 2 else None
 
 
-def _not_judgments(sheet: Sheet, skip: BoolArray, report: ImportReport) -> None:
+def _not_judgments(sheet: Sheet, skip: BoolArray, report: ImportReport) -> dict[int, str]:
     """Skip the rows the platform marks as not judgments (control tasks,
     rejected or tainted work, previews, cancelled annotations), counted by
-    kind, unless the mapping keeps that kind."""
+    kind, unless the mapping keeps that kind. Returns those of them that
+    are an item declined, a draft or rejected work (row -> kind,
+    :data:`KEPT_UNKNOWN`)."""
     mapping = sheet.mapping
+    declined: dict[int, str] = {}
     if mapping.status is None and not mapping.flags:
-        return
+        return declined
     marked = flagged_rows(sheet.texts, sheet.n_rows, mapping.status, mapping.flags,
                           sheet.name)
     for i in sorted(marked):
@@ -229,6 +249,9 @@ def _not_judgments(sheet: Sheet, skip: BoolArray, report: ImportReport) -> None:
         skip[i] = True
         report.skipped_rows.append((sheet.row_number(i), why))
         report.excluded[kind] = report.excluded.get(kind, 0) + 1
+        if kind in KEPT_UNKNOWN:
+            declined[i] = kind
+    return declined
 
 
 def _formulas(sheet: Sheet, blank: BoolArray, alive: BoolArray) -> dict[int, set[int]]:
@@ -264,11 +287,12 @@ def _formulas(sheet: Sheet, blank: BoolArray, alive: BoolArray) -> dict[int, set
     return bad_cells
 
 
-def _scores(sheet: Sheet, alive: BoolArray) -> FloatArray:
+def _scores(sheet: Sheet, alive: BoolArray, declined: dict[int, str]) -> FloatArray:
     """Each data row's score: the score column, else minus the rank, else
     (the row order declared a ranking) minus the row number, else none (NaN:
     judgments are not a ranking). A score that is not a number rejects its
-    row."""
+    row; a ``declined`` row's (skipped: its item may be listed from it) is
+    read as its item's, none where it is not a number."""
     mapping = sheet.mapping
     score_col = mapping.score if mapping.score is not None else mapping.rank
     if score_col is None and not mapping.rows_ranked:
@@ -277,13 +301,19 @@ def _scores(sheet: Sheet, alive: BoolArray) -> FloatArray:
         return -np.arange(sheet.start + 1, sheet.start + 1 + sheet.n_rows, dtype=np.float64)
     cells_s = sheet.column(score_col)
     score = float_cells(cells_s)
-    for i in np.flatnonzero(~np.isfinite(score) & alive).tolist():
+    read = alive
+    if declined:
+        read = alive.copy()
+        read[list(declined)] = True
+    for i in np.flatnonzero(~np.isfinite(score) & read).tolist():
         cell = cells_s[i]
         x = math.nan
         if cell_text(cell).strip():
             try:
                 x = number(cell)
             except Reject as exc:
+                if not alive[i]:
+                    continue
                 sheet.found.append(((i, 1, 0, 0), Issue(
                     ROW_REJECTED, sheet.row_number(i), sheet.name(score_col),
                     f"{exc}; row rejected", cell_text(cell))))
@@ -299,7 +329,12 @@ def find_candidates(sheet: Sheet, rows: Rows, report: ImportReport) -> Candidate
     different score."""
     mapping = sheet.mapping
     q_text, s_text = rows.query, rows.source
-    alive_idx = np.flatnonzero(rows.alive)
+    unheard = _unheard(rows)
+    listed = rows.alive
+    if unheard:
+        listed = rows.alive.copy()
+        listed[list(unheard)] = True
+    alive_idx = np.flatnonzero(listed)
     every_row = len(alive_idx) == sheet.n_rows
     q_alive = q_text if every_row else [q_text[i] for i in alive_idx.tolist()]
     s_alive = s_text if every_row else [s_text[i] for i in alive_idx.tolist()]
@@ -325,6 +360,8 @@ def find_candidates(sheet: Sheet, rows: Rows, report: ImportReport) -> Candidate
         rows_in, ci_in = first_rows, row_ci[is_first]
     else:
         rows_in, ci_in = alive_idx, row_ci
+    if unheard:  # listed, no row of theirs read
+        rows_in, ci_in = _unread(sheet, report, unheard, rows_in, ci_in)
     report.rows_imported = len(rows_in)
     every_first = len(first_rows) == sheet.n_rows
     c_query = q_text if every_first else [q_text[i] for i in first_rows.tolist()]
@@ -336,6 +373,63 @@ def find_candidates(sheet: Sheet, rows: Rows, report: ImportReport) -> Candidate
         c_version = [""] * n
     return Candidates(n, rows_in, ci_in, first_rows, c_score, c_query, c_source, c_version,
                       every_first)
+
+
+def _unread(sheet: Sheet, report: ImportReport, unheard: dict[int, str], rows_in: IntArray,
+            ci_in: IntArray) -> tuple[IntArray, IntArray]:
+    """The rows read (``rows_in``, their items ``ci_in``) without those
+    the items no one judged are listed from (``unheard``,
+    :func:`_unheard`); the report says those items, on the command line's
+    output too."""
+    judged = ~np.isin(rows_in, list(unheard))
+    for note in _unheard_notes(sheet, unheard):
+        report.notes.append(note)
+        report.warnings.append(note)
+    return rows_in[judged], ci_in[judged]
+
+
+#: What the items no one judged are, by the kind of their first row.
+_UNHEARD = {"draft": "with draft responses alone (saved, not submitted: pending)",
+            "rejected": "judged only in work the platform rejected"}
+_DECLINED = "declined by every annotator"
+
+
+def _unheard_notes(sheet: Sheet, unheard: dict[int, str]) -> list[str]:
+    """The report's lines on the items no one judged, declined ones and
+    those with drafts alone: how many, kept as unknown, and their rows
+    (the first few)."""
+    origin = sheet.table.origin  # a reshaped table: the file's rows said
+    by_words: dict[str, list[int]] = {}
+    for i, kind in sorted(unheard.items()):
+        r = sheet.row_number(i)
+        by_words.setdefault(_UNHEARD.get(kind, _DECLINED), []).append(
+            r if origin is None else origin.rows[r - 1] + 1)
+    notes = []
+    for words, rows in sorted(by_words.items(), key=lambda w: w[0] != _DECLINED):
+        n, at = len(rows), sorted(set(rows))
+        where = ("rows " if len(at) > 1 else "row ") + ", ".join(map(str, at[:5])) + (
+            f" and {len(at) - 5} more" if len(at) > 5 else "")
+        its = ("their places", "their gains") if n > 1 else ("its place", "its gain")
+        notes.append(f"{n} item{'s' if n > 1 else ''} {words}: kept as unknown, at {its[0]} "
+                     f"({where}); the unknown-grade convention decides {its[1]}")
+    return notes
+
+
+def _unheard(rows: Rows) -> dict[int, str]:
+    """The rows declined (:attr:`Rows.declined`) whose item
+    no row imported judges, the first of each item's (row -> kind): the
+    item is listed from it, at its place, its grade unknown."""
+    if not rows.declined:
+        return {}
+    alive = np.flatnonzero(rows.alive).tolist()
+    heard = {(rows.query[i], rows.source[i]) for i in alive}
+    out: dict[int, str] = {}
+    for i, kind in rows.declined.items():
+        key = (rows.query[i], rows.source[i])
+        if key[0] and key[1] and key not in heard:
+            heard.add(key)
+            out[i] = kind
+    return out
 
 
 def _report_repeats(sheet: Sheet, rows: Rows, alive_idx: IntArray, row_ci: IntArray,
