@@ -98,10 +98,10 @@ def _label_studio(path: Path, items: list[Item]) -> None:
 #: declined item, so the scale read from the labels held would be 0-2.
 _RUBRIC = ("--rubric", ",".join(f"{g}={t}" for g, t in enumerate(_LABELS)))
 #: Each shape: its writer, the file's extension, the flags it is imported
-#: with (Prodigy's ``answer`` holding accept and ignore alone is guessed as
-#: the grade column, a binary task's: the choice's column is declared).
+#: with (none declares a column: Prodigy's choice, ``accept``, is the grade
+#: whatever its ``answer`` holds).
 _SHAPES = {"argilla 1.x": (_argilla_v1, "jsonl", ()), "argilla 2.x": (_argilla_v2, "jsonl", ()),
-           "prodigy": (_prodigy, "jsonl", ("--map", "grade=accept", *_RUBRIC)),
+           "prodigy": (_prodigy, "jsonl", _RUBRIC),
            "label studio": (_label_studio, "json", _RUBRIC)}
 
 

@@ -355,7 +355,8 @@ _QUANTITY = frozenset({
     "qty", "clicks", "views", "age", "year", "trust", "confidence", "hits", "total", "page",
     "length", "size", "attempt", "attempts", "batch", "seq", "lead", "votes", "max", "min",
     "stock", "inventory", "units", "sold", "orders", "reviews", "likes", "shares", "downloads",
-    "visits", "sessions", "impressions", "dwell", "weight", "height", "width", "distance"})
+    "visits", "sessions", "impressions", "dwell", "weight", "height", "width", "distance",
+    "hash"})
 
 
 def quantity_header(header: str) -> bool:

@@ -181,11 +181,14 @@ def _annotator(cands: list[Profile], source: Profile) -> tuple[Profile, str] | N
     for p in cands:
         if p.col == source.col or not 2 <= p.distinct <= _MAX_PEOPLE or p.distinct * 2 > p.filled:
             continue
-        groups = grouped(source.texts, p.texts)
+        # a row naming no one (Label Studio's rows of a task's second
+        # prediction, a model's) is no person's: judged over those naming one
+        said = [(s, w) for s, w in zip(source.texts, p.texts, strict=True) if w]
+        groups = grouped([s for s, _ in said], [w for _, w in said])
         multi = [vs for vs in groups.values() if len(vs) > 1]
         if not multi:
             continue
-        pairs = Counter(zip(source.texts, p.texts, strict=True))
+        pairs = Counter(said)
         unique = sum(1 for n in pairs.values() if n == 1) / max(1, len(pairs))
         varies = len(multi) / len(groups)
         if unique < 0.9 or varies < 0.5:

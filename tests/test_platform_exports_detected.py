@@ -1,0 +1,119 @@
+"""Two tools' exports whose columns were guessed wrongly (found by a
+property run): Label Studio's with two model predictions a task (the
+annotator column not found, every annotation refused as a repeat), and
+Prodigy's choice task whose answers are ``accept`` and ``ignore`` alone
+(``answer`` taken as the grade column, refused as labels on no known
+scale). Each file written here in the shape the tool's export gives it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from core.io.annotator import import_annotations
+
+_LABELS = ["Not relevant", "Somewhat relevant", "Relevant", "Highly relevant"]
+
+
+def _label_studio(path: Path, grades: dict[str, list[int | None]], *,
+                  predictions: int) -> None:
+    """A Label Studio JSON export: a task per document of query ``q``, an
+    annotation by ana and by ben (None: cancelled, its result empty), and
+    ``predictions`` model predictions a task (each a model's choice and
+    score: no one's judgment)."""
+    tasks: list[dict[str, Any]] = []
+    n = 0
+    for k, (doc, given) in enumerate(grades.items()):
+        annotations = []
+        for who, g in zip(("ana", "ben"), given, strict=True):
+            n += 1
+            annotations.append({
+                "id": n, "completed_by": {"id": 1 + len(who) * (who == "ben"),
+                                          "email": f"{who}@lab.example"},
+                "result": [] if g is None else [{
+                    "value": {"choices": [_LABELS[g]]}, "id": f"r{n}",
+                    "from_name": "relevance", "to_name": "text", "type": "choices"}],
+                "was_cancelled": g is None, "ground_truth": False, "task": k + 1})
+        tasks.append({
+            "id": k + 1, "annotations": annotations, "drafts": [],
+            "predictions": [{"id": 3000 + 2 * k + m, "model_version": f"ranker-v{m + 1}",
+                             "score": 0.9 - 0.1 * k - 0.01 * m, "result": [{
+                                 "value": {"choices": [_LABELS[m]]}, "from_name": "relevance",
+                                 "to_name": "text", "type": "choices"}], "task": k + 1}
+                            for m in range(predictions)],
+            "data": {"query": "q", "doc": doc}, "total_predictions": predictions})
+    path.write_text(json.dumps(tasks, indent=1), encoding="utf-8")
+
+
+def test_label_studio_two_predictions_a_task_read_the_annotators(tmp_path: Path):
+    """Two predictions a task give rows of their own naming no one (each a
+    model's choice): who judged is read from ``completed_by`` on the rows
+    naming someone (it was found on none: 0.75 of the rows filled, each
+    task's two prediction rows a repeated (item, no one) pair, and every
+    annotation refused as the item listed again). The predictions are no
+    grade and no annotator: left out, their rows counted as a model's."""
+    path = tmp_path / "project.json"
+    grades: dict[str, list[int | None]] = {
+        "d1": [3, 2], "d2": [0, 1], "d3": [1, None], "d4": [2, 2]}
+    _label_studio(path, grades, predictions=2)
+    result = import_annotations(path)
+    doc, report = result.document, result.report
+    assert report.mapping is not None
+    assert report.mapping.annotator is not None
+    assert report.column_names[report.mapping.annotator] == "annotations.completed_by.email"
+    assert doc.annotators == ["ana@lab.example", "ben@lab.example"]
+    assert report.rejected_judgments == []
+    assert (report.judgments_read, report.judgments_imported) == (7, 7)
+    # each task's two predictions: rows of no grade, a model's, said so
+    assert report.rows_predicted == 8
+    assert report.predicted_columns == ["predictions.result.value.choices"]
+    got = {str(s): [None if np.isnan(x) else float(x) for x in row]
+           for s, row in zip(doc.source_id, doc.ratings, strict=True)}
+    assert got == {"d1": [3.0, 2.0], "d2": [0.0, 1.0], "d3": [1.0, None], "d4": [2.0, 2.0]}
+    # the models' choices (Not relevant, Somewhat relevant) are no grade of anyone's
+    assert doc.ratings.shape == (4, 2)
+
+
+def _prodigy(path: Path, answers: list[tuple[str, str, int | None]]) -> None:
+    """Prodigy's ``db-out`` of a choice task (the ``choice`` interface): a
+    line per answer, the task's ``options`` (id, text), ``accept`` the ids
+    selected, ``answer`` the annotator's decision on the task (accept;
+    ignore: skipped, nothing selected), the hashes Prodigy writes."""
+    options = [{"id": g, "text": t} for g, t in enumerate(_LABELS)]
+    with open(path, "w", encoding="utf-8") as fh:
+        for k, (doc, who, g) in enumerate(answers):
+            fh.write(json.dumps({
+                "query": "q", "doc_id": doc, "text": f"Passage {doc}.", "options": options,
+                "accept": [] if g is None else [g], "answer": "ignore" if g is None else "accept",
+                "_input_hash": int(doc[1:]), "_task_hash": 1000 + k // 2,
+                "_view_id": "choice", "_annotator_id": f"relevance-{who}",
+                "_session_id": f"relevance-{who}"}) + "\n")
+
+
+def test_prodigy_choice_answers_accept_and_ignore_alone_grade_by_the_choice(tmp_path: Path):
+    """A choice task whose answers are ``accept`` and ``ignore`` alone: the
+    grade is the option selected (``accept``), never the answer (it was
+    taken for the grade column, refused: "labels on no known scale:
+    'accept'"; ``_input_hash`` 0..3 read as grades too, so the choice's
+    column did not win); without --map or --rubric."""
+    path = tmp_path / "db-out.jsonl"
+    _prodigy(path, [("d1", "u1", 3), ("d1", "u2", 3), ("d2", "u1", None), ("d2", "u2", None),
+                    ("d3", "u1", 1), ("d3", "u2", 1), ("d4", "u1", 0), ("d4", "u2", 0)])
+    result = import_annotations(path)
+    report = result.report
+    assert report.mapping is not None
+    assert report.mapping.grade is not None
+    assert report.column_names[report.mapping.grade] == "accept"
+    assert report.rejected_judgments == []
+    assert (report.judgments_read, report.judgments_imported) == (6, 6)
+    assert report.excluded == {"skipped": 2}
+    got = {str(s): g for s, g in zip(result.document.source_id, result.document.grade.tolist(),
+                                     strict=True)}
+    # the labels held, read on their known scale (Relevant, selected by no
+    # one, is not among them: the options listed are not read as the rubric)
+    assert "rubric: 0=Not relevant,1=Somewhat relevant,2=Highly relevant" in report.notes
+    assert {s: g for s, g in got.items() if s != "d2"} == {"d1": 2.0, "d3": 1.0, "d4": 0.0}
+    assert np.isnan(got["d2"])  # declined by both: kept, its grade unknown
