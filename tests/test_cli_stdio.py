@@ -228,6 +228,25 @@ def test_imports_help_names_the_formats_it_reads_once():
     assert f"the annotators' sheet: {formats}" in helped
 
 
+def test_imports_help_lists_every_kind_of_row_keep_takes():
+    """``import --help``'s --keep listed its kinds by hand: control,
+    rejected, preview, cancelled, skipped, and not ``draft``, which --keep
+    takes (Argilla's draft responses); now each kind with what it is, from
+    the one declaration (fails before: 'draft' absent)."""
+    parser = build_parser()
+    subparsers = next(a for a in parser._actions if a.dest == "command")
+    helped = " ".join(subparsers.choices["import"].format_help().split())  # type: ignore[attr-defined]
+    at = helped.index("--keep KIND,... import")
+    said = helped[at:helped.index("--order {rows}", at)]
+    assert said == (
+        "--keep KIND,... import the rows a platform marks as not judgments all the same, of "
+        "the kinds given: control: a control task (a test question with a known answer); "
+        "rejected: work the platform rejected or found tainted; preview: a preview response, "
+        "not a respondent's; cancelled: a cancelled annotation; skipped: a task the annotator "
+        "skipped or declined, no judgment; draft: a draft response, saved and not submitted, "
+        "no judgment yet (default: none, each such row skipped and counted) ")
+
+
 def test_splits_help_says_what_its_base_and_qrels_may_be():
     """``split --help`` said --qrels is a "TREC qrels file" and BOOK "a
     workbook, CSV/TSV or TREC run", while split reads its base as the editor

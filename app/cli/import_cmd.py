@@ -19,6 +19,7 @@ from typing import Any, TextIO
 
 from app.cli.export import check_output, output_kind
 from app.cli.stdio import STDIN, text_output
+from core.io.row_kinds import KINDS
 from core.io.suffixes import ANNOTATOR_SHEET_FORMATS
 
 __all__ = ["CONSENSUS", "OUTPUTS", "ROUNDING", "add_import_parser", "cmd_import"]
@@ -69,10 +70,9 @@ def add_import_parser(sub: Any) -> None:
     p.add_argument("--rounding", choices=list(ROUNDING), default="none",
                    help="rounding of the consensus (default: none)")
     p.add_argument("--keep", metavar="KIND,...",
-                   help="import the rows a platform marks as not judgments all the same: "
-                   "control (test questions), rejected (rejected or tainted work), preview, "
-                   "cancelled, skipped (tasks an annotator skipped or declined) (default: "
-                   "skipped and counted)")
+                   help="import the rows a platform marks as not judgments all the same, "
+                   "of the kinds given: " + "; ".join(f"{k}: {w}" for k, w in KINDS.items())
+                   + " (default: none, each such row skipped and counted)")
     p.add_argument("--order", choices=["rows"],
                    help="rows: the sheet's row order is a ranking (without a score or rank "
                    "column; by default such a sheet holds judgments only and the scores stay "
@@ -123,7 +123,6 @@ def _names(items: list[str]) -> dict[str, str]:
 
 def _kinds(text: str | None) -> tuple[str, ...]:
     from core.errors import InputError
-    from core.io.annotator.platform import KINDS
 
     kinds = tuple(k.strip() for k in (text or "").split(",") if k.strip())
     wrong = [k for k in kinds if k not in KINDS]

@@ -30,19 +30,11 @@ from collections.abc import Callable, Iterable, Sequence
 
 from core.io.annotator.profile import Profile
 from core.io.headers import normalize
+from core.io.row_kinds import KINDS
 
 __all__ = ["KINDS", "Flag", "column_statuses", "find_flags", "flagged_rows", "marked_text",
            "status_kind", "status_like"]
 
-#: What each kind of row is, for people (kind -> words).
-KINDS: dict[str, str] = {
-    "control": "a control task (a test question with a known answer)",
-    "rejected": "work the platform rejected or found tainted",
-    "preview": "a preview response, not a respondent's",
-    "cancelled": "a cancelled annotation",
-    "skipped": "a task the annotator skipped or declined, no judgment",
-    "draft": "a draft response, saved and not submitted, no judgment yet",
-}
 #: A header's words that say what its true rows are.
 _HINTS: dict[str, frozenset[str]] = {
     "control": frozenset({"golden", "gold", "control", "honeypot", "test_question"}),
