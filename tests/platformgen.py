@@ -462,14 +462,17 @@ def label_studio_json(draw: Any) -> Drawn:
     ``id``, ``email``, names and ``initials``, each naming the annotators;
     its ``result``'s choices, half the projects with a
     comment box's text beside them on some annotations, two controls
-    answered; ``was_cancelled`` and a result empty for one skipped),
+    answered; ``was_cancelled`` and a result empty for one skipped, now
+    and then a task every person skipped: an item of no grade),
     beside the task's own bookkeeping (``inner_id``, ``project``,
     ``updated_by``, counts, empty ``drafts`` and ``predictions``). A
     small project numbers its tasks, annotations and users from 1, so a
     task's ``id`` or ``inner_id`` is often one of its annotations' ids
     (half the projects drawn; the others' ids are large); half the
     projects with a model's predictions (0-2 a task: the model's choice,
-    its score, its ``model_version``), no judgment. 2-3 queries of 2-4
+    its score, its ``model_version``; a project of two models gives half
+    the time both predictions on every task: rows of their own, naming no
+    one, a third of the rows and more), no judgment. 2-3 queries of 2-4
     items, 2-3 people, the labels of ``SCALES["labels"]``."""
     rnd = draw(st.randoms(use_true_random=False))
     n_q, per_q, n_people = draw(st.integers(2, 3)), draw(st.integers(2, 4)), draw(
@@ -483,7 +486,8 @@ def label_studio_json(draw: Any) -> Drawn:
     tasks: list[dict[str, Any]] = []
     truth: dict[tuple[str, str], list[float]] = {}
     cancelled = predicted = 0
-    models = rnd.choice([0, 0, 1, 2])  # predictions a task (at most), by model
+    models = rnd.choice([0, 1, 2, 2])  # predictions a task (at most), by model
+    every_model = rnd.random() < 0.5  # each task all the models' predictions
     commented = rnd.random() < 0.5  # a comment box beside the choice, filled now and then
     discussed = rnd.random() < 0.5  # tasks the team commented on (Label Studio's comments)
     # half the projects export who completed an annotation as the user
@@ -494,10 +498,16 @@ def label_studio_json(draw: Any) -> Drawn:
         for d in range(per_q):
             doc = f"doc/{q}-{d}"
             annotations = []
+            # now and then a task every person cancelled: an item still, its
+            # grades none (it gave no candidate at all)
+            declined = len(tasks) >= 3 and rnd.random() < 0.15
+            if declined:
+                truth[(QUERIES[q], doc)] = []
             for w, user in enumerate(users):
                 at = (start + timedelta(days=w, minutes=len(tasks))).strftime(
                     "%Y-%m-%dT%H:%M:%S.%fZ")
-                skip = w > 0 and rnd.random() < 0.1  # (the first person's never)
+                # (the first person's never, but on a task every person declined)
+                skip = declined or (w > 0 and rnd.random() < 0.1)
                 # every level given once (the labels say the scale by those held)
                 grade = len(tasks) if w == 0 and len(tasks) < 3 else rnd.randrange(3)
                 if skip:
@@ -521,7 +531,7 @@ def label_studio_json(draw: Any) -> Drawn:
                     "last_created_by": None})
                 ann_id += 1
             predictions = _ls_predictions(rnd, 3000 + 2 * len(tasks), task_id, project,
-                                          rnd.randint(0, models))
+                                          models if every_model else rnd.randint(0, models))
             predicted += len(predictions) if len(predictions) > 1 else 0
             tasks.append({
                 "id": task_id, "annotations": annotations, "file_upload": "tasks.json",

@@ -487,6 +487,7 @@ def test_label_studio_json_exports_are_read_as_their_annotations(sheet: Drawn) -
     code, err, report, rows = _run(sheet, ".json")
     event("small ids" if '"id": 1,' in (sheet.text or "") else "large ids")
     event(f"{sheet.predicted_rows} predicted rows")
+    event(f"{sum(not v for v in sheet.truth.values())} tasks every person cancelled")
     assert code == 0, err
     assert report is not None
     tally = report["rows"]
