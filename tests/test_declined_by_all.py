@@ -298,3 +298,23 @@ def test_a_survey_s_items_judged_only_by_spam_are_kept_and_said_by_the_file_s_ro
     assert ("6 items judged only in work the platform rejected: kept as unknown, at their "
             "places (row 4); the unknown-grade convention decides their gains"
             ) in json.loads(report.read_text("utf-8"))["notes"]
+
+
+@pytest.mark.parametrize("shape", list(_SHAPES))
+def test_an_item_declined_by_all_whose_rank_is_no_number_is_said(shape: str, tmp_path: Path,
+                                                                   ) -> None:
+    """The declined item's rank ``n/a``: it is kept with no rank (an
+    unranked candidate) and one line says so, naming the row, the column and
+    the value (it was kept unranked in silence; a judged row's ``n/a``
+    rejects its row)."""
+    items = [_ITEMS[0], ("d2", "n/a", _ITEMS[1][2]), *_ITEMS[2:]]
+    said, report, rows, _ = _import(shape, tmp_path, items=items)
+    got = [(r["source_id"], r["score"], r["state"]) for r in rows]
+    assert got == [("d1", "-1", "number"), ("d2", "", "unknown"), ("d3", "-3", "number"),
+                   ("d4", "-4", "number")]
+    column = {"prodigy": "meta.rank", "label studio": "data.rank"}.get(shape, "rank")
+    note = (f"row 4, column {column!r}: 'n/a' is not a number; the item declined by every "
+            "annotator is kept with no rank: an unranked candidate, outside the ranked list "
+            "(give it its number in the sheet to rank it)")
+    assert note in report["notes"]
+    assert note in said

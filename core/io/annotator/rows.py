@@ -362,6 +362,7 @@ def find_candidates(sheet: Sheet, rows: Rows, report: ImportReport) -> Candidate
         rows_in, ci_in = alive_idx, row_ci
     if unheard:  # listed, no row of theirs read
         rows_in, ci_in = _unread(sheet, report, unheard, rows_in, ci_in)
+        _unranked(sheet, report, unheard, rows.score)
     report.rows_imported = len(rows_in)
     every_first = len(first_rows) == sheet.n_rows
     c_query = q_text if every_first else [q_text[i] for i in first_rows.tolist()]
@@ -386,6 +387,32 @@ def _unread(sheet: Sheet, report: ImportReport, unheard: dict[int, str], rows_in
         report.notes.append(note)
         report.warnings.append(note)
     return rows_in[judged], ci_in[judged]
+
+
+def _unranked(sheet: Sheet, report: ImportReport, unheard: dict[int, str],
+              score: FloatArray) -> None:
+    """An item no one judged listed from a row whose score or rank is not a
+    number (``n/a``): kept with none, said in one line naming the row, the
+    column and the value (it was kept unranked in silence; a judged row's
+    rejects its row)."""
+    mapping = sheet.mapping
+    col = mapping.score if mapping.score is not None else mapping.rank
+    if col is None:
+        return
+    cells, origin = sheet.column(col), sheet.table.origin
+    for i, kind in sorted(unheard.items()):
+        text = cell_text(cells[i]).strip()
+        if not text or not math.isnan(score[i]):
+            continue
+        r = sheet.row_number(i)
+        note = (f"row {r if origin is None else origin.rows[r - 1] + 1}, column "
+                f"{sheet.name(col)!r}: {text!r} is not a number; the item "
+                f"{_UNHEARD.get(kind, _DECLINED)} is kept with no "
+                f"{'score' if mapping.score is not None else 'rank'}: an unranked "
+                "candidate, outside the ranked list (give it its number in the sheet to "
+                "rank it)")
+        report.notes.append(note)
+        report.warnings.append(note)
 
 
 #: What the items no one judged are, by the kind of their first row.
