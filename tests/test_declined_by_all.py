@@ -95,13 +95,14 @@ def _label_studio(path: Path, items: list[Item]) -> None:
 
 
 #: The labels' grades, declared: the label of grade 2 is given only on the
-#: declined item, so the scale read from the labels held would be 0-2.
+#: declined item, so the scale read from the labels held would be 0-2
+#: (Prodigy's records list their options, all four: read as the scale).
 _RUBRIC = ("--rubric", ",".join(f"{g}={t}" for g, t in enumerate(_LABELS)))
 #: Each shape: its writer, the file's extension, the flags it is imported
 #: with (none declares a column: Prodigy's choice, ``accept``, is the grade
 #: whatever its ``answer`` holds).
 _SHAPES = {"argilla 1.x": (_argilla_v1, "jsonl", ()), "argilla 2.x": (_argilla_v2, "jsonl", ()),
-           "prodigy": (_prodigy, "jsonl", _RUBRIC),
+           "prodigy": (_prodigy, "jsonl", ()),
            "label studio": (_label_studio, "json", _RUBRIC)}
 
 

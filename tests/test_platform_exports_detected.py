@@ -112,8 +112,14 @@ def test_prodigy_choice_answers_accept_and_ignore_alone_grade_by_the_choice(tmp_
     assert report.excluded == {"skipped": 2}
     got = {str(s): g for s, g in zip(result.document.source_id, result.document.grade.tolist(),
                                      strict=True)}
-    # the labels held, read on their known scale (Relevant, selected by no
-    # one, is not among them: the options listed are not read as the rubric)
-    assert "rubric: 0=Not relevant,1=Somewhat relevant,2=Highly relevant" in report.notes
-    assert {s: g for s, g in got.items() if s != "d2"} == {"d1": 2.0, "d3": 1.0, "d4": 0.0}
+    # the labels on the known scale the options list whole: Relevant, chosen
+    # by no one, is a level all the same (read from the labels chosen, the
+    # scale was 0-2 and Highly relevant 2)
+    assert "rubric: 0=Not relevant,1=Somewhat relevant,2=Relevant,3=Highly relevant" \
+        in report.notes
+    assert report.scale == (
+        "the scale not relevant / somewhat relevant / relevant / highly relevant, as the "
+        "sheet's legend (options, the choices each record lists: Not relevant / Somewhat "
+        "relevant / Relevant / Highly relevant, no grades) lists its levels")
+    assert {s: g for s, g in got.items() if s != "d2"} == {"d1": 3.0, "d3": 1.0, "d4": 0.0}
     assert np.isnan(got["d2"])  # declined by both: kept, its grade unknown

@@ -288,7 +288,8 @@ def find_legend(table: Table, mapping: ColumnMapping) -> Legends:
     (none is read, ``why`` says so)."""
     above = table.rows[:max(mapping.header_row, 0)] if table.origin is None else []
     every = [*_in_rows(above, ""), *in_cells(above, ""),
-             *legend_columns(table, mapping.header_row).values(), *_other_sheets(table)]
+             *legend_columns(table, mapping.header_row).values(), *_other_sheets(table),
+             *table.listed]
     found = [lg for lg in every if isinstance(lg, Legend)]
     words = [lg for lg in every if isinstance(lg, Vocabulary)]
     if len({lg.rubric for lg in found}) > 1:

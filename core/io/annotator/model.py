@@ -367,6 +367,8 @@ class Table:
     #: Columns read into another and emptied (a radio button's choices a
     #: column each: :mod:`~core.io.annotator.onehot`), with why, for the report.
     merged: dict[int, str] = field(default_factory=dict)
+    #: Legends of labels the file's records list (Prodigy's ``options``).
+    listed: tuple[Vocabulary, ...] = ()
 
     def unnamed(self) -> str:
         """A headerless table's columns as messages list them: ``the columns

@@ -19,7 +19,7 @@ from typing import Any
 from core.errors import InputError
 from core.io import files
 from core.io.annotator.model import Table
-from core.io.annotator.records import explode_list_cells, records_rows
+from core.io.annotator.records import explode_list_cells, records_table
 from core.io.files import check_input, read_input
 from core.io.headers import DELIMITERS
 from core.io.safety import (
@@ -97,7 +97,7 @@ def _read_text_table(path: Path) -> Table:
                          hint="give it the .xlsx extension")
     text, encoding = decode_detected(raw, name)
     if path.suffix.lower() in RECORD_SUFFIXES:
-        return Table(file=name, rows=records_rows(text, name), encoding=encoding)
+        return records_table(text, name, encoding)
     delim = sniff_delimiter(text, path)
     try:
         rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delim))

@@ -27,29 +27,30 @@ from typing import Any
 
 from core.errors import InputError
 from core.io.annotator.model import Table, cell_text
+from core.io.annotator.scales import Vocabulary
 from core.io.files import HEAD_BYTES
 from core.io.qrels_kind import refuse_report
 from core.io.safety import column_letters
 
-__all__ = ["expand_json_cells", "explode_list_cells", "list_cell", "records_rows"]
+__all__ = ["expand_json_cells", "explode_list_cells", "list_cell", "records_rows", "records_table"]
 
 #: The most rows one record may give (a product of nested lists).
 _MAX_PER_RECORD = 10_000
 
 
 def _flatten(value: Any, prefix: str, controls: frozenset[str] = frozenset(),
-             ) -> list[dict[str, Any]]:
+             listed: dict[str, tuple[str, ...]] | None = None) -> list[dict[str, Any]]:
     """The rows one JSON value gives, as column -> cell; ``controls``: the
     lists whose objects are one answer each of a form's controls
-    (:func:`_controls`)."""
+    (:func:`_controls`); ``listed`` gathers the legends read (:func:`_legends`)."""
     if isinstance(value, dict):
-        value = _legends(value)
+        value = _legends(value, prefix, listed)
         rows: list[dict[str, Any]] = [{}]
         several: list[list[dict[str, Any]]] = []  # the parts giving several rows each
         order: dict[str, None] = {}  # the columns in the record's order
         for key, item in value.items():
             name = f"{prefix}.{key}" if prefix else str(key)
-            part = _flatten(item, name, controls)
+            part = _flatten(item, name, controls, listed)
             for row in part:
                 order.update(dict.fromkeys(row))
             if len(part) > 1:
@@ -71,10 +72,10 @@ def _flatten(value: Any, prefix: str, controls: frozenset[str] = frozenset(),
             merged: list[dict[str, Any]] = [{}]
             for v in value:
                 merged = [{**a, **b} for a, b in itertools.product(
-                    merged, _flatten(v, f"{prefix}.{v[_CONTROL]}", controls))]
+                    merged, _flatten(v, f"{prefix}.{v[_CONTROL]}", controls, listed))]
             return merged
         if value and all(isinstance(v, dict) for v in value):
-            return [row for v in value for row in _flatten(v, prefix, controls)]
+            return [row for v in value for row in _flatten(v, prefix, controls, listed)]
         if not value:
             return [{prefix: None}]
         return [{prefix: list(value)}]
@@ -109,10 +110,12 @@ def _controls(value: Any, prefix: str, out: set[str]) -> None:
             _controls(v, prefix, out)
 
 
-def _legends(record: dict[str, Any]) -> dict[str, Any]:
+def _legends(record: dict[str, Any], prefix: str = "",
+             listed: dict[str, tuple[str, ...]] | None = None) -> dict[str, Any]:
     """A list of objects with ids that another field's values name (Prodigy's
     ``options`` beside ``accept: [2]``) is a legend, not rows: the values
-    become the objects' texts and the legend goes."""
+    become the objects' texts and the legend goes, its texts in order kept
+    in ``listed`` (by the legend's column name)."""
     out = dict(record)
     for key, legend in record.items():
         # only objects naming choices: Label Studio's annotations have ids
@@ -132,6 +135,11 @@ def _legends(record: dict[str, Any]) -> dict[str, Any]:
         if key in out and any(
                 v == [] for other, v in record.items() if other != key):
             out.pop(key)  # nothing chosen from the options (a task skipped): still a legend
+        if key not in out and listed is not None:
+            name = f"{prefix}.{key}" if prefix else str(key)
+            listed.setdefault(name, tuple(str(t) for t in texts.values()))
+            if listed[name] != tuple(str(t) for t in texts.values()):
+                listed[name] = ()  # records listing different choices: no one legend
     return out
 
 
@@ -179,9 +187,25 @@ def _records(text: str, name: str) -> Iterator[tuple[int, Any]]:
                              hint="a JSON Lines file holds one JSON object per line") from exc
 
 
-def records_rows(text: str, name: str) -> list[list[Any]]:
+def records_table(text: str, name: str, encoding: str | None) -> Table:
+    """A JSON or JSON Lines export as a table (:func:`records_rows`), with
+    the choices its records list (Prodigy's ``options``, the same on every
+    record) as a legend of labels without grades: the scale's vocabulary,
+    a level no one chose among it (``Relevant`` between ``Somewhat
+    relevant`` and ``Highly relevant``: read from the labels chosen, the
+    scale was 0-2 and Highly relevant 2, not 3)."""
+    listed: dict[str, tuple[str, ...]] = {}
+    rows = records_rows(text, name, listed)
+    return Table(file=name, rows=rows, encoding=encoding, listed=tuple(
+        Vocabulary(labels, f"{key}, the choices each record lists")
+        for key, labels in listed.items() if len(set(labels)) > 1))
+
+
+def records_rows(text: str, name: str, listed: dict[str, tuple[str, ...]] | None = None,
+                 ) -> list[list[Any]]:
     """A JSON or JSON Lines export as rows, the first of them the header (a
-    report this program wrote as JSON refused, naming it)."""
+    report this program wrote as JSON refused, naming it); ``listed``
+    gathers the legends of choices the records list."""
     refuse_report(text[:HEAD_BYTES].encode("utf-8"), name)
     columns: dict[str, None] = {}
     out: list[dict[str, Any]] = []
@@ -198,7 +222,7 @@ def records_rows(text: str, name: str) -> list[list[Any]]:
                              file=name, line=at,
                              hint="each record holds the query, the document and its ratings")
         try:
-            rows = [r for row in _flatten(rec, "", controls) for r in _spread(row)]
+            rows = [r for row in _flatten(rec, "", controls, listed) for r in _spread(row)]
         except ValueError as exc:
             raise InputError(f"record {at}: {exc}", file=name, line=at,
                              hint="each rating needs its own row, or its list the same "
