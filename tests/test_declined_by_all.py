@@ -298,3 +298,20 @@ def test_a_survey_s_items_judged_only_by_spam_are_kept_and_said_by_the_file_s_ro
     assert ("6 items judged only in work the platform rejected: kept as unknown, at their "
             "places (row 4); the unknown-grade convention decides their gains"
             ) in json.loads(report.read_text("utf-8"))["notes"]
+
+
+@pytest.mark.parametrize("version", ["1.x", "2.x"])
+def test_an_argilla_export_of_drafts_alone_imports_no_grade(tmp_path: Path, version: str) -> None:
+    """Every response exported still a draft (the column's statuses
+    ``draft`` alone, no ``submitted`` beside it): the header names a
+    response's status (``relevance.status``, ``relevance.responses.status``),
+    so each is a draft as among submitted ones, no grade read (they were
+    imported as grades, d1's mean 2), every item kept at its place, unknown."""
+    items: list[Item] = [(d, r, [("u1", g, "draft"), ("u2", 1, "draft")])
+                         for d, r, g in (("d1", 1, 3), ("d2", 2, 2), ("d3", 3, 0))]
+    said, report, rows, _out = _import(f"argilla {version}", tmp_path, items=items)
+    assert [(r["source_id"], r["score"], r["grade"], r["state"]) for r in rows] == [
+        ("d1", "-1", "", "unknown"), ("d2", "-2", "", "unknown"), ("d3", "-3", "", "unknown")]
+    assert report["excluded"] == {"draft": 6}
+    assert ("3 items with draft responses alone (saved, not submitted: pending): kept as "
+            "unknown, at their places (rows 2, 4, 6)") in said

@@ -241,7 +241,7 @@ def _not_judgments(sheet: Sheet, skip: BoolArray, report: ImportReport) -> dict[
     if mapping.status is None and not mapping.flags:
         return declined
     marked = flagged_rows(sheet.texts, sheet.n_rows, mapping.status, mapping.flags,
-                          sheet.name)
+                          sheet.name, sheet.header)
     for i in sorted(marked):
         kind, why = marked[i]
         if skip[i] or kind in mapping.keep:
@@ -540,7 +540,7 @@ def annotator_names(sheet: Sheet, report: ImportReport | None = None) -> list[st
     if NO_NAME not in names or not sheet.mapping.keep:
         return names
     marked = flagged_rows(sheet.texts, sheet.n_rows, sheet.mapping.status, sheet.mapping.flags,
-                          sheet.name)
+                          sheet.name, sheet.header)
     origin = sheet.table.origin
     said: dict[str, str] = {}
     for i, (kind, why) in sorted(marked.items()):
