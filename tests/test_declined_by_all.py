@@ -319,3 +319,44 @@ def test_an_item_declined_by_all_whose_rank_is_no_number_is_said(shape: str, tmp
             "(give it its number in the sheet to rank it)")
     assert note in report["notes"]
     assert note in said
+
+
+@pytest.mark.parametrize("version", ["1.x", "2.x"])
+def test_an_argilla_export_of_drafts_alone_imports_no_grade(tmp_path: Path, version: str) -> None:
+    """Every response exported still a draft (the column's statuses
+    ``draft`` alone, no ``submitted`` beside it): the header names a
+    response's status (``relevance.status``, ``relevance.responses.status``),
+    so each is a draft as among submitted ones, no grade read (they were
+    imported as grades, d1's mean 2), every item kept at its place, unknown."""
+    items: list[Item] = [(d, r, [("u1", g, "draft"), ("u2", 1, "draft")])
+                         for d, r, g in (("d1", 1, 3), ("d2", 2, 2), ("d3", 3, 0))]
+    said, report, rows, _out = _import(f"argilla {version}", tmp_path, items=items)
+    assert [(r["source_id"], r["score"], r["grade"], r["state"]) for r in rows] == [
+        ("d1", "-1", "", "unknown"), ("d2", "-2", "", "unknown"), ("d3", "-3", "", "unknown")]
+    assert report["excluded"] == {"draft": 6}
+    assert ("3 items with draft responses alone (saved, not submitted: pending): kept as "
+            "unknown, at their places (rows 2, 4, 6)") in said
+
+
+def test_an_item_declined_by_all_without_a_rank_is_said_unranked(tmp_path: Path) -> None:
+    """An item every annotator declined whose rows hold no rank (``n/a``)
+    is kept, unknown, but has no place among the ranked: the note says it
+    is unranked, where it said 'at its place (row 4)' of an item the
+    evaluation leaves out of the ranking (d1, d3, d4 at ranks 1-3: 1.0)."""
+    sheet = tmp_path / "judged.csv"
+    sheet.write_text("query,doc,rank,annotator,grade,status\n" + "".join(
+        f"q,d{d},{rank},{who},{grade},{status}\n"
+        for d, rank, grade, status in ((1, "1", "3", "submitted"), (2, "n/a", "", "discarded"),
+                                       (3, "3", "1", "submitted"), (4, "4", "0", "submitted"))
+        for who in ("u1", "u2")), encoding="utf-8")
+    out, report = tmp_path / "o.csv", tmp_path / "r.json"
+    code, said, err = _run(["import", str(sheet), "-o", str(out), "--report", str(report)])
+    assert code == 0, err
+    with open(out, newline="", encoding="utf-8") as fh:
+        assert [(r["source_id"], r["score"], r["state"]) for r in csv.DictReader(fh)] == [
+            ("d1", "-1", "number"), ("d2", "", "unknown"), ("d3", "-3", "number"),
+            ("d4", "-4", "number")]
+    note = ("1 item declined by every annotator: kept as unknown, unranked (row 4: rank holds "
+            "no number); the unknown-grade convention decides its gain")
+    assert note in json.loads(report.read_text("utf-8"))["notes"]
+    assert note in said

@@ -57,8 +57,9 @@ _STATUS: dict[str, str] = {
 }
 #: Statuses that mark a row only among a form's response statuses (Argilla's
 #: ``draft``, a response saved and not submitted, beside ``submitted`` or
-#: ``discarded``): elsewhere ``draft`` is a document's own status (draft /
-#: published) and marks nothing.
+#: ``discarded``, or alone in a response's status: ``relevance.status``,
+#: ``relevance.responses.status``): elsewhere ``draft`` is a document's own
+#: status (draft / published) and marks nothing.
 _RESPONSE_STATUS: dict[str, str] = {"draft": "draft"}
 _RESPONSES = frozenset({"submitted", "discarded"})
 #: Marks in a grade column that say no grade was given at all (Prodigy's
@@ -76,7 +77,7 @@ Flag = tuple[int, str, str]
 def status_like(p: Profile) -> bool:
     """A column of a few statuses, one of which marks rows (``Rejected``)."""
     values = {t for t in p.texts if t}
-    return 1 <= len(values) <= 8 and p.numeric < 0.5 and bool(column_statuses(values))
+    return 1 <= len(values) <= 8 and p.numeric < 0.5 and bool(column_statuses(values, p.name))
 
 
 def status_kind(value: str) -> str | None:
@@ -84,13 +85,18 @@ def status_kind(value: str) -> str | None:
     return _STATUS.get(value.strip().casefold())
 
 
-def column_statuses(values: Iterable[str]) -> dict[str, str]:
+def column_statuses(values: Iterable[str], header: str = "") -> dict[str, str]:
     """The values of a column of statuses that mark rows, each with the
     kind of row it marks (:func:`status_kind`; ``draft`` only among a
-    form's response statuses, Argilla's ``submitted`` or ``discarded``)."""
+    form's response statuses: beside Argilla's ``submitted`` or
+    ``discarded``, or in a column of them alone whose ``header`` is a
+    response's status, ``QUESTION.status`` or ``QUESTION.responses.status``,
+    as when every response exported is still a draft)."""
     distinct = {v for v in values if v}
     keys = {v.strip().casefold(): v for v in distinct}
-    response = not _RESPONSES.isdisjoint(keys)
+    parent, _, last = header.strip().casefold().rpartition(".")
+    response = not _RESPONSES.isdisjoint(keys) or (
+        bool(parent) and last == "status" and set(keys) <= {*_RESPONSES, *_RESPONSE_STATUS})
     out: dict[str, str] = {}
     for key, v in keys.items():
         kind = _STATUS.get(key) or (_RESPONSE_STATUS.get(key) if response else None)
@@ -142,7 +148,7 @@ def find_flags(profiles: list[Profile], used: set[int], grade: int | None,
         elif p.filled and status_like(p):
             # a second column of statuses (Qualtrics' DistributionChannel = preview)
             flags.append((p.col, "status", "status"))
-            marks = column_statuses(p.texts)
+            marks = column_statuses(p.texts, p.name)
             reasons.append(("skip", f"{p.shown()}: " + ", ".join(
                 f"{m} marks {KINDS[marks[m]]}" for m in sorted(marks))))
         elif grade is not None and p.graded and 0 < p.fill < 0.9 and _hint(p.name) == "control":
@@ -160,20 +166,25 @@ def find_flags(profiles: list[Profile], used: set[int], grade: int | None,
 
 def flagged_rows(texts: Callable[[int], Sequence[str]], n_rows: int, status: int | None,
                  flags: Sequence[Flag], names: Callable[[int], str],
-                 ) -> dict[int, tuple[str, str]]:
+                 header: Sequence[str] = ()) -> dict[int, tuple[str, str]]:
     """Data row -> (kind, why) for every row a status or a flag column marks
-    (the first mark of a row is its reason)."""
+    (the first mark of a row is its reason); ``header``: the columns'
+    headers (:func:`column_statuses`)."""
     out: dict[int, tuple[str, str]] = {}
+
+    def heading(c: int) -> str:
+        return header[c] if c < len(header) and header[c] else ""
+
     if status is not None:
         cells = texts(status)
-        statuses = column_statuses(cells)
+        statuses = column_statuses(cells, heading(status))
         for i, v in enumerate(cells):
             kind = statuses.get(v) if v else None
             if kind is not None:
                 out[i] = (kind, f"{KINDS[kind]}: {names(status)} is {v!r}")
     for col, kind, test in flags:
         cells = texts(col)
-        statuses = column_statuses(cells) if test == "status" else {}
+        statuses = column_statuses(cells, heading(col)) if test == "status" else {}
         for i in range(n_rows):
             v = cells[i]
             if i in out or not v:
@@ -200,7 +211,8 @@ def marked_text(profiles: Sequence[Profile], found: dict[str, int], flags: Seque
     every row (a comment box no one filled) is dropped too, said empty as
     any empty column is. Returns the reasons."""
     marked = flagged_rows(lambda c: profiles[c].texts, len(profiles[0].texts) if profiles
-                          else 0, found.get("status"), flags, lambda c: profiles[c].shown())
+                          else 0, found.get("status"), flags, lambda c: profiles[c].shown(),
+                          [p.name for p in profiles])
     for f in ("note", "reason"):
         col = found.get(f)
         if col is not None and all(i in marked for i, t in enumerate(profiles[col].texts) if t):

@@ -241,7 +241,7 @@ def _not_judgments(sheet: Sheet, skip: BoolArray, report: ImportReport) -> dict[
     if mapping.status is None and not mapping.flags:
         return declined
     marked = flagged_rows(sheet.texts, sheet.n_rows, mapping.status, mapping.flags,
-                          sheet.name)
+                          sheet.name, sheet.header)
     for i in sorted(marked):
         kind, why = marked[i]
         if skip[i] or kind in mapping.keep:
@@ -361,7 +361,7 @@ def find_candidates(sheet: Sheet, rows: Rows, report: ImportReport) -> Candidate
     else:
         rows_in, ci_in = alive_idx, row_ci
     if unheard:  # listed, no row of theirs read
-        rows_in, ci_in = _unread(sheet, report, unheard, rows_in, ci_in)
+        rows_in, ci_in = _unread(sheet, report, unheard, rows_in, ci_in, rows.score)
         _unranked(sheet, report, unheard, rows.score)
     report.rows_imported = len(rows_in)
     every_first = len(first_rows) == sheet.n_rows
@@ -377,13 +377,13 @@ def find_candidates(sheet: Sheet, rows: Rows, report: ImportReport) -> Candidate
 
 
 def _unread(sheet: Sheet, report: ImportReport, unheard: dict[int, str], rows_in: IntArray,
-            ci_in: IntArray) -> tuple[IntArray, IntArray]:
+            ci_in: IntArray, score: FloatArray) -> tuple[IntArray, IntArray]:
     """The rows read (``rows_in``, their items ``ci_in``) without those
     the items no one judged are listed from (``unheard``,
     :func:`_unheard`); the report says those items, on the command line's
     output too."""
     judged = ~np.isin(rows_in, list(unheard))
-    for note in _unheard_notes(sheet, unheard):
+    for note in _unheard_notes(sheet, unheard, score):
         report.notes.append(note)
         report.warnings.append(note)
     return rows_in[judged], ci_in[judged]
@@ -421,24 +421,32 @@ _UNHEARD = {"draft": "with draft responses alone (saved, not submitted: pending)
 _DECLINED = "declined by every annotator"
 
 
-def _unheard_notes(sheet: Sheet, unheard: dict[int, str]) -> list[str]:
+def _unheard_notes(sheet: Sheet, unheard: dict[int, str], score: FloatArray) -> list[str]:
     """The report's lines on the items no one judged, declined ones and
-    those with drafts alone: how many, kept as unknown, and their rows
-    (the first few)."""
+    those with drafts alone: how many, kept as unknown, at their places or
+    unranked (a rank or score column whose cell in their row holds no
+    number: not ranked, as a judged row without one), and their rows (the
+    first few)."""
     origin = sheet.table.origin  # a reshaped table: the file's rows said
-    by_words: dict[str, list[int]] = {}
+    mapping = sheet.mapping
+    column = mapping.score if mapping.score is not None else mapping.rank
+    by_words: dict[tuple[str, bool], list[int]] = {}
     for i, kind in sorted(unheard.items()):
         r = sheet.row_number(i)
-        by_words.setdefault(_UNHEARD.get(kind, _DECLINED), []).append(
+        placed = column is None or bool(np.isfinite(score[i]))
+        by_words.setdefault((_UNHEARD.get(kind, _DECLINED), placed), []).append(
             r if origin is None else origin.rows[r - 1] + 1)
     notes = []
-    for words, rows in sorted(by_words.items(), key=lambda w: w[0] != _DECLINED):
+    for (words, placed), rows in sorted(by_words.items(),
+                                        key=lambda w: (w[0][0] != _DECLINED, not w[0][1])):
         n, at = len(rows), sorted(set(rows))
         where = ("rows " if len(at) > 1 else "row ") + ", ".join(map(str, at[:5])) + (
             f" and {len(at) - 5} more" if len(at) > 5 else "")
         its = ("their places", "their gains") if n > 1 else ("its place", "its gain")
-        notes.append(f"{n} item{'s' if n > 1 else ''} {words}: kept as unknown, at {its[0]} "
-                     f"({where}); the unknown-grade convention decides {its[1]}")
+        kept = f"at {its[0]} ({where})" if placed or column is None else (
+            f"unranked ({where}: {sheet.name(column)} holds no number)")
+        notes.append(f"{n} item{'s' if n > 1 else ''} {words}: kept as unknown, {kept}; the "
+                     f"unknown-grade convention decides {its[1]}")
     return notes
 
 
@@ -567,7 +575,7 @@ def annotator_names(sheet: Sheet, report: ImportReport | None = None) -> list[st
     if NO_NAME not in names or not sheet.mapping.keep:
         return names
     marked = flagged_rows(sheet.texts, sheet.n_rows, sheet.mapping.status, sheet.mapping.flags,
-                          sheet.name)
+                          sheet.name, sheet.header)
     origin = sheet.table.origin
     said: dict[str, str] = {}
     for i, (kind, why) in sorted(marked.items()):

@@ -99,7 +99,7 @@ def _marked(table: Table, mapping: ColumnMapping) -> dict[str, int]:
 
     counts: dict[str, int] = {}
     for kind, _why in flagged_rows(texts, len(data), mapping.status, mapping.flags,
-                                   str).values():
+                                   str, table.header(mapping)).values():
         counts[kind] = counts.get(kind, 0) + 1
     per_row = table.origin.per_row if table.origin is not None else 1  # the file's rows
     return {kind: n // per_row for kind, n in counts.items()}

@@ -134,7 +134,7 @@ def judged_by(profiles: list[Profile], found: dict[str, int], flags: Sequence[Fl
     if col is None:
         return reasons
     marked = flagged_rows(lambda c: profiles[c].texts, len(profiles[0].texts), found.get(
-        "status"), flags, lambda c: profiles[c].shown())
+        "status"), flags, lambda c: profiles[c].shown(), [p.name for p in profiles])
     twins = _twins(profiles, found, marked, read, rows)
     source = source_items(profiles, found)
     who = profiles[found["annotator"]]
