@@ -16,7 +16,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from tests.data.qualtrics_meta import QUALTRICS_META
-from tests.sheetgen import PEOPLE, QUERIES, SCALES, Drawn
+from tests.sheetgen_drawn import PEOPLE, QUERIES, SCALES, Drawn
 
 #: Survey and crowd platforms' exports drawn as kinds of their own
 #: (:func:`platform_sheets`), with their header rows, metadata columns and
