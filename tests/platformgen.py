@@ -3,7 +3,7 @@ of their own (Qualtrics, through Prolific or not; a Mechanical Turk batch,
 its answer a radio button a column per choice or not; a Label Studio CSV
 or JSON export): their header rows, bookkeeping columns and rows that are
 no judgments, the truth of each judgment kept aside in a
-:class:`~tests.sheetgen.Drawn`, written by :func:`~tests.sheetgen.write_sheet`.
+:class:`~tests.sheetgen_drawn.Drawn`, written by :func:`~tests.sheetgen.write_sheet`.
 """
 
 from __future__ import annotations
