@@ -166,6 +166,17 @@ SLOW_FILES = (
 )
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Refuse a run whose :data:`SLOW_FILES` names a file tests/ does not
+    hold (renamed or removed): it would drop out of the order in silence."""
+    folder = Path(__file__).resolve().parent
+    for name in SLOW_FILES:
+        if not (folder / name).is_file():
+            raise pytest.UsageError(
+                f"tests/conftest.py's SLOW_FILES names {name}, which is no file in "
+                "tests/: write its new name there, or take it out")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The slow files first (:data:`SLOW_FILES`), then the others by their
     number of tests, most first; each file's tests together, in their order."""

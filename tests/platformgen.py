@@ -3,12 +3,13 @@ of their own (Qualtrics, through Prolific or not; a Mechanical Turk batch,
 its answer a radio button a column per choice or not; a Label Studio CSV
 or JSON export): their header rows, bookkeeping columns and rows that are
 no judgments, the truth of each judgment kept aside in a
-:class:`~tests.sheetgen.Drawn`, written by :func:`~tests.sheetgen.write_sheet`.
+:class:`~tests.sheetgen_drawn.Drawn`, written by :func:`~tests.sheetgen.write_sheet`.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from random import Random
 from typing import Any
@@ -16,7 +17,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from tests.data.qualtrics_meta import QUALTRICS_META
-from tests.sheetgen import PEOPLE, QUERIES, SCALES, Drawn
+from tests.sheetgen_drawn import PEOPLE, QUERIES, SCALES, Drawn
 
 #: Survey and crowd platforms' exports drawn as kinds of their own
 #: (:func:`platform_sheets`), with their header rows, metadata columns and
@@ -454,6 +455,38 @@ def _ls_predictions(rnd: Random, first: int, task: int, project: int,
              "project": project} for m in range(n)]
 
 
+#: How a Label Studio export writes a time.
+_LS_TIME = "%Y-%m-%dT%H:%M:%S.%fZ"
+
+
+@dataclass
+class _LsProject:
+    """A Label Studio project being drawn (:func:`label_studio_json`): its
+    users and numbers, its habits, and the tasks, truth and counts so far."""
+
+    rnd: Random
+    users: list[int]
+    project: int
+    task_id: int
+    ann_id: int
+    #: predictions a task (at most), by model
+    models: int
+    #: each task all the models' predictions
+    every_model: bool
+    #: a comment box beside the choice, filled now and then
+    commented: bool
+    #: tasks the team commented on (Label Studio's comments)
+    discussed: bool
+    #: who completed an annotation exported as the user (its id, e-mail,
+    #: names, initials): each names the annotators
+    expanded: bool
+    start: datetime = datetime(2024, 3, 1, 9, 0)
+    tasks: list[dict[str, Any]] = field(default_factory=list)
+    truth: dict[tuple[str, str], list[float]] = field(default_factory=dict)
+    cancelled: int = 0
+    predicted: int = 0
+
+
 @st.composite
 def label_studio_json(draw: Any) -> Drawn:
     """A Label Studio project's JSON export, as its Export button writes it:
@@ -477,86 +510,95 @@ def label_studio_json(draw: Any) -> Drawn:
     rnd = draw(st.randoms(use_true_random=False))
     n_q, per_q, n_people = draw(st.integers(2, 3)), draw(st.integers(2, 4)), draw(
         st.integers(2, 3))
+    p = _ls_project(rnd, n_people)
+    for q in range(n_q):
+        for d in range(per_q):
+            _ls_task(p, QUERIES[q], f"doc/{q}-{d}")
+    truth = {k: sorted(v) for k, v in p.truth.items()}
+    return Drawn([], "long", truth, kinds=["labelstudio json"],
+                 grade_headers=["annotations.result.relevance.value.choices" if p.commented
+                                else "annotations.result.value.choices"],
+                 text=json.dumps(p.tasks, indent=1), cancelled=p.cancelled,
+                 predicted_rows=p.predicted)
+
+
+def _ls_project(rnd: Random, n_people: int) -> _LsProject:
+    """A project's users and numbers (a small one numbers its tasks,
+    annotations and users from 1) and its habits, drawn."""
     small = rnd.random() < 0.5
-    said = SCALES["labels"][1]
     users = [rnd.randint(1, 4) + 4 * w if small else rnd.randint(100, 999) * 10 + w
              for w in range(n_people)]
     project = rnd.randint(1, 3) if small else rnd.randint(40, 90)
     task_id, ann_id = (1, 1) if small else (rnd.randint(10000, 20000), rnd.randint(50000, 60000))
-    tasks: list[dict[str, Any]] = []
-    truth: dict[tuple[str, str], list[float]] = {}
-    cancelled = predicted = 0
-    models = rnd.choice([0, 1, 2, 2])  # predictions a task (at most), by model
-    every_model = rnd.random() < 0.5  # each task all the models' predictions
-    commented = rnd.random() < 0.5  # a comment box beside the choice, filled now and then
-    discussed = rnd.random() < 0.5  # tasks the team commented on (Label Studio's comments)
-    # half the projects export who completed an annotation as the user
-    # (its id, e-mail, names, initials): each names the annotators
-    expanded = rnd.random() < 0.5
-    start = datetime(2024, 3, 1, 9, 0)
-    for q in range(n_q):
-        for d in range(per_q):
-            doc = f"doc/{q}-{d}"
-            annotations = []
-            # now and then a task every person cancelled: an item still, its
-            # grades none (it gave no candidate at all)
-            declined = len(tasks) >= 3 and rnd.random() < 0.15
-            if declined:
-                truth[(QUERIES[q], doc)] = []
-            for w, user in enumerate(users):
-                at = (start + timedelta(days=w, minutes=len(tasks))).strftime(
-                    "%Y-%m-%dT%H:%M:%S.%fZ")
-                # (the first person's never, but on a task every person declined)
-                skip = declined or (w > 0 and rnd.random() < 0.1)
-                # every level given once (the labels say the scale by those held)
-                grade = len(tasks) if w == 0 and len(tasks) < 3 else rnd.randrange(3)
-                if skip:
-                    cancelled += 1
-                else:
-                    truth.setdefault((QUERIES[q], doc), []).append(float(grade))
-                annotations.append({
-                    "id": ann_id, "completed_by": {
-                        "id": user, "email": PEOPLE["email"][w], "first_name": "",
-                        "last_name": "", "avatar": None,
-                        "initials": PEOPLE["email"][w][:2]} if expanded else user,
-                    "result": [] if skip else _ls_result(
-                        rnd, f"{ann_id:x}", w, said(grade),
-                        commented and (not tasks or rnd.random() < 0.5)),
-                    "was_cancelled": skip, "ground_truth": False, "created_at": at,
-                    "updated_at": at, "draft_created_at": None,
-                    "lead_time": round(rnd.uniform(1.5, 40), 3), "prediction": {},
-                    "result_count": 0, "import_id": None, "last_action": None,
-                    "task": task_id, "project": project, "updated_by": user,
-                    "parent_prediction": None, "parent_annotation": None,
-                    "last_created_by": None})
-                ann_id += 1
-            predictions = _ls_predictions(rnd, 3000 + 2 * len(tasks), task_id, project,
-                                          models if every_model else rnd.randint(0, models))
-            predicted += len(predictions) if len(predictions) > 1 else 0
-            tasks.append({
-                "id": task_id, "annotations": annotations, "file_upload": "tasks.json",
-                "drafts": [], "predictions": predictions,
-                "data": {"query": QUERIES[q], "doc": doc}, "meta": {},
-                "created_at": start.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
-                "updated_at": start.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
-                "inner_id": len(tasks) + 1, "total_annotations": n_people,
-                "cancelled_annotations": sum(a["was_cancelled"] for a in annotations),
-                "total_predictions": len(predictions), "comment_count": 0,
-                "unresolved_comment_count": 0,
-                "last_comment_updated_at": None, "project": project,
-                "updated_by": users[-1], "comment_authors": []})
-            if discussed and rnd.random() < 0.5:  # its comments' time: no note, no grade
-                tasks[-1].update({
-                    "comment_count": 1, "comment_authors": [users[0]],
-                    "last_comment_updated_at": (start + timedelta(days=9, minutes=len(tasks)))
-                    .strftime("%Y-%m-%dT%H:%M:%S.%fZ")})
-            task_id += 1
-    truth = {k: sorted(v) for k, v in truth.items()}
-    return Drawn([], "long", truth, kinds=["labelstudio json"],
-                 grade_headers=["annotations.result.relevance.value.choices" if commented
-                                else "annotations.result.value.choices"],
-                 text=json.dumps(tasks, indent=1), cancelled=cancelled,
-                 predicted_rows=predicted)
+    models = rnd.choice([0, 1, 2, 2])
+    every_model, commented, discussed = (rnd.random() < 0.5 for _ in range(3))
+    return _LsProject(rnd, users, project, task_id, ann_id, models, every_model, commented,
+                      discussed, expanded=rnd.random() < 0.5)
+
+
+def _ls_task(p: _LsProject, query: str, doc: str) -> None:
+    """One task of ``query``'s ``doc``: each user's annotation, the models'
+    predictions and the task's bookkeeping, added to the project."""
+    rnd = p.rnd
+    # now and then a task every person cancelled: an item still, its
+    # grades none (it gave no candidate at all)
+    declined = len(p.tasks) >= 3 and rnd.random() < 0.15
+    if declined:
+        p.truth[(query, doc)] = []
+    annotations = [_ls_annotation(p, w, user, (query, doc), declined)
+                   for w, user in enumerate(p.users)]
+    predictions = _ls_predictions(rnd, 3000 + 2 * len(p.tasks), p.task_id, p.project,
+                                  p.models if p.every_model else rnd.randint(0, p.models))
+    p.predicted += len(predictions) if len(predictions) > 1 else 0
+    p.tasks.append({
+        "id": p.task_id, "annotations": annotations, "file_upload": "tasks.json",
+        "drafts": [], "predictions": predictions,
+        "data": {"query": query, "doc": doc}, "meta": {},
+        "created_at": p.start.strftime(_LS_TIME), "updated_at": p.start.strftime(_LS_TIME),
+        "inner_id": len(p.tasks) + 1, "total_annotations": len(p.users),
+        "cancelled_annotations": sum(a["was_cancelled"] for a in annotations),
+        "total_predictions": len(predictions), "comment_count": 0,
+        "unresolved_comment_count": 0,
+        "last_comment_updated_at": None, "project": p.project,
+        "updated_by": p.users[-1], "comment_authors": []})
+    if p.discussed and rnd.random() < 0.5:  # its comments' time: no note, no grade
+        p.tasks[-1].update({
+            "comment_count": 1, "comment_authors": [p.users[0]],
+            "last_comment_updated_at": (p.start + timedelta(days=9, minutes=len(p.tasks)))
+            .strftime(_LS_TIME)})
+    p.task_id += 1
+
+
+def _ls_annotation(p: _LsProject, w: int, user: int, item: tuple[str, str],
+                   declined: bool) -> dict[str, Any]:
+    """User ``w``'s annotation of the task being drawn: a choice, or
+    cancelled (the first person's never, but on a task every person
+    declined); its grade kept in the truth."""
+    rnd, n_tasks = p.rnd, len(p.tasks)
+    at = (p.start + timedelta(days=w, minutes=n_tasks)).strftime(_LS_TIME)
+    skip = declined or (w > 0 and rnd.random() < 0.1)
+    # every level given once (the labels say the scale by those held)
+    grade = n_tasks if w == 0 and n_tasks < 3 else rnd.randrange(3)
+    if skip:
+        p.cancelled += 1
+    else:
+        p.truth.setdefault(item, []).append(float(grade))
+    email, ann = PEOPLE["email"][w], p.ann_id
+    p.ann_id += 1
+    return {
+        "id": ann, "completed_by": {
+            "id": user, "email": email, "first_name": "", "last_name": "", "avatar": None,
+            "initials": email[:2]} if p.expanded else user,
+        "result": [] if skip else _ls_result(
+            rnd, f"{ann:x}", w, SCALES["labels"][1](grade),
+            p.commented and (not p.tasks or rnd.random() < 0.5)),
+        "was_cancelled": skip, "ground_truth": False, "created_at": at,
+        "updated_at": at, "draft_created_at": None,
+        "lead_time": round(rnd.uniform(1.5, 40), 3), "prediction": {},
+        "result_count": 0, "import_id": None, "last_action": None,
+        "task": p.task_id, "project": p.project, "updated_by": user,
+        "parent_prediction": None, "parent_annotation": None,
+        "last_created_by": None}
 
 
 @st.composite

@@ -13,8 +13,10 @@ transposed layout. The truth of every judgment is kept aside in a
 :class:`Drawn`, for the property tests (tests/test_import_properties.py)
 to compare with what the import made of the file.
 
-The distractors' cells are drawn by tests/sheetgen_columns.py's makers;
-:func:`sheets` composes a sheet in steps (the plan, the truth, the grade
+The queries, ids, people, scales and :class:`Drawn` are declared in
+tests/sheetgen_drawn.py, the distractors' cells drawn by
+tests/sheetgen_columns.py's makers and the legends by
+tests/sheetgen_legends.py; :func:`sheets` composes a sheet in steps (the plan, the truth, the grade
 columns, the ranking, the distractors, the table, the legends). To add a
 column kind, see docs/import.md ("Adding a column kind").
 Platforms' and tools' exports, with their own header rows, bookkeeping
@@ -46,42 +48,9 @@ from tests.sheetgen_columns import (
     tally,
     within_queries,
 )
+from tests.sheetgen_drawn import PEOPLE, QUERIES, QUESTIONS, SCALES, SOURCE_SHAPES, Drawn
+from tests.sheetgen_legends import WORD_SCALES, key_column, scale_legend, words_legend
 
-QUERIES = ["solar panel efficiency", "best hiking boots", "python csv unicode",
-           "what is ndcg", "cheap flights to rome", "espresso grinder", "train times"]
-#: Each query's text as annotators' exports write it beside the query
-#: (``query_text``, drawn when asked for), one per query of :data:`QUERIES`.
-QUESTIONS = ["Which solar panels keep their efficiency in a cold, cloudy climate?",
-             'What are the best hiking boots for wide feet under "$150"?',
-             "How do I read a CSV file with Unicode (é, ü, 中文) in Python?",
-             "What is NDCG, and how does it differ from MAP?",
-             "Where can I find cheap flights to Rome in late October?",
-             "Which espresso grinder is worth it for a beginner, burr or blade?",
-             "What are the train times from Zürich to Milan on Sundays?"]
-#: Source ids of many shapes: (query index, doc index) -> id.
-SOURCE_SHAPES: dict[str, Callable[[int, int], Any]] = {
-    "slug": lambda q, d: f"doc-{q:02d}-{d:04d}",
-    "url": lambda q, d: f"https://site{q}.example/page/{d}",
-    "clueweb": lambda q, d: f"clueweb09-en{q:04d}-{d:02d}-{q * 31 + d:05d}",
-    "number": lambda q, d: 2350000100 + 100 * q + d,
-    "sku": lambda q, d: f"B0{q}{d:03d}XK{d % 7}",
-    "uuid": lambda q, d: f"{q:08x}-{d:04x}-4a1b-9c2d-{q * 7919 + d:012x}",
-}
-PEOPLE: dict[str, list[Any]] = {
-    "email": ["ana@lab.example", "ben@lab.example", "chen.li@uni.example", "dee@corp.example"],
-    "worker": ["A1X9QW2LMZ3K7P", "A2B7NC4RT8VE1D", "A3KD8FJ2MS9QXL", "A9ZL2XW4YTK3RB"],
-    "name": ["Alice", "Bob", "Chen", "Dana"],
-    "number": [41823377, 45519020, 40011234, 47770001],
-}
-#: Grade writings: name -> (grades drawn, how each is written).
-SCALES: dict[str, tuple[list[int], Callable[[int], Any]]] = {
-    "0-3": ([0, 1, 2, 3], lambda g: g),
-    "1-5": ([1, 2, 3, 4, 5], lambda g: g),
-    "labels": ([0, 1, 2], lambda g: ["Not relevant", "Somewhat relevant",
-                                     "Highly relevant"][g]),
-    "numbered": ([0, 1, 2], lambda g: f"{g} - " + ["Not relevant", "Somewhat relevant",
-                                                   "Highly relevant"][g]),
-}
 #: Headers by role: realistic ones, and neutral ones (``col3``) from the layout.
 GRADE_HEADERS = ["relevance", "Answer.relevance", "grade", "Relevance (0-3)", "rating",
                  "label", "judgment"]
@@ -115,194 +84,10 @@ class Column:
     grade_of: str | None = None
 
 
-@dataclass
-class Drawn:
-    """A drawn sheet: its rows (header first), the truth of each judgment
-    ((query, source) -> the grades given), the ranking's header and values
-    ((query, source) -> score, rank as -rank), whether its header names a
-    ranking, the flags a user would pass, and whether a distractor looks
-    like grades under a header that does not say what it is."""
-
-    rows: list[list[Any]]
-    layout: str
-    truth: dict[tuple[str, str], list[float]]
-    ranking: str | None = None
-    ranking_named: bool = False
-    ranking_values: dict[tuple[str, str], float] = field(default_factory=dict)
-    flags: list[str] = field(default_factory=list)
-    ambiguous: bool = False
-    #: A long sheet with a second column of grades under a header naming
-    #: no one's: the import must refuse it, or use both columns.
-    extra_grade: bool = False
-    grade_headers: list[str] = field(default_factory=list)
-    #: Each query's text as the sheet writes it beside the query (a
-    #: ``query_text`` column), by the query as written; {} without one.
-    query_texts: dict[str, str] = field(default_factory=dict)
-    kinds: list[str] = field(default_factory=list)
-    #: Each column's kind, in the header's order (a long or wide sheet).
-    column_kinds: list[str] = field(default_factory=list)
-    #: A ranking disagreeing with itself (``sheets(split=True)``): the
-    #: item's query and source, its two rows in the file and their values.
-    split: tuple[str, str, int, int, Any, Any] | None = None
-    #: Items whose first row leaves the ranking blank while a later row of
-    #: theirs gives it (``sheets(gaps=True)``, and a third of the long
-    #: sheets of several judges with a ranking): the item's query and
-    #: source, the blank row and the row giving the value, in the file,
-    #: and the value (a score, or a rank).
-    gaps: list[tuple[str, str, int, int, Any]] = field(default_factory=list)
-    #: A legend of the grade scale (``sheets(legend=...)``): rows written
-    #: above the header, or a sheet of its own after the judgments' (a
-    #: workbook), and the grade it lacks when drawn wrong (else None).
-    above: list[list[Any]] = field(default_factory=list)
-    legend_sheet: list[list[Any]] | None = None
-    legend_lacks: float | None = None
-    #: A legend of labels without grades (``sheets(legend="labels")``): its
-    #: labels as it lists them, the order it states (``best first``,
-    #: ``worst first`` or ""), and the label it lacks that the grades use
-    #: (``legend="labels wrong"``; else None).
-    legend_words: tuple[str, ...] = ()
-    legend_order: str = ""
-    legend_lacks_label: str | None = None
-    #: A grade cell off the range its header declares (``sheets(off_range=True)``):
-    #: its row in the file (header on row 1) and its value; the import refuses it.
-    off_range: tuple[int, int] | None = None
-    #: Grade cells drawn blank (``sheets(blanks=True)``): no judgment.
-    blank_cells: int = 0
-    #: The notes the import's report must hold (a radio button read as
-    #: one grade column: :func:`tests.platformgen._radio`).
-    notes: list[str] = field(default_factory=list)
-    #: A checkbox's header beside a radio button's choices (``Answer.unsure.on``):
-    #: no grade, left out saying so (:func:`tests.platformgen._radio`).
-    checkbox: str | None = None
-    #: The file's own text, written as it is (a JSON export of nested
-    #: records: :func:`tests.platformgen.label_studio_json`); its annotations cancelled.
-    text: str | None = None
-    cancelled: int = 0
-    #: Rows of a model's predictions apart from the annotations (two or
-    #: more a task: :func:`tests.platformgen.label_studio_json`), no judgment.
-    predicted_rows: int = 0
-
-
-#: Each scale's levels as a legend says them.
-LEGENDS: dict[str, list[tuple[int, str]]] = {
-    "0-3": [(0, "not relevant"), (1, "partial"), (2, "relevant"), (3, "perfect")],
-    "1-5": [(1, "bad"), (2, "poor"), (3, "fair"), (4, "good"), (5, "excellent")],
-    "labels": [(0, "Not relevant"), (1, "Somewhat relevant"), (2, "Highly relevant")],
-    "numbered": [(0, "Not relevant"), (1, "Somewhat relevant"), (2, "Highly relevant")],
-}
-
-
 #: Google Sheets' checkboxes: false 0, true 1 (a workbook's booleans, or
 #: the words as a CSV export writes them).
 CHECKBOXES: dict[str, tuple[list[int], Callable[[int], Any]]] = {
     "checkbox": ([0, 1], lambda g: bool(g))}
-#: Labels on no known scale, worst first (grades 0-3): a legend of them
-#: without grades gives the import no numbers (``sheets(legend="labels")``).
-WORDS = ["Useless", "Marginal", "Useful", "Vital"]
-#: The scales of words a legend of labels is drawn for: a known one, and
-#: one no known scale reads.
-WORD_SCALES: dict[str, tuple[list[int], Callable[[int], Any]]] = {
-    "labels": SCALES["labels"], "words": ([0, 1, 2, 3], lambda g: WORDS[g])}
-
-
-def _words_legend(sheet: Drawn, rnd: Random, scale: str, wrong: bool) -> None:
-    """A legend of ``scale``'s labels without grades (without its top label
-    when ``wrong``), each as the cells write it or in other case: in one
-    cell (``From best to worst: Vital / Useful / ...``, or under ``Scale:``
-    stating no order), a label a row under a title (``Legend (best
-    first)``, or ``Legend``), or a label a cell across a row after that
-    title; above the header, on a sheet of its own, or in a column beside
-    the judgments, blank below."""
-    grades, write = WORD_SCALES[scale]
-    words = [str(write(g)) for g in grades]
-    order = rnd.choice(["best first", "worst first", ""])
-    listed = words[::-1] if order == "best first" or (not order and rnd.random() < 0.5) \
-        else words
-    if wrong:
-        listed = [w for w in listed if w != words[-1]]
-    # the legend typed apart from the cells: a label's case may differ
-    listed = [rnd.choice([w, w, w.lower(), w.upper()]) for w in listed]
-    said = {"best first": "from best to worst", "worst first": "from worst to best"}
-    form = rnd.choice(["cell", "rows", "across"])
-    title = f"Legend ({said[order]})" if order else "Legend"
-    rows: list[list[Any]] = (
-        [[(said[order].capitalize() if order else "Scale") + ": " + " / ".join(listed)]]
-        if form == "cell" else [[title + ":", *listed]] if form == "across"
-        else [[title], *([w] for w in listed)])
-    place = rnd.random()
-    if place < 0.3 and len(sheet.rows) > len(listed) + 1 and form != "across":
-        column = [title, *listed]  # a label a row under the title, as the column's header
-        sheet.rows = [[*r, column[i] if i < len(column) else ""]
-                      for i, r in enumerate(sheet.rows)]
-        sheet.column_kinds = [*sheet.column_kinds, "legend"]
-    elif place < 0.65:
-        sheet.above = [*rows, []]
-    else:
-        sheet.legend_sheet = rows
-    sheet.legend_words, sheet.legend_order = tuple(listed), order
-    sheet.legend_lacks_label = words[-1] if wrong else None
-
-
-def _legend(sheet: Drawn, rnd: Random, scale: str, wrong: bool) -> None:
-    """A legend of ``scale`` (without its top grade when ``wrong``): in one
-    cell, one level a row, a grade beside its label a row, or a level a
-    cell across a row after ``Scale:`` (as a CSV line of the legend typed
-    without quotes is split); above the
-    header, on a sheet of its own, or beside the judgments, blank below:
-    one level a row in a column (``Legend``), or a grade beside its label
-    in two (``Grade`` | ``Meaning``)."""
-    levels = LEGENDS[scale][:-1] if wrong else LEGENDS[scale]
-    form = rnd.choice(["cell", "rows", "pairs", "across"])
-    rows: list[list[Any]] = (
-        [["Scale: " + ", ".join(f"{g} = {t}" for g, t in levels)]] if form == "cell"
-        else [[f"{g} = {t}"] for g, t in levels] if form == "rows"
-        else [["Scale:", *(f"{g} = {t}" for g, t in levels)]] if form == "across"
-        else [[g, t] for g, t in levels])
-    place = rnd.random()
-    if place < 0.25 and len(sheet.rows) > len(levels) + 1 and form != "across":
-        # one level a row under "Legend", or a grade beside its label under
-        # "Grade" | "Meaning" (a header naming the grade's role)
-        beside = ([["Grade", "Meaning"], *([g, t] for g, t in levels)] if form == "pairs"
-                  else [["Legend"], *([f"{g} = {t}"] for g, t in levels)])
-        blank = [""] * len(beside[0])
-        sheet.rows = [[*r, *(beside[i] if i < len(beside) else blank)]
-                      for i, r in enumerate(sheet.rows)]
-        sheet.column_kinds = [*sheet.column_kinds, *(["legend"] * len(beside[0]))]
-    elif place < 0.6:
-        sheet.above = [*rows, []]
-    else:
-        sheet.legend_sheet = [["Grade", "Meaning"] if form == "pairs" else ["Legend"], *rows]
-    sheet.legend_lacks = float(LEGENDS[scale][-1][0]) if wrong else None
-
-
-#: What a key beside the judgments says each level means.
-MEANINGS = ["off topic", "some of it", "answers it", "the best answer", "nothing better"]
-
-
-def _key(sheet: Drawn, rnd: Random, scale: str) -> None:
-    """A key of the scale's labels without grades in a column beside the
-    judgments (``Legend``, ``Key``, or no header), a label a row from the
-    first row down, blank below: bare or given its meaning (``Not
-    relevant = off topic``), under a title cell or not (``Key:``, ``Legend
-    (best first)``), best or worst first. It holds no judgment: it is the
-    legend, never one more annotator's grades, a note or a grade column
-    left unused (it was each)."""
-    labels = [t for _, t in LEGENDS[scale]]
-    if rnd.random() < 0.5:
-        labels = labels[::-1]
-    described = rnd.random() < 0.5
-    entries = [f"{t}{rnd.choice([' = ', ': ', ' - '])}{MEANINGS[i]}" if described else t
-               for i, t in enumerate(labels)]
-    title = rnd.choice(["", "", "Key:", "Legend (best first)"])
-    entries = [title, *entries] if title else entries
-    header = rnd.choice(["Legend", "Key", ""])
-    if len(entries) >= len(sheet.rows) - 1:  # as long as the sheet: named a legend
-        header = "Legend"
-    column = [header, *entries]
-    sheet.rows = [[*r, column[i] if i < len(column) else ""] for i, r in enumerate(sheet.rows)]
-    sheet.column_kinds = [*sheet.column_kinds, "key"]
-
-
 @dataclass
 class Run:
     """A drawn run as MS MARCO writes one (qid, pid, rank; rank 1..n within
@@ -423,24 +208,27 @@ class Asked:
     such sheets anyway), half the time under an annotator's name
     (``grade_Dana``); with ``legend`` a legend of the grade scale
     (``"right"``, or ``"wrong"``: without the top grade the grades use), in
-    rows above the header or on a sheet of its own (:func:`_legend`); with
-    ``legend="labels"`` (or ``"labels wrong"``, lacking the top label) a
-    legend of the grades' labels without grades, the labels on a known
-    scale or on none (:func:`_words_legend`); with ``unread`` a long sheet
-    of one judge graded in labels on no known scale (:data:`WORDS`, no
-    legend) under a grade's name, beside a column of whole numbers 1 to 4
-    under a header naming nothing (kind ``numbers``, no judgment: drawn
-    apart from the grades), which the import must never take for the
-    grades; with ``checkbox`` a wide sheet of Google Sheets' checkboxes,
-    one column per annotator (``Relevant? (Ana)``), true or false (a
-    workbook's booleans, or the words): a binary grade, true 1; with
-    ``key`` a key of the scale's labels in a column beside the judgments
-    (:func:`_key`); with ``blanks`` a long or wide sheet with a fifth of its
-    grade cells left blank (no judgment: each judgment drawn there is no
-    more in the truth; ``blank_cells`` counts them); with ``unnamed`` a long
-    sheet graded in labels (a known scale's, or :data:`WORDS`) under a
-    header naming no grade (:data:`UNNAMED_LABELS`), no other column of
-    grades beside them; with ``off_range`` a long sheet graded 0-3 under
+    rows above the header or on a sheet of its own
+    (:func:`~tests.sheetgen_legends.scale_legend`); with ``legend="labels"``
+    (or ``"labels wrong"``, lacking the top label) a legend of the grades'
+    labels without grades, the labels on a known scale or on none
+    (:func:`~tests.sheetgen_legends.words_legend`); with ``unread`` a long
+    sheet of one judge graded in labels on no known scale
+    (:data:`~tests.sheetgen_legends.WORDS`, no legend) under a grade's
+    name, beside a column of whole numbers 1 to 4 under a header naming
+    nothing (kind ``numbers``, no judgment: drawn apart from the grades),
+    which the import must never take for the grades; with ``checkbox`` a
+    wide sheet of Google Sheets' checkboxes, one column per annotator
+    (``Relevant? (Ana)``), true or false (a workbook's booleans, or the
+    words): a binary grade, true 1; with ``key`` a key of the scale's
+    labels in a column beside the judgments
+    (:func:`~tests.sheetgen_legends.key_column`); with ``blanks`` a long or
+    wide sheet with a fifth of its grade cells left blank (no judgment:
+    each judgment drawn there is no more in the truth; ``blank_cells``
+    counts them); with ``unnamed`` a long sheet graded in labels (a known
+    scale's, or :data:`~tests.sheetgen_legends.WORDS`) under a header
+    naming no grade (:data:`UNNAMED_LABELS`), no other column of grades
+    beside them; with ``off_range`` a long sheet graded 0-3 under
     ``Relevance (0-3)`` with one cell 4 (:attr:`Drawn.off_range`: the
     import must refuse it, the truth kept as drawn)."""
 
@@ -694,11 +482,11 @@ def _legends(p: _Plan, ask: Asked, sheet: Drawn) -> None:
     """A key beside the judgments, a legend of labels or one of the scale,
     as asked."""
     if ask.key:
-        _key(sheet, p.rnd, p.scale)
+        key_column(sheet, p.rnd, p.scale)
     if p.words and not (ask.unread or ask.unnamed):
-        _words_legend(sheet, p.rnd, p.scale, ask.legend == "labels wrong")
+        words_legend(sheet, p.rnd, p.scale, ask.legend == "labels wrong")
     elif ask.legend:
-        _legend(sheet, p.rnd, p.scale, ask.legend == "wrong")
+        scale_legend(sheet, p.rnd, p.scale, ask.legend == "wrong")
 
 
 def _split(sheet: Drawn, rnd: Random, ranked: Column, per_row: list[tuple[int, int, Any]],

@@ -16,7 +16,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from tests.sheetgen import PEOPLE, QUERIES
+from tests.sheetgen_drawn import PEOPLE, QUERIES
 
 #: The layouts drawn (:func:`block_sheets`).
 BLOCK_KINDS = ["pivot", "titled"]

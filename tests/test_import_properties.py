@@ -42,7 +42,6 @@ from tests.platformgen import (
     platform_sheets,
 )
 from tests.sheetgen import (
-    LEGENDS,
     Drawn,
     Run,
     runs,
@@ -50,6 +49,7 @@ from tests.sheetgen import (
     write_sheet,
 )
 from tests.sheetgen_blocks import Blocks, block_sheets
+from tests.sheetgen_legends import LEGENDS
 from tests.sheetgen_small import Small, small_wide_sheets
 
 #: The sheets tried per run (stated in docs/import.md).

@@ -55,8 +55,8 @@ def add_import_parser(sub: Any) -> None:
     p.add_argument("--map", action="append", default=[], metavar="FIELD=COLUMN",
                    help=f"read FIELD from COLUMN (a header, letter or number), or none to "
                    f"leave FIELD out (rank=none: the sheet holds no ranking); FIELD is one of "
-                   f"{_FIELDS}; repeat for several. A score or rank is read only from a "
-                   "column whose header names one, or from the column given here")
+                   f"{_FIELDS}; repeat for several fields, each once. A score or rank is read "
+                   "only from a column whose header names one, or from the column given here")
     p.add_argument("--annotators", metavar="COL,COL,...",
                    help="one annotator's grades per column (a wide sheet)")
     p.add_argument("--names", action="append", default=[], metavar="ID=NAME,...",
@@ -99,6 +99,10 @@ def _pairs(items: list[str]) -> dict[str, str]:
         if not sep or not field.strip() or not column.strip():
             raise InputError(f"--map {item!r} is not FIELD=COLUMN",
                              hint=f"e.g. --map query=Topic; fields: {_FIELDS}")
+        if out.get(field.strip(), column.strip()) != column.strip():  # (the last won, unsaid)
+            raise InputError(f"--map gives {field.strip()} two columns, "
+                             f"{out[field.strip()]!r} and {column.strip()!r}",
+                             hint="map each field to one column")
         out[field.strip()] = column.strip()
     return out
 

@@ -1,7 +1,7 @@
 """Qualtrics' metadata columns, declared once for the two writers of its
 exports: tests/data/platform_sheets.py (the corpus' qualtrics_export.csv,
 run as a script beside this file: imported by its bare name) and
-tests/sheetgen.py (the exports hypothesis draws: ``tests.data.qualtrics_meta``).
+tests/platformgen.py (the exports hypothesis draws: ``tests.data.qualtrics_meta``).
 This module imports nothing, so either way of importing it works."""
 
 #: The columns before the questions, in the export's order: the column id,

@@ -1,0 +1,46 @@
+"""``--map FIELD=COLUMN`` declares each field once: the same field given two
+columns is refused in one line naming both (the last won without a word,
+the other column's grades imported as if the first had never been
+given); the same column twice is one declaration. The sheet is written
+by hand."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import pytest
+
+from app.cli.main import main
+
+#: Two grade columns that disagree on every row: which one was read shows.
+SHEET = ("query,doc,R1,R2\n"
+         "q1,d1,3,0\nq1,d2,1,2\nq1,d3,0,3\nq2,d4,2,1\nq2,d5,0,2\n")
+
+
+def _import(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+            *flags: str) -> tuple[int, str, list[str]]:
+    path, out = tmp_path / "graded.csv", tmp_path / "out.csv"
+    path.write_text(SHEET, encoding="utf-8")
+    code = main(["import", str(path), "-o", str(out), *flags], io.StringIO())
+    err = capsys.readouterr().err
+    if code != 0:
+        return code, err, []
+    with open(out, newline="", encoding="utf-8") as fh:
+        return code, err, [r["grade"] for r in csv.DictReader(fh)]
+
+
+def test_a_field_mapped_to_two_columns_is_refused_naming_both(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, err, grades = _import(tmp_path, capsys, "--map", "grade=R1", "--map", "grade=R2")
+    assert (code, err, grades) == (
+        2, "ndcg-worksheet: error: --map gives grade two columns, 'R1' and 'R2' (map each "
+        "field to one column)\n", [])
+
+
+def test_a_field_mapped_to_one_column_twice_reads_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, err, grades = _import(tmp_path, capsys, "--map", "grade=R2", "--map", " grade = R2")
+    assert code == 0, err
+    assert grades == ["0", "2", "3", "1", "2"]
