@@ -255,20 +255,20 @@ class QueryNavigator(QWidget):
         a cell's margins (pixels): 40 characters of real text are wider than
         40 of the font's average ones (at 9 pt, "symptoms of vitamin d
         deficiency adult 3" took 283 px of the 280 asked and was cut). Then
-        the widest of those whose query has a text, cut to the id and the
-        text's first :data:`TEXT_LEAST` characters (0: none has a text)."""
+        the same widest with each query that has a text cut to its id and
+        the text's first :data:`TEXT_LEAST` characters (0: none has a text):
+        an id without a text among them is kept whole as before."""
         model, metrics = self.model, QFontMetricsF(self.view.font())
         rows = range(min(200, model.rowCount()))
         cells = model.shown(rows, QueryColumn.QUERY)
-        texts = (str(value or "")[:characters] for value, _font in cells)
-        widest = max((text_width(metrics, t) for t in texts), default=0)
-        ev, least = self.model.evaluation, 0
-        if ev is not None:
-            for q in rows:
-                text = ev.doc.query_text(q)
-                if text:  # (as its cell shows it, the text cut)
-                    cut = shown_query(ev.doc.query_ids[q], text[:TEXT_LEAST] + "…", CELL_SHOWN)
-                    least = max(least, text_width(metrics, cut))
+        widths = [text_width(metrics, str(value or "")[:characters]) for value, _font in cells]
+        ev, widest, least = self.model.evaluation, max(widths, default=0), 0
+        doc = ev.doc if ev is not None else None
+        if doc is not None and any(doc.query_text(q) for q in rows):
+            for q, width in zip(rows, widths, strict=True):
+                text = doc.query_text(q)  # (as its cell shows it, cut; an id alone: whole)
+                least = max(least, text_width(metrics, shown_query(
+                    doc.query_ids[q], text[:TEXT_LEAST] + "…", CELL_SHOWN)) if text else width)
         margins = text_margins(self.view)
         return (widest + margins if widest else 0), (least + margins if least else 0)
 
