@@ -52,10 +52,18 @@ class FlowLayout(QLayout):
 
     def minimumSize(self) -> QSize:
         size = QSize()
-        for item in self._items:
+        for item in self._shown():
             size = size.expandedTo(item.minimumSize())
         m = self.contentsMargins()
         return size + QSize(m.left() + m.right(), m.top() + m.bottom())
+
+    def _shown(self) -> list[QLayoutItem]:
+        """The items laid out, measured and placed alike: Qt's own rule
+        (``isEmpty``), a hidden widget skipped unless its size policy keeps
+        its room (``retainSizeWhenHidden``). The placing skipped every hidden
+        widget while the least size counted the one keeping its room, so
+        the buttons after it were laid over the room it kept."""
+        return [item for item in self._items if not item.isEmpty()]
 
     def _spacing(self, orientation: Qt.Orientation) -> int:
         if self.spacing() >= 0:
@@ -74,10 +82,7 @@ class FlowLayout(QLayout):
         x, y, line = area.x(), area.y(), 0
         across = self._spacing(Qt.Orientation.Horizontal)
         down = self._spacing(Qt.Orientation.Vertical)
-        for item in self._items:
-            widget = item.widget()
-            if widget is not None and widget.isHidden():
-                continue
+        for item in self._shown():
             hint = item.sizeHint()
             if x + hint.width() > area.right() + 1 and line > 0:
                 x, y, line = area.x(), y + line + down, 0

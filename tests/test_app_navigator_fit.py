@@ -341,3 +341,29 @@ def test_a_status_past_the_rows_measured_is_not_cut(qtbot: Any) -> None:
     option.initFrom(view)
     assert text_width(option.font, "? unresolved") + text_margins(view) <= view.columnWidth(
         QueryColumn.STATUS)
+
+
+def test_an_id_without_a_text_is_kept_whole_beside_queries_with_texts(qtbot: Any) -> None:
+    """The least the query cells keep before the status gives way is the
+    id and a text's start where the query has a text, and the id whole
+    where it has none, as without texts: the long id without a text was
+    left out of that least, elided for the status (its least 'q2 · What…'
+    alone)."""
+    from app.shown import shown_query
+
+    doc = _document()
+    doc.query_texts = {"q2": "What does the grace period mean in the refund policy?"}
+    nav = QueryNavigator(lambda: 4)
+    qtbot.addWidget(nav)
+    nav.resize(342, 400)
+    nav.set_evaluation(evaluate(doc))
+    margins = text_margins(nav.view)
+    long_id = text_width(nav.view.font(), "q-long-" + "x" * 30) + margins
+    assert nav._ids_most == long_id
+    assert nav._ids_least == long_id > text_width(
+        nav.view.font(), shown_query("q2", "What…")) + margins
+    doc = _document()  # (another document: refitted)
+    doc.query_texts = {"q2": "What does it mean?", "q-long-" + "x" * 30: "a text"}
+    nav.set_evaluation(evaluate(doc))
+    assert nav._ids_least == text_width(nav.view.font(), shown_query(
+        "q-long-" + "x" * 30, "a te…")) + margins

@@ -162,3 +162,26 @@ def test_the_wizard_keeps_the_guessed_text_column(qtbot: Any, tmp_path: Path):
     assert wizard.mapping_page.mapping().query_text == 2
     assert "query text: question, read from its values" in wizard.mapping_page.findChild(
         QLabel, "guessReasons").text()
+
+
+def test_at_1280x800_the_navigator_shows_the_id_the_text_and_the_status(qtbot: Any,
+                                                                       tmp_path: Path):
+    """The text gives way before the status: at 1280x800 the Status column
+    was hidden to give the query cell its 40 characters of text (a 342 px
+    list: "q017 · How do I renew a pass…" beside the NDCG alone). Now the
+    status is shown whole and the cell keeps the id and the text's start,
+    elided, the whole text on hover; the side column still asks for the
+    text's 40 characters where the screen has the room."""
+    from app.panels.fit import text_margins, text_width
+    from app.panels.navigator import TEXT_LEAST
+
+    w = _window(qtbot, _book(tmp_path))
+    nav, view = w.navigator, w.navigator.view
+    header = view.horizontalHeader()
+    assert not view.isColumnHidden(QueryColumn.STATUS)
+    assert header.sectionSize(QueryColumn.STATUS) == nav._status_width > 0
+    least = text_width(view.font(), shown_query("q017", PASSPORT[:TEXT_LEAST] + "…"))
+    assert header.sectionSize(QueryColumn.QUERY) >= least + text_margins(view)
+    assert view.horizontalScrollBar().maximum() == 0  # (nothing off to the side)
+    assert nav.sizeHint().width() > nav.width()  # (more of the text where there is room)
+    w.session.mark_saved()

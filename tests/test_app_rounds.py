@@ -650,3 +650,34 @@ def test_a_note_changed_on_both_sides_is_reported_by_the_merge(qtbot, window, tm
     model = conflicts.view.model
     assert [(model.index(r, ConflictColumn.KIND).data(), model.index(r, ConflictColumn.STATUS)
              .data()) for r in range(model.rowCount())] == [("note", "open")]
+
+
+def test_a_conflict_whose_candidate_is_gone_stays_among_the_open_ones(qtbot, window):
+    """A conflict whose candidate left the document is not settled: nothing
+    answered its reviewers' disagreement. It is listed among the open ones,
+    in their colours, counted open, and the message says there is nothing to
+    take (fails before: it was greyed below the note conflict still open,
+    and counted settled, '1 of 2 conflicts open')."""
+    from dataclasses import replace
+
+    merged, _grade, (_, y) = merged_with_both_kinds()
+    a = merged.assignment
+    assert a is not None
+    merged.assignment = replace(a, conflicts=tuple(
+        replace(c, source_id="removed-later") for c in a.conflicts))
+    window.set_document(merged)
+    view = controller(window, ConflictsController).view
+    model = view.model
+    assert [(model.index(r, ConflictColumn.SOURCE).data(),
+             model.index(r, ConflictColumn.STATUS).data()) for r in range(2)] == [
+        ("removed-later", "candidate gone"), (y, "open")]
+    assert model.settled == [False, False]
+    assert model.index(0, ConflictColumn.QUERY).data(Qt.ItemDataRole.ForegroundRole) is None
+    assert view.message.text() == (
+        "2 of 2 conflicts open: different grades (the base's stayed) or notes (joined). "
+        "Select one, then take one side's or keep both. 1 of them without its candidate "
+        "(no longer in the document): nothing to take there.")
+    rect = view.table.visualRect(model.index(0, ConflictColumn.QUERY))
+    qtbot.mouseClick(view.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert view.choice_buttons == {}
+    assert not view.go_button.isEnabled()

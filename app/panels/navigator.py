@@ -38,6 +38,7 @@ from app.panels.fit import (
 )
 from app.panels.status_cell import StatusFitsDelegate
 from app.scheme import tint
+from app.shown import CELL_SHOWN, shown_query
 from core.engine.evaluation import Evaluation, Status
 from core.engine.results import STATUS_BY_CODE
 
@@ -51,6 +52,12 @@ IDS_ASKED = 160
 #: layout gives the side column no more than its share, and the grid its key
 #: columns first: app.layout).
 IDS_CHARACTERS = 40
+#: The least of a query's text (characters, its first word or so) its cell
+#: keeps beside the id before the status column gives way: the text elides
+#: first (whole on hover), the status is what a reviewer scans the list for.
+#: At 1280x800 (a 342 px list) the status was hidden to give the text its
+#: 40 characters; 12 of them still left it 23 px short, 8 of them 4 px.
+TEXT_LEAST = 4
 
 
 class _QueryList(QTableView):
@@ -137,8 +144,9 @@ class QueryNavigator(QWidget):
         #: the least it gives way to before the status hides (a number's).
         self._ndcg_width = self._ndcg_least = 0
         #: The query ids' width as fitted (:meth:`fit_columns`), for :meth:`sizeHint`,
-        #: and the widest of their first IDS_CHARACTERS characters.
-        self._ids_width = self._ids_most = 0
+        #: the widest of their first IDS_CHARACTERS characters, and the widest
+        #: id with its text's first TEXT_LEAST characters (0: no query has a text).
+        self._ids_width = self._ids_most = self._ids_least = 0
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.filter_edit)
@@ -223,7 +231,7 @@ class QueryNavigator(QWidget):
             header_widths(view)[QueryColumn.NDCG],
             text_width(view.font(), f"-0.{'0' * self._decimals()}") + text_margins(view)))
         self._ids_width = measured[QueryColumn.QUERY]
-        self._ids_most = self._widest_ids(IDS_CHARACTERS)
+        self._ids_most, self._ids_least = self._widest_ids(IDS_CHARACTERS)
         self._fit_status()
 
     def _widest_status(self) -> int:
@@ -242,16 +250,27 @@ class QueryNavigator(QWidget):
             text_width(metrics, STATUS_LOOK[STATUS_BY_CODE[int(code)]].label)
             for code in np.flatnonzero(counts))
 
-    def _widest_ids(self, characters: int) -> int:
+    def _widest_ids(self, characters: int) -> tuple[int, int]:
         """The widest of the first 200 query ids cut to ``characters``, with
         a cell's margins (pixels): 40 characters of real text are wider than
         40 of the font's average ones (at 9 pt, "symptoms of vitamin d
-        deficiency adult 3" took 283 px of the 280 asked and was cut)."""
+        deficiency adult 3" took 283 px of the 280 asked and was cut). Then
+        the same widest with each query that has a text cut to its id and
+        the text's first :data:`TEXT_LEAST` characters (0: none has a text):
+        an id without a text among them is kept whole as before."""
         model, metrics = self.model, QFontMetricsF(self.view.font())
-        cells = model.shown(range(min(200, model.rowCount())), QueryColumn.QUERY)
-        texts = (str(value or "")[:characters] for value, _font in cells)
-        widest = max((text_width(metrics, t) for t in texts), default=0)
-        return widest + text_margins(self.view) if widest else 0
+        rows = range(min(200, model.rowCount()))
+        cells = model.shown(rows, QueryColumn.QUERY)
+        widths = [text_width(metrics, str(value or "")[:characters]) for value, _font in cells]
+        ev, widest, least = self.model.evaluation, max(widths, default=0), 0
+        doc = ev.doc if ev is not None else None
+        if doc is not None and any(doc.query_text(q) for q in rows):
+            for q, width in zip(rows, widths, strict=True):
+                text = doc.query_text(q)  # (as its cell shows it, cut; an id alone: whole)
+                least = max(least, text_width(metrics, shown_query(
+                    doc.query_ids[q], text[:TEXT_LEAST] + "…", CELL_SHOWN)) if text else width)
+        margins = text_margins(self.view)
+        return (widest + margins if widest else 0), (least + margins if least else 0)
 
     def _fit_status(self) -> None:
         """The status column where the other columns leave it room with the
@@ -266,7 +285,7 @@ class QueryNavigator(QWidget):
         original grade took the navigator 4 px and its status column."""
         if not self._status_width:
             return
-        header, reserve = self.view.horizontalHeader(), self._ids_extra()
+        header, reserve = self.view.horizontalHeader(), self._ids_extra(least=True)
         for ndcg in dict.fromkeys((self._ndcg_width, self._ndcg_least)):
             if header.sectionSize(QueryColumn.NDCG) != ndcg:
                 header.resizeSection(QueryColumn.NDCG, ndcg)
@@ -275,16 +294,21 @@ class QueryNavigator(QWidget):
                 return
         header.resizeSection(QueryColumn.NDCG, self._ndcg_width)
 
-    def _ids_extra(self) -> int:
+    def _ids_extra(self, *, least: bool = False) -> int:
         """What the query ids ask for beyond their header's width (up to
         :data:`IDS_ASKED` px, or :data:`IDS_CHARACTERS` characters of the
-        font; longer ones are elided in the middle, whole on hover)."""
+        font; longer ones are elided in the middle, whole on hover).
+        ``least``: what they keep before the status gives way, a query's
+        text cut to its first :data:`TEXT_LEAST` characters (elided at its
+        end, whole on hover)."""
         most = max(IDS_ASKED, IDS_CHARACTERS * self.view.fontMetrics().averageCharWidth(),
                    self._ids_most)
         # As measured with the other columns (a new document, a sort, a font):
         # 200 ids' widths, asked again by each layout of the window (2-3 times
         # as it opens: ~7 ms each at 2,000 queries).
         ids = min(most, self._ids_width)
+        if least and self._ids_least:
+            ids = min(ids, self._ids_least)
         return max(0, ids - header_widths(self.view)[QueryColumn.QUERY])
 
     def resizeEvent(self, event: QResizeEvent) -> None:

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from app.window_api import WindowApi
 
 __all__ = ["DeferredView", "MadeView", "RowsModel", "SignedDelegate", "WidthFit",
-           "deferred_dock", "read_only_table"]
+           "deferred_dock", "read_only_table", "words_cap"]
 
 Index = QModelIndex | QPersistentModelIndex
 DISPLAY = Qt.ItemDataRole.DisplayRole
@@ -231,11 +231,8 @@ class WidthFit(QObject):
         bar = view.verticalScrollBar()
         scrolls = bar.isVisible() or self.rows is None or view.model().rowCount() > self.rows
         room = view.contentsRect().width() - (bar.sizeHint().width() if scrolls else 0)
-        cap = max(want, default=0)
         fixed = sum(w for c, w in enumerate(want) if c not in words)
-        while cap > self.floor and fixed + sum(
-                max(min(want[c], cap), min(want[c], self.floor)) for c in words) > room:
-            cap -= 1
+        cap = words_cap([want[c] for c in words], room - fixed, self.floor)
         for c in range(count):
             width = max(min(want[c], cap), min(want[c], self.floor)) if c in words else want[c]
             if header.sectionSize(c) != width:
@@ -248,6 +245,32 @@ class WidthFit(QObject):
                       + (bar.sizeHint().height() if header.length() > room else 0))
             if view.height() != height:
                 view.setFixedHeight(height)
+
+
+def words_cap(wants: Sequence[int], room: int, floor: int) -> int:
+    """The widest a words column may be (pixels) for columns that want
+    ``wants`` to fit in ``room``, each narrowed to the cap (never below
+    ``floor``, nor widened past its want): the largest cap whose columns'
+    widths, ``max(min(want, cap), min(want, floor))``, sum to at most
+    ``room``, ``floor`` when none does, the widest want when they fit whole.
+    Worked out at once, the narrowest columns kept whole first (a loop took
+    the cap down 1 px a step: an id 2,000 px wide took ~1,800 steps).
+
+    >>> words_cap([200, 100, 40], 300, 30), words_cap([200, 100], 400, 30)
+    (160, 200)
+    >>> words_cap([200, 100], 50, 30)
+    30
+    """
+    whole = max(wants, default=0)
+    if sum(wants) <= room:
+        return whole
+    kept = 0  # (the wants kept whole so far, the narrowest)
+    for i, want in enumerate(sorted(wants)):
+        left = len(wants) - i
+        if want * left > room - kept:
+            return max(floor, (room - kept) // left)
+        kept += want
+    return whole
 
 
 V = TypeVar("V", bound=QWidget)

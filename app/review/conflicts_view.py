@@ -60,6 +60,11 @@ __all__ = ["ConflictColumn", "ConflictsController", "ConflictsModel", "Conflicts
            "install_conflicts"]
 
 _OPEN = "open"  # a tone of app.models.looks
+#: The statuses of a conflict nothing settled (core.analysis.rounds): its
+#: candidate keeping the base's grade or the merged note, or gone from the
+#: document (its disagreement unanswered: listed and counted among the open
+#: ones, not greyed with the settled; it has no choice to take).
+UNSETTLED = frozenset({"open", "gone"})
 #: How a line break of a note shows in the table's one-line cells.
 _LINE_BREAK = " \u21b5 "
 
@@ -105,23 +110,25 @@ class ConflictsModel(RowsModel):
             ConflictColumn.GRADES: self.tr("Each reviewer's grade or note"),
             ConflictColumn.NOW: self.tr("The candidate's grade or note now"),
         }
-        #: The conflicts as the rows list them: the open ones, then the
-        #: settled (each part the grades', then the notes').
+        #: The conflicts as the rows list them: the open ones (those whose
+        #: candidate is gone among them), then the settled (each part the
+        #: grades', then the notes').
         self.conflicts: list[Conflict | NoteConflict] = []
         #: Whether each row's conflict is settled (greyed, listed last).
         self.settled: list[bool] = []
 
     def set_document(self, doc: Document) -> None:
         """The round's conflicts, the open ones first (in the merge's
-        order), then those settled, greyed: a resolved one stays listed,
+        order; one whose candidate is gone is not settled: :data:`UNSETTLED`),
+        then those settled, greyed: a resolved one stays listed,
         with what settled it, below the work left."""
         a = doc.assignment
         every: list[Conflict | NoteConflict] = (
             [*a.conflicts, *a.note_conflicts] if a is not None else [])
         statuses = [status_of(doc, c) for c in every]
-        order = sorted(range(len(every)), key=lambda n: statuses[n] != "open")
+        order = sorted(range(len(every)), key=lambda n: statuses[n] not in UNSETTLED)
         self.conflicts = [every[n] for n in order]
-        self.settled = [statuses[n] != "open" for n in order]
+        self.settled = [statuses[n] not in UNSETTLED for n in order]
         rows: list[tuple[Any, ...]] = []
         for n in order:
             c, status = every[n], statuses[n]
@@ -328,7 +335,7 @@ class ConflictsController(QObject):
 
     def open_count(self) -> int:
         doc = self.window.document
-        return sum(status_of(doc, c) == "open" for c in self.view.model.conflicts)
+        return sum(status_of(doc, c) in UNSETTLED for c in self.view.model.conflicts)
 
     def refresh(self) -> None:
         """Statuses again (after a grade changed), the selection kept."""
@@ -350,6 +357,11 @@ class ConflictsController(QObject):
                 "{0} of {1} conflicts open: different grades (the base's stayed) or notes "
                 "(joined). Select one, then take one side's or keep both.").format(
                 self.open_count(), n))
+        gone = sum(status_of(doc, c) == "gone" for c in self.view.model.conflicts)
+        if gone:
+            self.view.message.setText(self.tr(
+                "{0} {1} of them without its candidate (no longer in the document): nothing "
+                "to take there.").format(self.view.message.text(), gone))
         settled = n - self.open_count()
         if n and settled:
             self.view.message.setText(self.tr("{0} Settled ones are greyed, below the open "
