@@ -287,15 +287,17 @@ def _change_json(ch: CandidateChange) -> dict[str, Any]:
 
 
 def _queries_json(c: Comparison, j: int, changes_per_query: int) -> list[dict[str, Any]]:
-    """Every shared query at cutoff index ``j``, largest |delta| first."""
+    """Every shared query at cutoff index ``j``, largest |delta| first, its
+    text after its id where a run has one (``query_text``, as evaluate's)."""
     counts = c.movement_counts(j)
     index = {q: i for i, q in enumerate(c.common)}
     largest = c.largest_changes(j, changes_per_query)
     queries = []
+    texts = c.has_query_texts
     for qd in c.query_deltas(j):
         i = index[qd.query]
         changes = largest[i]
-        queries.append({
+        queries.append(_with_text({
             "query": qd.query,
             "ndcg_a": qd.ndcg_a,
             "ndcg_b": qd.ndcg_b,
@@ -308,7 +310,7 @@ def _queries_json(c: Comparison, j: int, changes_per_query: int) -> list[dict[st
             "entered": int(counts["entered"][i]),
             "left": int(counts["left"][i]),
             "largest_changes": [_change_json(ch) for ch in changes],
-        })
+        }, c.query_text(i) if texts else ""))
     return queries
 
 

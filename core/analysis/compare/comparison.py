@@ -218,6 +218,19 @@ class Comparison:
     def cutoffs(self) -> tuple[int | None, ...]:
         return self.conventions.cutoffs
 
+    def query_text(self, i: int) -> str:
+        """Shared query ``i``'s text (:attr:`Document.query_texts`): run A's,
+        else run B's where A has none; "" where neither has one (TREC runs
+        and qrels hold no texts). Both runs joined with one annotators'
+        sheet carry its texts alike."""
+        qid = self.common[i]
+        return self.doc_a.query_texts.get(qid) or self.doc_b.query_texts.get(qid, "")
+
+    @property
+    def has_query_texts(self) -> bool:
+        """Whether either run holds a query's text (the reports name them then)."""
+        return bool(self.doc_a.query_texts or self.doc_b.query_texts)
+
     def query_deltas(self, j: int = 0) -> list[QueryDelta]:
         """Every shared query at cutoff index ``j``, largest |delta| first;
         queries without a delta come last, in document order."""

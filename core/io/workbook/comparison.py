@@ -37,6 +37,7 @@ from core.io.workbook.page import (
     set_widths,
     text_width,
 )
+from core.io.workbook.queries import put_query_text, query_text_column
 from core.model.document import has_weight
 
 _QA = sheet_ref(SHEETS["queries"])
@@ -49,6 +50,11 @@ _QB = sheet_ref(COMPARISON_SHEETS["queries_b"])
 #: Report's chart: two series, green and red; LibreOffice ignores a single
 #: series' colour for negative values).
 FIRST_DELTA, SORTED_DELTA, LOSSES_SO_FAR, SORTED_GAINS, SORTED_LOSSES = 14, 15, 16, 17, 18
+#: The queries' texts (where a run holds any: :meth:`Comparison.query_text`),
+#: column T: after the hidden helpers, as the Queries sheet's column R comes
+#: after its hidden helper, so the columns the formulas and the Report read
+#: stay put.
+TEXT_COLUMN = SORTED_LOSSES + 1
 
 
 @dataclass(frozen=True)
@@ -76,11 +82,16 @@ def write_comparison(
     first = COMPARISON_HEADER_ROW + 2
     last = max(first + len(c.common) * len(conv.cutoffs) - 1, first)
     helpers = _Helpers(c, first, last)
+    texts = ([c.query_text(i) for i in range(len(c.common))] if c.has_query_texts
+             else [])
+    text_wide = query_text_column(ws, fmt, texts, COMPARISON_HEADER_ROW, TEXT_COLUMN)
     r = COMPARISON_HEADER_ROW + 1
     for i in range(len(c.common)):
         for j in range(len(conv.cutoffs)):
             _write_pair(ws, fmt, c, r, i, j, float(weights[i]), bool(has_w[i]))
             helpers.write(ws, r, i, j)
+            if text_wide:
+                put_query_text(ws, fmt, r, texts[i], text_wide, TEXT_COLUMN)
             r += 1
     colour_words(ws, fmt, first - 1, r - 1, 4, tuple(STATUS_COLOURS))
     colour_words(ws, fmt, first - 1, r - 1, 6, tuple(STATUS_COLOURS))
@@ -96,7 +107,8 @@ def write_comparison(
         r += 1
     print_setup(ws, c.doc_a.judgment_version, header_rows=(COMPARISON_HEADER_ROW,) * 2,
                 query_column=True)
-    ws.print_area(0, 0, r, len(COMPARISON_COLUMNS) - 1)  # not the hidden helper columns
+    # (not the hidden helper columns; the texts' column past them where written)
+    ws.print_area(0, 0, r, TEXT_COLUMN if text_wide else len(COMPARISON_COLUMNS) - 1)
     return ComparisonPlaces(names, first, last, means_row, resampling_row, len(c.common))
 
 

@@ -6,7 +6,8 @@ writes every helper formula of the Candidates sheet in full, so 100,000
 candidates are 590 MB of XML. python-calamine parses all of it to open the
 file (5.4 s on the benchmark's file, twice our own .xlsx's whole reopening);
 this reader takes, as :func:`core.io.safety.check_ods` scans the rows, the
-metadata and Conventions sheets whole and the Candidates rows up to the note
+metadata and Conventions sheets whole (the Queries sheet too where it holds
+the queries' texts: ``headed``), and the Candidates rows up to the note
 column, each cell read by one regular expression, and leaves the rest of a
 row unread (``benchmarks/bench_reopen_resaved.py``, ``docs/benchmarks.md``).
 
@@ -39,7 +40,7 @@ from core.io.safety.ods import PARAGRAPH_BREAK, xml_text
 from core.io.workbook.edits import CandidateCells
 from core.io.workbook.layout import COLUMN_INDEX, SHEETS
 
-__all__ = ["Breaks", "OdsSheets", "cell_values", "read_breaks", "read_ods", "row_breaks",
+__all__ = ["Breaks", "Headed", "OdsSheets", "cell_values", "read_breaks", "read_ods", "row_breaks",
            "with_breaks"]
 
 #: The Candidates columns read: up to the note, the last one reopening needs.
@@ -85,6 +86,12 @@ _GRADE_AT = _AT[_TAKEN.index(_GRADE)]
 _MOST_CELLS = 1 << 14
 
 
+#: Sheets read whole only where their first row holds a header at a column
+#: (0-based): (sheet, column, header) each; the Queries sheet's texts are
+#: read so where it has their column (a workbook of texts).
+Headed = tuple[tuple[str, int, str], ...]
+
+
 class _NotSimple(Exception):
     """A cell this reader does not read as calamine does."""
 
@@ -106,10 +113,12 @@ class _Reader:
     Candidates sheet up to its note column: the cells of a row in the usual
     form kept as the pattern found them, read column by column at the end)."""
 
-    def __init__(self, whole: tuple[str, ...], candidates: str | None) -> None:
+    def __init__(self, whole: tuple[str, ...], candidates: str | None,
+                 headed: Headed = ()) -> None:
         self.whole = frozenset(whole)
         self.candidates = candidates
-        self.tables = self.whole | ({candidates} if candidates else set())
+        self.headed = {table: (col, header) for table, col, header in headed}
+        self.tables = self.whole | set(self.headed) | ({candidates} if candidates else set())
         self.rows: dict[str, list[list[Any]]] = {t: [] for t in self.tables}
         self.numbers: list[int] = []  # the Candidates rows in the usual form
         self.groups: list[tuple[Any, ...]] = []
@@ -118,6 +127,8 @@ class _Reader:
 
     def row(self, table: str, number: int, repeat: int, buf: bytes, start: int,
             end: int) -> None:
+        if table in self.headed and not self._headed(table, number, buf, start, end):
+            return
         if table in self.whole:
             cells, _ = _cells(buf, start, end, None)
             _place(self.rows[table], number, repeat, cells)
@@ -135,6 +146,20 @@ class _Reader:
         cells += [""] * (_CANDIDATE_WIDTH - len(cells))
         for n in range(number, number + repeat):
             self.other[n] = cells
+
+    def _headed(self, table: str, number: int, buf: bytes, start: int, end: int) -> bool:
+        """Of a table read by its header: its first row taken here (the
+        table then read whole where that row holds the header at its
+        column); whether row ``number`` is still to be read (a later row
+        of a table read whole)."""
+        if number != 1:
+            return table in self.whole
+        col, header = self.headed[table]
+        cells, _ = _cells(buf, start, end, None)
+        self.rows[table].append(cells)
+        if len(cells) > col and cells[col] == header:
+            self.whole |= {table}
+        return False
 
     def candidate_cells(self) -> CandidateCells:
         """The Candidates cells, by sheet row from row 2."""
@@ -170,18 +195,20 @@ def _place(rows: list[list[Any]], number: int, repeat: int, cells: list[Any]) ->
 
 
 def read_ods(path: str | Path, whole: tuple[str, ...], *,
-             candidates: bool) -> OdsSheets | None:
+             candidates: bool, headed: Headed = ()) -> OdsSheets | None:
     """Check an .ods file (:func:`core.io.safety.check_ods`) and, in the same
-    pass, read the sheets named in ``whole`` and, when ``candidates``, the
-    Candidates sheet's cells; None when some cell read is in a form this
-    reader leaves to calamine (see the module's text): the check passed."""
+    pass, read the sheets named in ``whole``, those of ``headed`` whole where
+    their first row holds the header given at its column (else that row
+    alone) and, when ``candidates``, the Candidates sheet's cells; None when
+    some cell read is in a form this reader leaves to calamine (see the
+    module's text): the check passed."""
     sheet = SHEETS["candidates"] if candidates else None
-    reader = _Reader(whole, sheet)
+    reader = _Reader(whole, sheet, headed)
     try:
         check = check_ods(path, reader=reader)
     except _NotSimple:
         return None
-    out = OdsSheets(check, {t: reader.rows[t] for t in whole})
+    out = OdsSheets(check, {t: reader.rows[t] for t in (*whole, *reader.headed)})
     if sheet is not None and sheet in check.parts:
         try:
             out.candidates = reader.candidate_cells()

@@ -5,6 +5,7 @@ Candidates and Queries sheets."""
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -70,7 +71,7 @@ def write_queries(
     header_row(ws, fmt, 0, QUERY_COLUMNS, widths)
     ws.write_string(0, UNRESOLVED_SO_FAR, "unresolved so far (for the Report)", fmt.header)
     ws.freeze_panes(1, 1)
-    text_wide = _query_text_column(ws, fmt, doc)
+    text_wide = query_text_column(ws, fmt, doc.query_texts.values())
     cands = sheet_ref(candidates)
     r = 1
     unresolved = 0
@@ -81,7 +82,7 @@ def write_queries(
                 unresolved += 1
             _query_row(ws, fmt, doc, ev, (q, j), r, cands, (lo + 2, hi + 1), bool(lifted[q]))
             if text_wide:
-                _put_query_text(ws, fmt, r, doc.query_text(q), text_wide)
+                put_query_text(ws, fmt, r, doc.query_text(q), text_wide)
             so_far = f"IF(AND(C{r + 1}=1,G{r + 1}=\"unresolved\"),1,0)"
             ws.write_formula(r, UNRESOLVED_SO_FAR,
                              f"={so_far}" if r == 1 else f"=Q{r}+{so_far}", None,
@@ -92,21 +93,26 @@ def write_queries(
     return r
 
 
-def _query_text_column(ws: Any, fmt: Formats, doc: Document) -> float:
-    """The header and width of the column of the queries' texts, when an
-    import read any (:attr:`Document.query_texts`); its width (0: none)."""
-    if not doc.query_texts:
+def query_text_column(ws: Any, fmt: Formats, texts: Iterable[str], header_row: int = 0,
+                      col: int = QUERY_TEXT_COLUMN) -> float:
+    """The header (in row ``header_row``) and width of column ``col`` of the
+    queries' ``texts``, when an import read any (:attr:`Document.query_texts`);
+    its width (0: none). The Queries sheets' column R, and the Comparison
+    sheet's after its hidden helpers."""
+    texts = [t for t in texts if t]
+    if not texts:
         return 0.0
-    width = text_width(doc.query_texts.values(), 12, 48)
-    ws.set_column(QUERY_TEXT_COLUMN, QUERY_TEXT_COLUMN, width)
-    ws.write_string(0, QUERY_TEXT_COLUMN, QUERY_TEXT, fmt.header)
+    width = text_width(texts, 12, 48)
+    ws.set_column(col, col, width)
+    ws.write_string(header_row, col, QUERY_TEXT, fmt.header)
     return width
 
 
-def _put_query_text(ws: Any, fmt: Formats, r: int, text: str, width: float) -> None:
-    """Row ``r``'s query text, wrapped, the row as tall as it takes."""
+def put_query_text(ws: Any, fmt: Formats, r: int, text: str, width: float,
+                   col: int = QUERY_TEXT_COLUMN) -> None:
+    """Row ``r``'s query text in column ``col``, wrapped, the row as tall as it takes."""
     if text:
-        put_text(ws, r, QUERY_TEXT_COLUMN, text, fmt.wrap, fmt.wrap_q)
+        put_text(ws, r, col, text, fmt.wrap, fmt.wrap_q)
         lines_tall(ws, r, lines_needed(text, width * 0.9))
 
 
