@@ -7,12 +7,14 @@ split below; in a window of one side column the right column's docks join
 the left one (:func:`one_side_home`). At a first start each area gets its
 share of the window (:data:`AREA_SIZE`, :func:`share`), and where the side
 columns would leave the grid too little for its key columns they give way
-(:func:`narrowed_sides`, in :data:`GIVES_WAY_FIRST`'s order).
+(:func:`narrowed_sides`, in :data:`GIVES_WAY_FIRST`'s order); where the
+window can hold the grid's every column, they give way to those too, down
+to what their views need to read.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 
 from PySide6.QtCore import Qt
@@ -113,21 +115,33 @@ def share(area: Qt.DockWidgetArea, length: int, asked: int = 0,
 
 def narrowed_sides(sizes: dict[Qt.DockWidgetArea, int], width: int,
               grid_least: int = GRID_LEAST, separator: int = 0,
-              kept: Collection[Qt.DockWidgetArea] = ()) -> dict[Qt.DockWidgetArea, int]:
+              kept: Collection[Qt.DockWidgetArea] = (), grid_whole: int = 0,
+              floors: Mapping[Qt.DockWidgetArea, int] | None = None,
+              ) -> dict[Qt.DockWidgetArea, int]:
     """The side columns' widths, narrowed (to :data:`SIDE_LEAST` at the
     least) where they would leave the grid less than ``grid_least`` of the
     window's ``width``, each side also taking its ``separator`` (the handle
     between it and the grid: 6 px under Fusion, which the grid lost). The
     sides give way in :data:`GIVES_WAY_FIRST`'s order, each as much as it
     can before the next gives any; the ``kept`` ones (a width the user set)
-    not at all: what the others cannot give, the grid scrolls."""
+    not at all: what the others cannot give, the grid scrolls. Then the
+    sides give way, each down to its floor in ``floors`` (none without
+    one: the navigator's width where its ids and status still read, the
+    summary's what it asks for), to the grid's whole column set
+    (``grid_whole``), the left one first (its queries' texts elide, whole
+    on hover): at 1920x1080 the navigator asking for its texts' 40
+    characters (494 px) cut the grid's last column."""
     sides = {a: n for a, n in sizes.items() if a not in VERTICAL}
-    over = sum(sides.values()) + separator * len(sides) + grid_least - width
     narrowed = dict(sizes)
-    for area in sorted(set(sides) - set(kept), key=GIVES_WAY_FIRST.index):
-        given = min(max(0, over), max(0, sides[area] - SIDE_LEAST))
-        narrowed[area] -= given
-        over -= given
+    giving = sorted(set(sides) - set(kept), key=GIVES_WAY_FIRST.index)
+    for need, order, floor in (
+            (grid_least, giving, lambda a: SIDE_LEAST),
+            (grid_whole, giving[::-1], lambda a: (floors or {}).get(a, narrowed[a]))):
+        over = sum(narrowed[a] for a in sides) + separator * len(sides) + need - width
+        for area in order:
+            given = min(max(0, over), max(0, narrowed[area] - max(SIDE_LEAST, floor(area))))
+            narrowed[area] -= given
+            over -= given
     return narrowed
 
 

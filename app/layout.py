@@ -118,6 +118,10 @@ class Workplace(QObject):
         #: columns give way to it (:data:`GRID_LEAST` unless the window says:
         #: it gives what its grid's key columns need in its font).
         self.grid_least: Callable[[], int] = lambda: GRID_LEAST
+        #: What the grid's whole column set needs, in pixels: the side
+        #: columns give way to it too, down to their docks' least widths
+        #: (:meth:`_floors`), where the window can hold it (0: not asked).
+        self.grid_whole: Callable[[], int] = lambda: 0
         self._following = False
         #: The columns were split again to their contents (since the last
         #: reset), and the contents were whole once.
@@ -398,7 +402,7 @@ class Workplace(QObject):
         sizes = narrowed_sides({home.area: share(
             home.area, height if home.area in VERTICAL else width, asked.get(home.area, 0),
             self._size(home.area)) for home in fronts.values()}, width, self.grid_least(),
-            self._separator())
+            self._separator(), grid_whole=self.grid_whole(), floors=self._floors())
         for name, home in fronts.items():
             if home.area in self.dragged:  # (the user's width: size_for_document)
                 continue
@@ -409,6 +413,23 @@ class Workplace(QObject):
         self._split_columns()
         if self._whole and self.window.isVisible():  # View > Reset layout
             QTimer.singleShot(0, self._fit_columns)
+
+    def _floors(self) -> dict[Qt.DockWidgetArea, int]:
+        """Per side area, how far it gives way to the grid's whole column
+        set: the widest least width of its docks shown (``least_width()``
+        where a dock's view says one: the navigator's, where its ids and
+        status still read; else what the view asks for, its size hint: the
+        summary gives its share beyond it). Views not made yet are not
+        asked (nor made for it)."""
+        floors: dict[Qt.DockWidgetArea, int] = {}
+        for name in self.homes:
+            home, widget = self.home(name), self.docks[name].widget()
+            if home.hidden or home.area in VERTICAL or isinstance(widget, Unmade):
+                continue
+            least = getattr(widget, "least_width", None)
+            wanted = least() if callable(least) else widget.sizeHint().width()
+            floors[home.area] = max(floors.get(home.area, 0), wanted)
+        return floors
 
     def _separator(self) -> int:
         """The width (pixels) of the handle between a side column and the grid."""
@@ -432,7 +453,8 @@ class Workplace(QObject):
         sizes = {area: dock.width() for area, dock in fronts.items()}
         least, separator = self.grid_least(), self._separator()
         kept = self.dragged & set(sizes)
-        narrowed = narrowed_sides(sizes, w.width(), least, separator, kept)
+        narrowed = narrowed_sides(sizes, w.width(), least, separator, kept,
+                                  grid_whole=self.grid_whole(), floors=self._floors())
         changed = [area for area in sizes if narrowed[area] != sizes[area]]
         if changed:
             w.resizeDocks([fronts[a] for a in changed], [narrowed[a] for a in changed],

@@ -620,3 +620,54 @@ def test_every_column_stays_in_view_at_1920x1080_when_a_scroll_bar_comes(qtbot):
     assert _outside(grid, IN_VIEW["1920x1080"]) == []
     assert grid.columnWidth(GridColumn.SOURCE) < source  # (it gave the bar its room)
     w.session.mark_saved()
+
+
+
+def _long_ids_doc():
+    """Twelve queries with 40-character ids, 20 ClueWeb ids each."""
+    from tests.conftest import doc_of
+
+    long_id = "topic-{:02d}-abcdefghijklmnopqrstuvwxyz0123"
+    return doc_of([(long_id.format(q), f"{CLUEWEB[:-5]}{q}{r:04d}", 30.0 - r, r % 4)
+                   for q in range(12) for r in range(20)])
+
+
+@pytest.mark.parametrize("document", ["texts", "40-character ids", "both"])
+@pytest.mark.parametrize("screen", ["1920x1080", "1280x800"])
+def test_the_grid_keeps_every_column_beside_a_wide_navigator(qtbot, screen, document):
+    """With queries' texts the navigator asks for 40 characters of them
+    (494 px at 1920x1080): the grid's viewport was 1028 px against 1066 of
+    columns, Its ideal contribution cut at its edge; with 40-character ids
+    the navigator's 457 px and the summary's 384 left 1065 px against 1116
+    (both fail before). The navigator gives way to the grid's whole column
+    set down to where its ids and status still read (the texts elide,
+    whole on hover), the right column down to what its views ask for. At
+    1280x800 the key columns read and the navigator is as wide as before
+    (346 px: there the status gives way, as before)."""
+    import dataclasses
+
+    from app.models.queries import QueryColumn
+
+    w = build_window(None)
+    qtbot.addWidget(w)
+    w.show()
+    doc = w.document if document == "texts" else _long_ids_doc()
+    if document != "40-character ids":
+        doc = dataclasses.replace(doc, query_texts={
+            q: f"How do I renew a passport that expired while I was living abroad ({q})?"
+            for q in doc.query_ids})
+    w.set_document(doc)
+    w.workplace.reset(SCREENS[screen])
+    _settle(qtbot, w)
+    w.fit_columns()
+    _settle(qtbot, w)
+    assert _outside(w.grid, IN_VIEW[screen]) == []
+    if screen == "1280x800":
+        assert w.docks["queryNavigatorDock"].width() == 346
+        w.session.mark_saved()
+        return
+    nav = w.navigator.view
+    assert not nav.isColumnHidden(QueryColumn.STATUS)
+    assert nav.columnViewportPosition(QueryColumn.STATUS) + nav.columnWidth(
+        QueryColumn.STATUS) <= nav.viewport().width()
+    w.session.mark_saved()

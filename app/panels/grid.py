@@ -431,7 +431,7 @@ class GridPanel(QWidget):
             if n != GridColumn.NOTE and not view.isColumnHidden(n))
         return max(average * NOTE_LEAST + 8, min(average * NOTE_MOST + 8, room))
 
-    def key_width(self) -> int:
+    def key_width(self, *, every: bool = False) -> int:
         """The width (pixels) the ranked grid needs to show its key columns
         (:data:`~app.panels.column_chooser.KEY_COLUMNS`, rank to cumulative
         DCG) whole in this font, the source at most :data:`SOURCE_LEAST`
@@ -441,11 +441,16 @@ class GridPanel(QWidget):
         the font (933 px of columns at 16 pt, where 640 px was assumed), and
         the original grade beside the grade while it shows: once an edit
         shows it, or the Columns menu's entry is ticked (counted only
-        then: room kept for it before hid the navigator's status column)."""
+        then: room kept for it before hid the navigator's status column).
+        ``every``: every shown column's (the source as capped), what the
+        side columns give way to where the window can hold it (at 1920x1080
+        a navigator asking for its queries' texts cut Its ideal
+        contribution)."""
         view, header = self.grid, self.grid.horizontalHeader()
         least = view.fontMetrics().averageCharWidth() * SOURCE_LEAST + 8
         keys = [n for n, col in enumerate(self.model.columns)
-                if (col.key in KEY_COLUMNS or col.edits_only) and not view.isColumnHidden(n)]
+                if (every or col.key in KEY_COLUMNS or col.edits_only)
+                and not view.isColumnHidden(n)]
         contents = _contents_widths(view, keys)
         width = 0
         for n in keys:

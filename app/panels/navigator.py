@@ -344,6 +344,13 @@ class QueryNavigator(QWidget):
         width = columns_width(self.view) + extra + margins + hidden + narrowed
         return QSize(max(width, self.minimumWidth()), super().sizeHint().height())
 
+    def least_width(self) -> int:
+        """The width at which the query ids (a text's first
+        :data:`TEXT_LEAST` characters) and the status still read, as
+        :meth:`sizeHint` counts (what the side column keeps when it gives
+        way to the grid's columns: :class:`app.layout.Workplace`)."""
+        return self.sizeHint().width() - self._ids_extra() + self._ids_extra(least=True)
+
     def select_query(self, q: int) -> None:
         """Make ``q`` current (if the filter shows it) without re-emitting."""
         source = self.model.index(q, 0)
