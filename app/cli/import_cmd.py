@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -91,37 +92,36 @@ def add_import_parser(sub: Any) -> None:
 
 
 def _pairs(items: list[str]) -> dict[str, str]:
-    from core.errors import InputError
-
-    out: dict[str, str] = {}
-    for item in items:
-        field, sep, column = item.partition("=")
-        if not sep or not field.strip() or not column.strip():
-            raise InputError(f"--map {item!r} is not FIELD=COLUMN",
-                             hint=f"e.g. --map query=Topic; fields: {_FIELDS}")
-        if out.get(field.strip(), column.strip()) != column.strip():  # (the last won, unsaid)
-            raise InputError(f"--map gives {field.strip()} two columns, "
-                             f"{out[field.strip()]!r} and {column.strip()!r}",
-                             hint="map each field to one column")
-        out[field.strip()] = column.strip()
-    return out
+    """``--map FIELD=COLUMN`` (repeatable) as field -> column."""
+    return _key_values(items, "--map", "FIELD=COLUMN", "columns",
+                       f"e.g. --map query=Topic; fields: {_FIELDS}", "map each field to one column",
+                       lambda field: field)
 
 
 def _names(items: list[str]) -> dict[str, str]:
     """``--names 7=ana@lab.example,12=ben@lab.example`` (repeatable) as id -> name."""
+    parts = [part for text in items for part in text.split(",") if part.strip()]
+    return _key_values(parts, "--names", "ID=NAME", "names",
+                       "e.g. --names 7=ana@lab.example,12=ben@lab.example",
+                       "give each annotator one name", repr)
+
+
+def _key_values(items: list[str], flag: str, form: str, values: str, example: str,
+                one: str, said: Callable[[str], str]) -> dict[str, str]:
+    """``KEY=VALUE`` items as key -> value, each side stripped: an item of
+    another form, or a key given two values, refused in one line (the last
+    won, unsaid); the same value twice is fine."""
     from core.errors import InputError
 
     out: dict[str, str] = {}
-    for item in (part for text in items for part in text.split(",") if part.strip()):
-        read, sep, name = item.partition("=")
-        if not sep or not read.strip() or not name.strip():
-            raise InputError(f"--names {item!r} is not ID=NAME",
-                             hint="e.g. --names 7=ana@lab.example,12=ben@lab.example")
-        if out.get(read.strip(), name.strip()) != name.strip():  # (the last won, unsaid)
-            raise InputError(f"--names gives {read.strip()!r} two names, "
-                             f"{out[read.strip()]!r} and {name.strip()!r}",
-                             hint="give each annotator one name")
-        out[read.strip()] = name.strip()
+    for item in items:
+        key, sep, value = (part.strip() for part in item.partition("="))
+        if not sep or not key or not value:
+            raise InputError(f"{flag} {item!r} is not {form}", hint=example)
+        if out.get(key, value) != value:
+            raise InputError(f"{flag} gives {said(key)} two {values}, {out[key]!r} and {value!r}",
+                             hint=one)
+        out[key] = value
     return out
 
 
