@@ -613,7 +613,10 @@ def argilla_jsonl(draw: Any) -> Drawn:
     (UUIDs), grades 0-3, every level given once. Now and then a response
     discarded (its value kept in the lists, its status ``discarded``: no
     judgment), and a record every user discarded (an item still, no grade:
-    it gave no candidate). ``cancelled``: the responses discarded."""
+    it gave no candidate); now and then a response saved as a draft (its
+    status ``draft``: pending, no judgment; c765a32 and da46314 read drafts
+    as grades). ``cancelled``: the responses discarded or drafts (rows
+    skipped)."""
     rnd = draw(st.randoms(use_true_random=False))
     n_q, per_q, n_people = draw(st.integers(2, 3)), draw(st.integers(2, 4)), draw(
         st.integers(2, 3))
@@ -622,6 +625,7 @@ def argilla_jsonl(draw: Any) -> Drawn:
     suggested = rnd.random() < 0.5
     lines, truth, pending, discarded = [], {}, 0, 0
     declines = rnd.random() < 0.5  # a dataset whose annotators discard now and then
+    drafts = rnd.random() < 0.5  # ... and save a response as a draft, not submitted
     for q in range(n_q):
         for d in range(per_q):
             n = len(lines)
@@ -629,8 +633,9 @@ def argilla_jsonl(draw: Any) -> Drawn:
             grades = [n if n < 4 and w == 0 else rnd.randrange(4) for w in range(len(who))]
             every = declines and n >= 4 and bool(who) and rnd.random() < 0.3
             status = ["discarded" if every or (declines and n >= 4 and rnd.random() < 0.15)
+                      else "draft" if drafts and n >= 4 and rnd.random() < 0.15
                       else "submitted" for _ in who]
-            discarded += status.count("discarded")
+            discarded += status.count("discarded") + status.count("draft")
             record: dict[str, Any] = {
                 "id": f"rec-{n:03d}", "status": "completed" if who else "pending",
                 "_server_id": f"{rnd.getrandbits(32):08x}-5c1e-4f0a-9d3b-{n:012x}",
