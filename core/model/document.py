@@ -193,17 +193,7 @@ class Document:
         """
         qids, qidx = query_codes_of(query, query_order, query_codes, copy)
         n = int(qidx.shape[0])
-        if len(source_id) != n:
-            raise ValueError("query and source_id differ in length")
-        id_bytes = source_id if isinstance(source_id, IdBytes) else None
-        sid: npt.NDArray[np.object_] | Unmade
-        if isinstance(source_id, IdBytes):
-            sid = _DecodedIds(source_id)
-        elif isinstance(source_id, np.ndarray) and source_id.dtype == object:
-            sid = source_id
-        else:
-            sid = np.empty(n, dtype=object)
-            sid[:] = [str(s) for s in source_id]
+        sid = _source_ids(source_id, n)
         scores = _floats(score, n, copy)
         grades = _floats(grade, n, copy)
         states = _states(grades, state)
@@ -229,7 +219,7 @@ class Document:
             name=name,
         )
         doc._source_codes = source_codes
-        doc._id_bytes = id_bytes
+        doc._id_bytes = source_id if isinstance(source_id, IdBytes) else None
         if check:
             doc.check_unique(source)
         return doc
@@ -603,6 +593,21 @@ def _shared_grades(grades: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     shared = grades.view()
     shared.flags.writeable = False
     return shared
+
+
+def _source_ids(source_id: Sequence[str] | npt.NDArray[np.object_] | IdBytes,
+                n: int) -> npt.NDArray[np.object_] | Unmade:
+    """The source id column, one per row: ids kept as the file's bytes
+    decoded when first read, an object array as it is, else each id as text."""
+    if len(source_id) != n:
+        raise ValueError("query and source_id differ in length")
+    if isinstance(source_id, IdBytes):
+        return _DecodedIds(source_id)
+    if isinstance(source_id, np.ndarray) and source_id.dtype == object:
+        return source_id
+    sid = np.empty(n, dtype=object)
+    sid[:] = [str(s) for s in source_id]
+    return sid
 
 
 def _floats(values: Iterable[float | None] | None, n: int,
