@@ -250,8 +250,10 @@ class Settings:
         for grid, columns in self.value("grid/column_widths").items():
             if not isinstance(columns, dict):
                 continue
-            with contextlib.suppress(TypeError, ValueError):
-                widths[str(grid)] = {str(key): int(width) for key, width in columns.items()}
+            widths[str(grid)] = {}
+            for key, width in columns.items():
+                with contextlib.suppress(TypeError, ValueError):
+                    widths[str(grid)][str(key)] = int(width)
         return widths
 
     @grid_column_widths.setter

@@ -88,13 +88,13 @@ def test_a_column_no_longer_declared_is_ignored(qtbot, tmp_path):
                                      "a grid gone": {"source": 40}}
     store = QSettings()
     store.setValue("grid/column_widths", {**store.value("grid/column_widths"),
-                                          "not_retrieved": {"note": "wide"}})
+                                          "not_retrieved": {"note": 200, "version": "wide"}})
     store.sync()
     run, qrels = _trec_run(tmp_path)
     w = _session(qtbot, run, qrels)
     assert w.grid_panel.kept.of(w.grid) == {GridColumn.SOURCE: 250}
     assert w.grid.columnWidth(GridColumn.SOURCE) == 250
-    assert w.grid_panel.kept.of(w.not_retrieved_view) == {}
+    assert w.grid_panel.kept.of(w.not_retrieved_view) == {GridColumn.NOTE: 200}
     _end(w)
 
 
