@@ -79,11 +79,10 @@ def test_rejected_work_and_drafts_say_so(tmp_path: Path) -> None:
                          f"q,{d},{rank},{2 if v is None else v}")
     sheet.write_text("\n".join(lines) + "\n", encoding="utf-8")
     doc = import_annotations(sheet).document
-    assert doc.reason.tolist() == ["", "judged only in rejected work, by 2 annotators", "", ""]
+    assert doc.reason.tolist() == ["", "rejected work only, by 2 annotators", "", ""]
     assert doc.unknown_reasons(np.arange(4)) == {"rejected": 1}
     drafts = _doc("argilla 1.x", tmp_path, _DRAFTS)
-    assert drafts.reason.tolist() == ["", "a draft alone, not submitted, by 2 annotators", "",
-                                      ""]
+    assert drafts.reason.tolist() == ["", "drafts only, by 2 annotators", "", ""]
     assert unknown_counted(1, drafts.unknown_reasons(np.arange(4))) == (
         "1 unknown, 1 of them with drafts alone")
 

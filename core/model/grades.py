@@ -95,8 +95,8 @@ def mark_text(word: str) -> str:
 #: (docs/conventions.md, "Why a grade is unknown").
 UNKNOWN_REASONS: dict[str, tuple[str, str]] = {
     "declined": ("declined by {n}", "declined"),
-    "rejected": ("judged only in rejected work, by {n}", "judged only in rejected work"),
-    "draft": ("a draft alone, not submitted, by {n}", "with drafts alone"),
+    "rejected": ("rejected work only, by {n}", "judged only in rejected work"),
+    "draft": ("drafts only, by {n}", "with drafts alone"),
 }
 
 
@@ -108,7 +108,7 @@ def unknown_reason(annotators: dict[str, int]) -> str:
     >>> unknown_reason({"declined": 2})
     'declined by 2 annotators'
     >>> unknown_reason({"rejected": 1, "declined": 1})
-    'declined by 1 annotator; judged only in rejected work, by 1 annotator'
+    'declined by 1 annotator; rejected work only, by 1 annotator'
     """
     return "; ".join(
         words.format(n=f"{n} annotator" + ("s" if n != 1 else ""))
