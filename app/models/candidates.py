@@ -405,11 +405,10 @@ class CandidateModel(QAbstractTableModel):
         """The looks of the grade (its rubric label, the choices, outside the
         rubric) and of tie groups (brackets at the rank, shades)."""
         if role == LABEL_ROLE and key == "grade":
-            if state is GradeState.UNRATEABLE:
-                # shown beside "unrateable", not only on hover
-                return str(shown.ev.doc.reason[i] or "")
             if state is not GradeState.NUMBER:
-                return ""
+                # shown beside "unrateable" or "unknown" (declined by 2
+                # annotators), not only on hover
+                return shown.ev.doc.reason_text(i)
             return shown.rubric.label_for(float(shown.ev.doc.grade[i])) or ""
         if role == CHOICES_ROLE and key == "grade":
             choices: list[tuple[str, float | None, int]] = [
