@@ -78,6 +78,10 @@ def test_the_grid_says_why_a_grade_is_unknown(qtbot, tmp_path: Path) -> None:
     assert model.index(1, GridColumn.GRADE).data(TOOLTIP) == (
         "unknown: declined by 2 annotators, no judgment (not 0)")
     assert model.index(4, GridColumn.GRADE).data(TOOLTIP) == "unknown: never judged (not 0)"
+    spoken = Qt.ItemDataRole.AccessibleDescriptionRole  # (a screen reader says it too)
+    assert model.index(1, GridColumn.GRADE).data(spoken) == (
+        "Grade, query q, source d2, unknown: declined by 2 annotators")
+    assert model.index(4, GridColumn.GRADE).data(spoken) == "Grade, query q, source d5"
     judged, status = _counts(w)
     assert judged == "3 judged, 3 unknown, 2 of them declined, 0 unrateable of 6"
     assert status.endswith("(3 unknown, 2 of them declined)")

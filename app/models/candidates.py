@@ -361,6 +361,9 @@ class CandidateModel(QAbstractTableModel):
                                                                 *map(shown_id, ids))
             if col.key in ("grade", "original") and edited(shown, row):  # (the mark, said)
                 said += f", {edited_from(shown, row)}"
+            if col.key == "grade" and doc.state[i] != GradeState.NUMBER and (
+                    why := doc.reason_text(i)):  # (what the cell shows beside the word)
+                said += f", {_STATES[int(doc.state[i])].label}: {why}"
             if col.key == "note":  # the whole note (the cell elides it), or none
                 said += f", {note_said(str(doc.note[i]))}"
             return f"{said}. {notes}" if notes else said
