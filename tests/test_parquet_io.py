@@ -23,7 +23,7 @@ from core.io.columnar import is_parquet
 from core.io.load import load_document
 from core.io.trec import Run, document_from_trec, read_qrels
 from core.model.ids import IdBytes
-from tests.test_trec_io import QRELS, RUN, assert_same, trec_files, write
+from tests.trec_cases import QRELS, RUN, assert_same, trec_files, write
 
 DATA = Path(__file__).parent / "data" / "trec_eval"
 

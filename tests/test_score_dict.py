@@ -35,7 +35,7 @@ from tests.test_peers import (
     ranx_scores,
     trec_cases,
 )
-from tests.test_trec_io import assert_same
+from tests.trec_cases import assert_same
 
 DATA = Path(__file__).parent / "data" / "tools"
 

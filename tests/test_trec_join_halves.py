@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from core.errors import InputError
 from core.io.trec import document_from_trec, join
 from core.model.document import Document
-from tests.test_trec_io import assert_same, crowd, run_and_qrels, write
+from tests.trec_cases import assert_same, crowd, run_and_qrels, write
 
 
 def joined(run: Path, qrels: Path, threads: int, unshared: bool) -> Document | str:

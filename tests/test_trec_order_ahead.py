@@ -22,7 +22,7 @@ from core.io.trec import document_from_trec, join
 from core.model.conventions import Conventions, TieRule
 from core.model.document import Document
 from core.model.presets import apply_preset
-from tests.test_trec_io import run_and_qrels, write
+from tests.trec_cases import run_and_qrels, write
 
 TREC_EVAL = apply_preset(Conventions(), "trec_eval")
 

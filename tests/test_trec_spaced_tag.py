@@ -31,7 +31,7 @@ from core.engine.evaluation import evaluate
 from core.io.load import looks_like_trec_run
 from core.io.trec import Run, document_from_trec
 from core.model.presets import preset
-from tests.test_trec_io import assert_same, error_of, line_by_line, trec_files, write
+from tests.trec_cases import assert_same, error_of, line_by_line, trec_files, write
 
 RUN = {"q1": {"d1": 0.9, "d2": 0.5, "d4": 0.7, "d5": 0.1, "d6": 0.3},
        "q2": {"d3": 1.5, "d8": 1.25, "d9": 0.3},
