@@ -36,11 +36,9 @@ from tests.platformgen import (
     LABEL_STUDIO_COUNTS,
     MTURK_COMMENTS,
     PLATFORMS,
-    argilla_jsonl,
-    doccano_jsonl,
-    label_studio_json,
     platform_sheets,
 )
+from tests.platformgen_json import argilla_jsonl, doccano_jsonl, label_studio_json
 from tests.sheetgen import (
     Drawn,
     Run,
