@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from core.io.annotator import import_annotations
+from core.model.conventions import Rubric
 
 _LABELS = ["Not relevant", "Somewhat relevant", "Relevant", "Highly relevant"]
 
@@ -152,3 +153,31 @@ def test_prodigy_answers_one_per_query_are_no_query_text(tmp_path: Path):
     got = {str(s): [None if np.isnan(x) else float(x) for x in row]
            for s, row in zip(doc.source_id, doc.ratings, strict=True)}
     assert got == {"d1": [3.0, 3.0], "d2": [0.0, 1.0], "d3": [None, None], "d4": [None, None]}
+
+
+def test_prodigy_binary_task_s_label_is_the_question_its_answer_the_grade(tmp_path: Path):
+    """A binary classification task (``classification``: the task's
+    ``label``, RELEVANT on every line, and the answer accept / reject):
+    the answer is the grade (by the rubric), ignore a task skipped, the
+    label the question asked, no grade (``label`` was the grade column by
+    its name: refused as 'labels on no known scale: RELEVANT', and where
+    the teach recipe's score was beside it every row was skipped, reject
+    read as declined: drawn by tests/platformgen_json.prodigy_jsonl)."""
+    path = tmp_path / "db-out.jsonl"
+    answers = [("d1", "u1", "accept"), ("d1", "u2", "accept"), ("d2", "u1", "reject"),
+               ("d2", "u2", "ignore"), ("d3", "u1", "reject"), ("d3", "u2", "accept")]
+    path.write_text("".join(json.dumps({
+        "text": f"Passage {doc}.", "label": "RELEVANT", "meta": {"query": "q", "doc_id": doc},
+        "_input_hash": 7919 * int(doc[1:]), "_task_hash": -104729 * int(doc[1:]),
+        "answer": answer, "_view_id": "classification", "_timestamp": 1709800000 + 60 * k,
+        "_annotator_id": f"relevance-{who}", "_session_id": f"relevance-{who}"}) + "\n"
+        for k, (doc, who, answer) in enumerate(answers)), encoding="utf-8")
+    result = import_annotations(path, rubric=Rubric.parse("0=reject,1=accept"))
+    report, doc = result.report, result.document
+    assert report.mapping is not None
+    assert report.column_names[report.mapping.grade] == "answer"
+    assert (report.judgments_read, report.judgments_imported) == (5, 5)
+    assert report.excluded == {"skipped": 1}
+    got = {str(s): [None if np.isnan(x) else float(x) for x in row]
+           for s, row in zip(doc.source_id, doc.ratings, strict=True)}
+    assert got == {"d1": [1.0, 1.0], "d2": [0.0, None], "d3": [0.0, 1.0]}

@@ -334,7 +334,8 @@ def _roles(profiles: list[Profile], found: dict[str, int], taken: set[int],
     (``wide``) no grade column is read from values (the column is left
     out, saying what it holds)."""
     beside = _numbers_beside_labels(profiles, found, taken)
-    switched = "" if beside else _grade_by_values(profiles, found, taken)
+    switched = "" if beside else _binary_answer(profiles, found, taken) or _grade_by_values(
+        profiles, found, taken)
     roles = roles_from_values(profiles, found, taken | {p.col for p in beside})
     for p in beside:
         roles.ignored[p.col] = _beside_labels(p, profiles[found["grade"]])
@@ -441,6 +442,27 @@ def _grade_by_values(profiles: list[Profile], found: dict[str, int], taken: set[
     found["grade"] = others[0].col
     return (f"{others[0].shown()}, read from its values ({profiles[col].shown()} is named so "
             "but holds no grades)")
+
+
+def _binary_answer(profiles: list[Profile], found: dict[str, int], taken: set[int]) -> str:
+    """A column named as the grade holding one label on every row beside a
+    column of Prodigy's answers (accept / reject, ignore for a task
+    skipped): a binary task's, the label the question asked (``RELEVANT``)
+    and the answer its grade; returns why ("" when the label stays)."""
+    col = found.get("grade")
+    if col is None or col >= len(profiles):
+        return ""
+    label = profiles[col]
+    if label.distinct != 1 or label.numeric > 0 or label.filled < len(label.texts):
+        return ""
+    answers = [p for p in profiles if p.col not in taken and p.col not in found.values()
+               and {t.casefold() for t in p.texts} <= _PRODIGY_ANSWERS
+               and {t.casefold() for t in p.texts} & {"accept", "reject"}]
+    if len(answers) != 1:
+        return ""
+    found["grade"] = answers[0].col
+    return (f"{answers[0].shown()}, read from its values: accept / reject, each the answer "
+            f"to one question, {label.shown()} {label.texts[0]} on every row (a binary task)")
 
 
 def _labels(p: Profile) -> bool:
