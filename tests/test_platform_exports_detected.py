@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 
 from core.io.annotator import import_annotations
 from core.model.conventions import Rubric
@@ -181,3 +182,35 @@ def test_prodigy_binary_task_s_label_is_the_question_its_answer_the_grade(tmp_pa
     got = {str(s): [None if np.isnan(x) else float(x) for x in row]
            for s, row in zip(doc.source_id, doc.ratings, strict=True)}
     assert got == {"d1": [1.0, 1.0], "d2": [0.0, None], "d3": [0.0, 1.0]}
+
+
+@pytest.mark.parametrize("answers", [
+    # every task given the same choice: one label on every row
+    [("d1", "u1", 0), ("d1", "u2", 0), ("d2", "u1", 0), ("d2", "u2", None),
+     ("d3", "u1", 0), ("d3", "u2", 0)],
+    # three choices, each once, on the first rows: no legend of the scale
+    [("d1", "u1", 3), ("d2", "u1", 1), ("d3", "u1", 0), ("d1", "u2", None),
+     ("d2", "u2", None), ("d3", "u2", None)],
+], ids=["one choice", "three choices on rows 2-4"])
+def test_prodigy_choices_few_or_one_are_the_grades(tmp_path: Path,
+                                                   answers: list[tuple[str, str, int | None]]):
+    """The options chosen (``accept``) are the grades however few they are:
+    one label chosen on every task, or three labels each once on the first
+    rows (``answer``, accept / ignore, stayed the grade column, refused as
+    'labels on no known scale: accept': the one label was no column of
+    grades, the three were read as a legend of the scale in rows 2-4 of
+    ``accept``; drawn by tests/platformgen_json.prodigy_jsonl)."""
+    path = tmp_path / "db-out.jsonl"
+    _prodigy(path, list(answers))
+    result = import_annotations(path)
+    report, doc = result.report, result.document
+    assert report.mapping is not None
+    assert report.column_names[report.mapping.grade] == "accept"
+    given = [(d, g) for d, _, g in answers if g is not None]
+    assert (report.judgments_read, report.judgments_imported) == (len(given), len(given))
+    assert report.excluded == {"skipped": len(answers) - len(given)}
+    got = {str(s): g for s, g in zip(doc.source_id, doc.grade.tolist(), strict=True)}
+    want = {d: [float(g) for e, g in given if e == d] for d, _, _ in answers}
+    assert {s: g for s, g in got.items() if not np.isnan(g)} == {
+        d: sum(g) / len(g) for d, g in want.items() if g}
+    assert all(np.isnan(got[d]) for d, g in want.items() if not g)

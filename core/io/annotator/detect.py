@@ -59,6 +59,7 @@ from core.io.annotator.roles import (
     roles_from_values,
 )
 from core.io.annotator.rows import summary_row
+from core.io.annotator.scales import label_key
 from core.io.annotator.transposed import metadata_cell, stacked_header_rows, untranspose
 from core.io.annotator.who import judged_by, said_of_people
 from core.io.annotator.write import written_annotators, written_consensus
@@ -243,7 +244,7 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
         # annotator (if any) another column names.
         found["grade"], wide = wide[0][0], []
         taken = taken - {found["grade"]}
-    roles = _roles(profiles, found, taken, bool(wide))
+    roles = _roles(profiles, found, taken, bool(wide), _chosen(profiles, table))
     _query_text(profiles, found, taken, roles)
     reasons = [*roles.reasons.items(), *(("ignored", why) for why, _ in roles.ignored.values())]
     if "status" not in found:
@@ -327,15 +328,23 @@ def _combined(header: list[str], wide: list[tuple[int, str]]) -> set[int]:
     return out | ({written} if written is not None and wide else set())
 
 
+def _chosen(profiles: list[Profile], table: Table) -> set[int]:
+    """The columns holding the choices made from the options the records
+    list (Prodigy's ``accept``): each filled cell one of their labels."""
+    keys = {k for v in table.listed for k in v.label_keys()}
+    return {p.col for p in profiles if keys and p.filled and p.graded and all(
+        label_key(t) in keys for t in p.texts if t)}
+
+
 def _roles(profiles: list[Profile], found: dict[str, int], taken: set[int],
-           wide: bool) -> Roles:
+           wide: bool, chosen: set[int]) -> Roles:
     """The roles read from values, added to ``found``: a grade column named
     so that holds none gives way, and beside annotators' columns named so
     (``wide``) no grade column is read from values (the column is left
     out, saying what it holds)."""
     beside = _numbers_beside_labels(profiles, found, taken)
     switched = "" if beside else _binary_answer(profiles, found, taken) or _grade_by_values(
-        profiles, found, taken)
+        profiles, found, taken, chosen)
     roles = roles_from_values(profiles, found, taken | {p.col for p in beside})
     for p in beside:
         roles.ignored[p.col] = _beside_labels(p, profiles[found["grade"]])
@@ -428,15 +437,17 @@ def _bookkeeping(p: Profile, who: Profile | None) -> tuple[str, str] | None:
             + " (no judgment, no ranking); not imported"), ""
 
 
-def _grade_by_values(profiles: list[Profile], found: dict[str, int], taken: set[int]) -> str:
+def _grade_by_values(profiles: list[Profile], found: dict[str, int], taken: set[int],
+                     chosen: set[int]) -> str:
     """A column named as the grade that holds none (Prodigy's ``answer`` of
-    accept/reject) gives way to the one other column that holds grades;
-    returns why ("" when it stays)."""
+    accept/reject) gives way to the one other column that holds grades
+    (one label on every row too, where its labels are the choices the
+    records list: :func:`_chosen`); returns why ("" when it stays)."""
     col = found.get("grade")
     if col is None or col >= len(profiles) or profiles[col].graded:
         return ""
-    others = [p for p in profiles if p.graded and not p.constant and p.col not in taken
-              and p.col not in found.values() and not _fractional(p)]
+    others = [p for p in profiles if p.graded and (not p.constant or p.col in chosen)
+              and p.col not in taken and p.col not in found.values() and not _fractional(p)]
     if len(others) != 1:
         return ""
     found["grade"] = others[0].col
