@@ -275,3 +275,169 @@ def doccano_jsonl(draw: Any) -> Drawn:
                 unlabelled += 1
     return Drawn([], "long", truth, kinds=["doccano jsonl"], grade_headers=["label"],
                  text="\n".join(lines) + "\n", predicted_rows=unlabelled)
+
+
+#: The labels of a Prodigy choice task's options: four levels, or three.
+PRODIGY_LEVELS = {4: ["Not relevant", "Somewhat relevant", "Relevant", "Highly relevant"],
+                  3: ["Not relevant", "Relevant", "Highly relevant"]}
+#: The rubric a binary classification task's answers are imported with:
+#: rejected (not relevant) 0, accepted 1.
+PRODIGY_BINARY_RUBRIC = "0=reject,1=accept"
+
+
+@dataclass
+class _ProdigyDataset:
+    """A Prodigy dataset being drawn (:func:`prodigy_jsonl`): its name, its
+    annotators' named sessions, its habits, and the lines, truth and
+    counts so far."""
+
+    rnd: Random
+    name: str
+    people: list[str]
+    #: ``choice`` (a choice interface: options, ``accept`` the ids chosen)
+    #: or ``binary`` (a classification interface: a ``label``, the answer
+    #: accept / reject the grade)
+    kind: str
+    #: the options' texts (choice), and whether their ids are the texts
+    #: (``textcat.manual``) or numbers (a custom recipe's)
+    labels: list[str]
+    text_ids: bool
+    #: where the query and the document's id are: the task's own fields
+    #: or its ``meta`` (shown in the card's corner)
+    in_meta: bool
+    #: ``_annotator_id`` written beside ``_session_id`` (Prodigy 1.11 on)
+    annotator_ids: bool
+    #: ``textcat.teach``'s model score and priority on each binary task
+    teach: bool
+    #: ``_is_binary`` written on each choice task (Prodigy 1.11 on)
+    flagged: bool
+    #: (when, line) of each answer
+    lines: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    truth: dict[tuple[str, str], list[float]] = field(default_factory=dict)
+    skipped: int = 0
+    #: the task every annotator ignored or declined (-1: none)
+    declined_at: int = -1
+    #: the annotators at work together (their lines interleaved), or each
+    #: on a day of their own (each annotator's lines in turn)
+    together: bool = False
+
+
+@st.composite
+def prodigy_jsonl(draw: Any) -> Drawn:
+    """A Prodigy dataset as ``prodigy db-out`` writes it: a line per answer
+    (one per annotator per task), each the task as it was sent (its
+    ``text``, the query and the document's id as its own fields or in its
+    ``meta``), with Prodigy's ``_input_hash`` (the same on every line of a
+    task: signed 32-bit numbers), ``_task_hash``, ``_view_id``, ``answer``,
+    ``_timestamp`` (seconds since 1970) and the annotator's named session
+    (``_session_id``, and from Prodigy 1.11 on ``_annotator_id``: the
+    dataset's name and the session's, ``relevance-alice``). Two kinds of
+    task: a choice (``choice``: the ``options`` with their ``id`` and
+    ``text``, numbers or, as ``textcat.manual`` writes them, the labels
+    themselves; ``accept`` the ids chosen; ``ignore`` a task skipped,
+    nothing chosen; ``reject`` one declined, whatever was chosen), or a
+    binary classification (``classification``: the task's ``label``, the
+    answer accept or reject its grade, 1 or 0 by
+    :data:`PRODIGY_BINARY_RUBRIC`, passed as a user would; ``ignore``
+    skipped; half of them ``textcat.teach``'s, with the model's ``score``
+    and ``priority``). Now and then an annotator missing a
+    task (no line), and a task every annotator ignored or declined (an
+    item still, no grade). The lines in the order given, each annotator's
+    in turn or interleaved. 2-3 queries of 2-4 documents, 2-3 annotators.
+    ``cancelled``: the lines skipped (ignored or declined)."""
+    rnd = draw(st.randoms(use_true_random=False))
+    n_q, per_q, n_people = draw(st.integers(2, 3)), draw(st.integers(2, 4)), draw(
+        st.integers(2, 3))
+    name = draw(st.sampled_from(["relevance", "rel_judgments", "search-eval-2024"]))
+    kind = draw(st.sampled_from(["binary", "choice"]))
+    habits = [draw(st.booleans()) for _ in range(5)]
+    p = _ProdigyDataset(
+        rnd, name, [f"{name}-{who}" for who in ["alice", "bob", "chen"][:n_people]], kind,
+        PRODIGY_LEVELS[draw(st.sampled_from([4, 3]))], *habits[:2],
+        habits[2], kind == "binary" and habits[3], habits[4])
+    # now and then a task every annotator ignored or declined (not the first two)
+    p.declined_at = draw(st.sampled_from([-1, *range(2, n_q * per_q)]))
+    p.together = draw(st.booleans())
+    for q in range(n_q):
+        for d in range(per_q):
+            _prodigy_task(p, q, d)
+    lines = [line for _, line in sorted(p.lines, key=lambda x: x[0])]  # as saved
+    return Drawn([], "long", {k: sorted(v) for k, v in p.truth.items()},
+                 kinds=[f"prodigy {kind}"],
+                 flags=["--rubric", PRODIGY_BINARY_RUBRIC] if kind == "binary" else [],
+                 grade_headers=["accept" if kind == "choice" else "answer"],
+                 text="".join(json.dumps(line) + "\n" for line in lines),
+                 cancelled=p.skipped)
+
+
+def _signed32(rnd: Random, n: int) -> int:
+    """Task ``n``'s hash as Prodigy writes it: a signed 32-bit number (the
+    tasks' each their own)."""
+    bits = (rnd.getrandbits(32) ^ (n + 1) * 2654435761) % 2**32
+    return bits - 2**32 if bits >= 2**31 else bits
+
+
+def _prodigy_task(p: _ProdigyDataset, q: int, d: int) -> None:
+    """Document ``d`` of query ``q``: its task, each annotator's answer to
+    it (a line each, but an annotator missing it now and then), their
+    grades kept in the truth."""
+    rnd, n = p.rnd, len(p.truth)
+    query, doc = QUERIES[q], f"doc-{q}-{d}"
+    item = (query, doc)
+    p.truth[item] = []
+    task: dict[str, Any] = {"text": f"{query.capitalize()}: the passage of {doc} ..."}
+    where = {"query": query, "doc_id": doc}
+    if p.teach:
+        score = round(rnd.uniform(0.05, 0.95), 4)
+        task.update({"label": "RELEVANT", "score": score, "priority": score, "spans": []})
+        where = {**where, "score": score}
+    elif p.kind == "binary":
+        task["label"] = "RELEVANT"
+    else:
+        task["options"] = [{"id": t if p.text_ids else g, "text": t}
+                           for g, t in enumerate(p.labels)]
+        if p.text_ids:  # textcat.manual's, its labels exclusive
+            task["config"] = {"choice_style": "single"}
+    task.update({"meta": where} if p.in_meta else {**where, "meta": {"source": "bm25-pool"}})
+    task.update({"_input_hash": _signed32(rnd, n), "_task_hash": _signed32(rnd, n + 99)})
+    if p.kind == "choice" and p.flagged:
+        task["_is_binary"] = False
+    # a task every annotator ignored or declined: an item still, no grades
+    declined = n == p.declined_at
+    for w, who in enumerate(p.people):
+        if w > 0 and not declined and rnd.random() < 0.1:
+            continue  # not annotated by this one (no line)
+        line = _prodigy_answer(p, dict(task), item, declined, w)
+        line.update({"_view_id": "choice" if p.kind == "choice" else "classification",
+                     "_timestamp": 1709800000 + (13 if p.together else 86400) * w
+                     + 60 * n + rnd.randint(0, 12)})
+        if p.annotator_ids:
+            line["_annotator_id"] = who
+        line["_session_id"] = who
+        p.lines.append((line["_timestamp"], line))
+
+
+def _prodigy_answer(p: _ProdigyDataset, line: dict[str, Any], item: tuple[str, str],
+                    declined: bool, w: int) -> dict[str, Any]:
+    """Annotator ``w``'s answer to the task ``line`` (a copy): the choice
+    and ``accept``, or the binary answer; ignored or declined now and then
+    (the first annotator's never, but all of them on a task ``declined``),
+    no grade; a grade kept in the truth."""
+    rnd = p.rnd
+    skip = declined or (w > 0 and rnd.random() < 0.1)
+    grade = rnd.randrange(2 if p.kind == "binary" else len(p.labels))
+    if p.kind == "binary":
+        answer = "ignore" if skip else ["reject", "accept"][grade]
+        line["answer"] = answer
+    else:
+        answer = rnd.choice(["ignore", "reject"]) if skip else "accept"
+        chosen = [p.labels[grade] if p.text_ids else grade]
+        # a task declined after choosing keeps the choice; one ignored, none
+        line["accept"] = chosen if answer == "accept" or (
+            answer == "reject" and rnd.random() < 0.5) else []
+        line["answer"] = answer
+    if skip:
+        p.skipped += 1
+    else:
+        p.truth[item].append(float(grade))
+    return line
