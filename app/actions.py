@@ -70,6 +70,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
                "Fix the current query's text, shown beside its id (one undoable step)"),
     ActionSpec("reset_layout", "&Reset layout", "view", None,
                "Put every panel back where it was at the first start"),
+    ActionSpec("reset_column_widths", "Reset column &widths", "view", None,
+               "Let the grids' columns you sized by hand follow their contents again"),
 )
 
 

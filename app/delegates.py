@@ -363,7 +363,8 @@ class RankDelegate(NumberDelegate):
 
 class GradeDelegate(NumberDelegate):
     """Shows a grade with its rubric label (an unrateable one with its
-    reason), an edited one (``EDITED_ROLE``) after
+    reason, an unknown one with why no one judged it: ``unknown: declined
+    by 2 annotators``), an edited one (``EDITED_ROLE``) after
     :data:`~core.engine.columns.EDITED_MARK`; edits through a combo box of the
     rubric's grades plus unknown and unrateable (other numbers may be typed)."""
 
@@ -374,7 +375,7 @@ class GradeDelegate(NumberDelegate):
         if isinstance(value, float):
             text = grade_text(value, self._decimals())
             option.text = f"{text} - {label}" if label else text
-        elif label:  # unrateable: its reason (what the editor and a paste read back)
+        elif label:  # unrateable: its reason (what the editor and a paste read back); unknown: why
             option.text = f"{value}: {label}"
         if index.data(EDITED_ROLE):
             option.text = f"{EDITED_MARK} {option.text}"

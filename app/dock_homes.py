@@ -21,8 +21,8 @@ from PySide6.QtCore import Qt
 
 __all__ = ["AREA_SIZE", "BESIDE_MEASURE", "BESIDE_MOST", "GIVES_WAY_FIRST", "GRID_LEAST",
            "LEAST_BELOW", "MOST_BELOW", "ONE_SIDE_BELOW", "ONE_SIDE_SIZE", "SIDES", "SIDE_LEAST",
-           "STACKED_FROM", "VERTICAL", "DockHome", "narrowed_sides", "one_side_home", "share",
-           "starts_group"]
+           "STACKED_FROM", "VERTICAL", "WIDENED_TO_FLOOR", "DockHome", "narrowed_sides",
+           "one_side_home", "share", "starts_group", "widened_sides"]
 
 #: Per dock area at a first start: (share of the window, most, least): the
 #: share, or what the area's docks ask for (their size hint) when more, but
@@ -113,6 +113,31 @@ def share(area: Qt.DockWidgetArea, length: int, asked: int = 0,
     return max(least, min(round(length * most), max(round(length * share), asked)))
 
 
+def widened_sides(sizes: dict[Qt.DockWidgetArea, int], width: int,
+                  grid_least: int = GRID_LEAST, separator: int = 0,
+                  floors: Mapping[Qt.DockWidgetArea, int] | None = None,
+                  ) -> dict[Qt.DockWidgetArea, int]:
+    """The side columns' widths (their shares), each of
+    :data:`WIDENED_TO_FLOOR` narrower than its floor in ``floors`` widened
+    to it, past its share's most, where the grid still keeps ``grid_least``
+    of the window's ``width`` beside the sides as they are (each with its
+    ``separator``); not at all where it would not (a part of the floor does
+    not show what it is for). At 1280x800 the navigator's 27 % (346 px)
+    hid its Status column beside the example's queries with texts, whose
+    ids and status read at 387 px while the grid's key columns take 566 of
+    the 569 left."""
+    sides = [a for a in sizes if a not in VERTICAL]
+    widened = dict(sizes)
+    for area in WIDENED_TO_FLOOR:
+        floor = (floors or {}).get(area, 0)
+        if area not in widened or widened[area] >= floor:
+            continue
+        rest = sum(widened[a] for a in sides if a != area) + separator * len(sides)
+        if rest + floor + grid_least <= width:
+            widened[area] = floor
+    return widened
+
+
 def narrowed_sides(sizes: dict[Qt.DockWidgetArea, int], width: int,
               grid_least: int = GRID_LEAST, separator: int = 0,
               kept: Collection[Qt.DockWidgetArea] = (), grid_whole: int = 0,
@@ -152,3 +177,10 @@ SIDES = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidget
 #: and keeps its status), the left one last (the navigator hides its status
 #: column as soon as it has less than it asks for).
 GIVES_WAY_FIRST = (Qt.DockWidgetArea.RightDockWidgetArea, Qt.DockWidgetArea.LeftDockWidgetArea)
+#: The side columns that take their floor (where their views still read)
+#: beyond their share's most, where the grid keeps its key columns
+#: (:func:`widened_sides`): the left one, whose navigator hides its Status
+#: column (what a reviewer scans the list for) below it. The right one
+#: keeps its most: its summary's table lets the DCG and ideal DCG go, which
+#: the grid says.
+WIDENED_TO_FLOOR = (Qt.DockWidgetArea.LeftDockWidgetArea,)

@@ -65,6 +65,7 @@ from app.dock_homes import (
     one_side_home,
     share,
     starts_group,
+    widened_sides,
 )
 from app.geometry import default_geometry, fills_screen, saved_normal_geometry
 from app.settings import Settings
@@ -392,17 +393,21 @@ class Workplace(QObject):
 
     def size_docks(self) -> None:
         """Give each dock area its default share of the window (see
-        :data:`AREA_SIZE`; :data:`ONE_SIDE_SIZE` for one side column) and
-        each column its split."""
+        :data:`AREA_SIZE`; :data:`ONE_SIDE_SIZE` for one side column; the
+        left one up to where its views read where the grid keeps its key
+        columns: :func:`~app.dock_homes.widened_sides`) and each column its
+        split."""
         w = self.window
         width, height = w.width(), w.height()
         homes = {name: self.home(name) for name in self.homes}
         fronts = {name: home for name, home in homes.items() if starts_group(home)}
-        asked = self._asked()
-        sizes = narrowed_sides({home.area: share(
+        asked, floors, least = self._asked(), self._floors(), self.grid_least()
+        shares = {home.area: share(
             home.area, height if home.area in VERTICAL else width, asked.get(home.area, 0),
-            self._size(home.area)) for home in fronts.values()}, width, self.grid_least(),
-            self._separator(), grid_whole=self.grid_whole(), floors=self._floors())
+            self._size(home.area)) for home in fronts.values()}
+        shares = widened_sides(shares, width, least, self._separator(), floors)
+        sizes = narrowed_sides(shares, width, least, self._separator(),
+                               grid_whole=self.grid_whole(), floors=floors)
         for name, home in fronts.items():
             if home.area in self.dragged:  # (the user's width: size_for_document)
                 continue

@@ -38,6 +38,7 @@ DEFAULTS: dict[str, Any] = {
     "grid/column_order": [],
     "grid/hidden_columns": [],
     "grid/kept_columns": [],
+    "grid/column_widths": {},
     "files/last_directory": "",
     "files/recent": [],
 }
@@ -97,6 +98,8 @@ def _coerce(value: Any, default: T) -> T:
             return [str(v) for v in value]  # type: ignore[return-value]
         if kind is QByteArray:
             return QByteArray(value)  # type: ignore[return-value]
+        if kind is dict:
+            return dict(value) if isinstance(value, dict) else default  # type: ignore[return-value]
     except (TypeError, ValueError):
         return default
     return value
@@ -237,3 +240,23 @@ class Settings:
     @grid_kept_columns.setter
     def grid_kept_columns(self, keys: list[str]) -> None:
         self.set_value("grid/kept_columns", list(keys))
+
+    @property
+    def grid_column_widths(self) -> dict[str, dict[str, int]]:
+        """The widths (pixels) the reviewer gave the grids' columns by hand,
+        by grid (``ranked``, ``not_retrieved``) and column key; an entry not
+        of that form (a hand-edited file) is left out."""
+        widths: dict[str, dict[str, int]] = {}
+        for grid, columns in self.value("grid/column_widths").items():
+            if not isinstance(columns, dict):
+                continue
+            widths[str(grid)] = {}
+            for key, width in columns.items():
+                with contextlib.suppress(TypeError, ValueError):
+                    widths[str(grid)][str(key)] = int(width)
+        return widths
+
+    @grid_column_widths.setter
+    def grid_column_widths(self, widths: dict[str, dict[str, int]]) -> None:
+        self.set_value("grid/column_widths",
+                       {grid: dict(columns) for grid, columns in widths.items()})

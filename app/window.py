@@ -138,6 +138,7 @@ class MainWindow(EditingWindow):
         """The panels' docks at home, and the grid's columns as the reviewer left them."""
         self.add_submenu("view", self.grid_columns.menu, after=self.app_actions["reset_layout"])
         self.grid_columns.restore()
+        self.grid_panel.kept.keep_in(self.settings)  # (the widths sized in a past session)
         area = Qt.DockWidgetArea
         self.add_dock("queryNavigatorDock", self.tr("&Queries"), self.navigator,
                       area.LeftDockWidgetArea)
@@ -178,6 +179,7 @@ class MainWindow(EditingWindow):
         a["close"].triggered.connect(self.close)
         a["quit"].triggered.connect(self.close)
         a["reset_layout"].triggered.connect(self.reset_layout)
+        a["reset_column_widths"].triggered.connect(self.reset_column_widths)
         # Refitted once laid out: a column shown or hidden changes the source's
         # room, and the grid's need (the original grade, shown by an edit).
         self.grid_columns.changed.connect(
@@ -569,6 +571,12 @@ class MainWindow(EditingWindow):
         self.grid_panel.forget_widths()
         self.grid_columns.reset()
         self.grid_panel.follow_rows()
+
+    def reset_column_widths(self) -> None:
+        """View > Reset column widths: the grids' columns the reviewer sized
+        follow their contents again, in this session and the next."""
+        self.grid_panel.forget_widths()
+        self.fit_columns()
 
     def _columns_changed(self) -> None:
         """The side columns give the grid the room its key columns need now

@@ -390,9 +390,12 @@ class Worksheet:
 
     # -- internals -------------------------------------------------------------------------
     def _effective(self, edit: SetGrades) -> SetGrades:
-        """``edit`` without the rows that hold their value already."""
+        """``edit`` without the rows that hold their value already (unknown
+        typed over an unknown grade is none, whatever its reason: an item
+        the annotators declined keeps saying so)."""
         keep = [i for i, (r, v) in enumerate(zip(edit.rows, edit.values, strict=True))
-                if GradeValue.of(self._doc, r) != v]
+                if (now := GradeValue.of(self._doc, r)) != v and not (
+                    v == GradeValue(None, GradeState.UNKNOWN) and now.state is v.state)]
         if len(keep) == len(edit.rows):
             return edit
         return SetGrades(tuple(edit.rows[i] for i in keep), tuple(edit.values[i] for i in keep),

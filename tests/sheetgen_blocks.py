@@ -5,7 +5,7 @@ and Google Sheets export a pivot of grades by annotator) and titled blocks
 (each query's rows under a title row, ``Query: ...``, and a header row of
 their own, apart by blank rows). The import reads neither as judgments: it
 refuses each in one line naming the rows that show the layout (the
-property test, tests/test_import_properties.py, says which line); the
+property test, tests/test_import_layouts.py, says which line); the
 lines expected are kept in a :class:`Blocks`.
 """
 

@@ -6,7 +6,7 @@ half the time a rank column; the grades often count a query's documents
 queries do. The import must never drop one of those columns on a guess:
 each annotator's grades are imported, or the import stops in one line
 naming them and what to pass (the property test,
-tests/test_import_properties.py, says which line). The truth is kept in a
+tests/test_import_layouts.py, says which line). The truth is kept in a
 :class:`Small`.
 
 Small long sheets of one judge are a kind of their own too

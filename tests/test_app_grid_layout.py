@@ -642,8 +642,10 @@ def test_the_grid_keeps_every_column_beside_a_wide_navigator(qtbot, screen, docu
     (both fail before). The navigator gives way to the grid's whole column
     set down to where its ids and status still read (the texts elide,
     whole on hover), the right column down to what its views ask for. At
-    1280x800 the key columns read and the navigator is as wide as before
-    (346 px: there the status gives way, as before)."""
+    1280x800 the key columns read; with 40-character ids the navigator is
+    as wide as before (its share's most, 346 px: there the status gives way
+    to the ids, as before), with the example's ids and texts it takes the
+    width where its ids and status read (the next test)."""
     import dataclasses
 
     from app.models.queries import QueryColumn
@@ -662,12 +664,51 @@ def test_the_grid_keeps_every_column_beside_a_wide_navigator(qtbot, screen, docu
     w.fit_columns()
     _settle(qtbot, w)
     assert _outside(w.grid, IN_VIEW[screen]) == []
+    nav = w.navigator.view
     if screen == "1280x800":
-        assert w.docks["queryNavigatorDock"].width() == 346
+        width = w.docks["queryNavigatorDock"].width()
+        assert width == (w.navigator.least_width() if document == "texts" else 346)
+        assert nav.isColumnHidden(QueryColumn.STATUS) is (document != "texts")
         w.session.mark_saved()
         return
-    nav = w.navigator.view
     assert not nav.isColumnHidden(QueryColumn.STATUS)
     assert nav.columnViewportPosition(QueryColumn.STATUS) + nav.columnWidth(
         QueryColumn.STATUS) <= nav.viewport().width()
+    w.session.mark_saved()
+
+
+def test_at_1280x800_the_navigator_takes_the_room_its_status_reads_in_beside_the_key_columns(
+        qtbot):
+    """The example's queries with texts at 1280x800: the navigator's ids
+    (case-F-unknown with its text's first words) and Status read in 387 px,
+    the grid's key columns in 566 px of the 569 the summary's 312 px leave;
+    the navigator was held to its share's most (27 %, 346 px) and its Status
+    column hidden ('case-F-unknown · How do I rene…' beside 'unres.'). It
+    takes 387 px now, beyond its share, the grid its key columns whole
+    (fails before: the Status column hidden, the navigator 346 px)."""
+    import dataclasses
+
+    from app.models.queries import QueryColumn
+
+    w = build_window(None)
+    qtbot.addWidget(w)
+    w.show()
+    doc = w.document
+    w.set_document(dataclasses.replace(doc, query_texts={
+        q: f"How do I renew a passport that expired while I was living abroad ({q})?"
+        for q in doc.query_ids}))
+    w.workplace.reset(SCREENS["1280x800"])
+    _settle(qtbot, w)
+    w.fit_columns()
+    _settle(qtbot, w)
+    nav, dock = w.navigator, w.docks["queryNavigatorDock"]
+    view = nav.view
+    assert not view.isColumnHidden(QueryColumn.STATUS)
+    assert view.columnViewportPosition(QueryColumn.STATUS) + view.columnWidth(
+        QueryColumn.STATUS) <= view.viewport().width()
+    assert elided_headers(view) == []
+    assert dock.width() == nav.least_width() == 387 > round(1280 * 0.27)
+    assert w.centralWidget().width() >= w.grid_panel.key_width() == 566
+    assert _outside(w.grid, IN_VIEW["1280x800"]) == []
+    assert w.docks["summaryPanelDock"].width() == 312  # (the summary keeps its width)
     w.session.mark_saved()

@@ -942,7 +942,7 @@ def test_a_sheet_whose_every_judgment_is_rejected_offers_no_import(
     does, that there is nothing to import, with the first rejected cell;
     no "Import anyway" (it imported a worksheet of unknown grades), Finish
     stays off."""
-    from tests.test_annotator_corpus import computed_sheet
+    from tests.test_annotator_workbooks import computed_sheet
 
     sheet = computed_sheet(tmp_path / "computed.xlsx")
     wizard = _at_mapping(qtbot, sheet)

@@ -161,7 +161,7 @@ def test_a_clean_form_export_shows_no_issues(qtbot: Any) -> None:
 def test_the_report_page_says_what_the_sheet_hides(qtbot: Any, tmp_path: Path) -> None:
     """Rows an Excel filter hides and a hidden column are read all the same:
     the report's summary says so under its headline, not among the notes."""
-    from tests.test_annotator_corpus import HIDDEN_SAID, filtered_sheet
+    from tests.test_annotator_workbooks import HIDDEN_SAID, filtered_sheet
 
     view = _report(qtbot, filtered_sheet(tmp_path / "filtered.xlsx"))
     headline, said = view.summary.text().split("\n")

@@ -752,3 +752,26 @@ def test_the_side_columns_give_way_right_first_counting_their_handles():
     assert narrowed_sides(sizes, 1100, 638, 6) == {left: 300, right: SIDE_LEAST, bottom: 110}
     # One side column (a narrow window): one handle.
     assert narrowed_sides({left: 334}, 960, 638, 6) == {left: 316}
+
+
+def test_the_left_column_takes_its_floor_past_its_share_where_the_grid_keeps_its_key_columns():
+    """At 1280x800 the navigator's share is at most 27 % (346 px) and its
+    ids and status read at 387 (the example's queries with texts): the
+    summary's 312, the two handles and the grid's key columns (566) leave
+    it 390, so it takes its 387; a floor of 391 would cut the grid's key
+    columns, and the navigator keeps its share (a part of the floor shows
+    no status). The right column keeps its share's most (its table lets
+    the DCG go)."""
+    from app.dock_homes import narrowed_sides, widened_sides
+
+    left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
+    bottom = Qt.DockWidgetArea.BottomDockWidgetArea
+    sizes = {left: 346, right: 312, bottom: 160}
+    widened = widened_sides(sizes, 1280, 566, 6, {left: 387, right: 312})
+    assert widened == {left: 387, right: 312, bottom: 160}
+    # 387 + 312 + 2 x 6 + 566 = 1277: narrowing for the key columns leaves it so.
+    assert narrowed_sides(widened, 1280, 566, 6, grid_whole=1125,
+                          floors={left: 387, right: 312}) == widened
+    assert widened_sides(sizes, 1280, 566, 6, {left: 391}) == sizes
+    assert widened_sides(sizes, 1280, 566, 6, {left: 300}) == sizes  # (never narrowed)
+    assert widened_sides(sizes, 1280, 566, 6, {right: 400}) == sizes

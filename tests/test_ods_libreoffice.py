@@ -29,7 +29,7 @@ from core.model.conventions import Gain
 from core.model.document import GradeState
 from core.model.examples import seed_document
 from tests.libreoffice import edit
-from tests.test_annotator_corpus import HIDDEN_SAID, computed_sheet, filtered_sheet
+from tests.test_annotator_workbooks import HIDDEN_SAID, computed_sheet, filtered_sheet
 from tests.test_workbook_libreoffice_edits import _row_of, assert_grade_and_gain_taken
 
 pytestmark = pytest.mark.libreoffice

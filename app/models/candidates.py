@@ -361,6 +361,9 @@ class CandidateModel(QAbstractTableModel):
                                                                 *map(shown_id, ids))
             if col.key in ("grade", "original") and edited(shown, row):  # (the mark, said)
                 said += f", {edited_from(shown, row)}"
+            if col.key == "grade" and doc.state[i] != GradeState.NUMBER and (
+                    why := doc.reason_text(i)):  # (what the cell shows beside the word)
+                said += f", {_STATES[int(doc.state[i])].label}: {why}"
             if col.key == "note":  # the whole note (the cell elides it), or none
                 said += f", {note_said(str(doc.note[i]))}"
             return f"{said}. {notes}" if notes else said
@@ -405,11 +408,10 @@ class CandidateModel(QAbstractTableModel):
         """The looks of the grade (its rubric label, the choices, outside the
         rubric) and of tie groups (brackets at the rank, shades)."""
         if role == LABEL_ROLE and key == "grade":
-            if state is GradeState.UNRATEABLE:
-                # shown beside "unrateable", not only on hover
-                return str(shown.ev.doc.reason[i] or "")
             if state is not GradeState.NUMBER:
-                return ""
+                # shown beside "unrateable" or "unknown" (declined by 2
+                # annotators), not only on hover
+                return shown.ev.doc.reason_text(i)
             return shown.rubric.label_for(float(shown.ev.doc.grade[i])) or ""
         if role == CHOICES_ROLE and key == "grade":
             choices: list[tuple[str, float | None, int]] = [

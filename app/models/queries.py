@@ -15,6 +15,7 @@ from app.models.roles import DISPLAY, SORT_ROLE, TOOLTIP, WHOLE_ROLE, Index
 from app.shown import CELL_SHOWN, holds, id_note, query_tip, shown_query, typed
 from core.engine.evaluation import Evaluation, Status
 from core.model.conventions import format_cutoff
+from core.model.grades import unknown_counted
 
 __all__ = ["QueryColumn", "QueryFilterProxy", "QueryListModel", "RunColumns"]
 
@@ -172,7 +173,9 @@ class QueryListModel(QAbstractTableModel):
             if col in (QueryColumn.STATUS, QueryColumn.NDCG):
                 return f"{look.text}: {status.reason}"
             if col is QueryColumn.JUDGED:
-                return (f"{int(ev.n_judged[q])} judged, {int(ev.n_unknown[q])} unknown, "
+                why = ev.doc.unknown_reasons(ev.doc.members(q))  # (declined by all: said)
+                return (f"{int(ev.n_judged[q])} judged, "
+                        f"{unknown_counted(int(ev.n_unknown[q]), why)}, "
                         f"{int(ev.n_unrateable[q])} unrateable of {int(ev.n_total[q])}")
         if role == Qt.ItemDataRole.TextAlignmentRole and col is not QueryColumn.QUERY:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)

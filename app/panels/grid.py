@@ -23,7 +23,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QKeyEvent, QMouseEvent, QResizeEvent
+from PySide6.QtGui import QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QLabel,
@@ -55,6 +55,7 @@ from app.panels.fit import (
     resized_at_once,
     text_widths,
 )
+from app.panels.kept_widths import KeptWidths
 from core.engine.columns import COLUMNS, EDITED_MARK
 from core.model.conventions import IdealInventory
 from core.model.document import GradeState
@@ -293,22 +294,17 @@ class GridPanel(QWidget):
         self._layout.addWidget(self.split)
         self._shown_ideal: IdealInventory | None = None
         #: The widths a reviewer gave columns, dragging (or double-clicking)
-        #: a header's edge, by view and column: every fit keeps them, until
-        #: View > Reset layout (:meth:`forget_widths`). A Source dragged
-        #: wider to read its ids went back to its cap at the next query.
-        self._kept: dict[QTableView, dict[int, int]] = {self.grid: {}, self.not_retrieved: {}}
-        self._headers = {view.horizontalHeader().viewport(): view
-                         for view in (self.grid, self.not_retrieved)}
-        self._dragging: QTableView | None = None
+        #: a header's edge, by view and column: every fit keeps them, and the
+        #: next session, until View > Reset column widths or Reset layout
+        #: (:meth:`forget_widths`). A Source dragged wider to read its ids
+        #: went back to its cap at the next query.
+        self.kept = KeptWidths((self.grid, self.not_retrieved), self)
         #: The width each view's source ids asked when last measured: the
         #: source follows the viewport's width up to it (_follow_width).
         self._source_wants: dict[QTableView, int] = {}
         self._ports = {view.viewport(): view for view in (self.grid, self.not_retrieved)}
         for view in (self.grid, self.not_retrieved):
-            view.horizontalHeader().viewport().installEventFilter(self)
             view.viewport().installEventFilter(self)
-            view.horizontalHeader().sectionResized.connect(
-                lambda col, _old, new, v=view: self._resized(v, col, new))
         self.not_retrieved_model.modelReset.connect(self._update_label)
         self.not_retrieved_model.dataChanged.connect(self._follow_ideal)
         self.model.modelReset.connect(self._update_label)
@@ -324,7 +320,7 @@ class GridPanel(QWidget):
         with resized_at_once(self.grid, self.not_retrieved):
             for view in (self.grid, self.not_retrieved):
                 _measure_rows_in_view(view, self._room(view))
-                kept = self._kept[view]
+                kept = self.kept.of(view)
                 measured = _contents_widths(view)
                 fit_columns(view, most=max(160, view.viewport().width()),
                             measured=measured, skip=tuple(kept))
@@ -344,24 +340,18 @@ class GridPanel(QWidget):
         the source cut 14 px short. A width the reviewer gave it is kept."""
         source = GridColumn.SOURCE
         wants = self._source_wants.get(view)
-        if wants is None or source in self._kept[view] or view.isColumnHidden(source):
+        if wants is None or source in self.kept.of(view) or view.isColumnHidden(source):
             return
         header = view.horizontalHeader()
         width = min(self.source_most(view), max(wants, header.sectionSizeHint(source)))
         if width != header.sectionSize(source):
             header.resizeSection(source, width)
 
-    def _resized(self, view: QTableView, column: int, width: int) -> None:
-        """A section of ``view`` resized: kept when the reviewer did it (a
-        drag or a double click on its header's edge under way)."""
-        if self._dragging is view:
-            self._kept[view][column] = width
-
     def forget_widths(self) -> None:
-        """The columns a reviewer sized follow their contents again (View >
-        Reset layout)."""
-        for kept in self._kept.values():
-            kept.clear()
+        """The columns a reviewer sized follow their contents again, in this
+        session and the next ones (View > Reset column widths, View > Reset
+        layout)."""
+        self.kept.forget()
 
     def _room(self, view: QTableView) -> int:
         """The height ``view``'s rows have: its viewport's, or for the judged
@@ -387,7 +377,7 @@ class GridPanel(QWidget):
         at 200,000 candidates)."""
         note = GridColumn.NOTE
         for view in (self.grid, self.not_retrieved):
-            if view.isColumnHidden(note) or note in self._kept[view]:
+            if view.isColumnHidden(note) or note in self.kept.of(view):
                 continue
             header = view.horizontalHeader()
             wanted = min(self.note_most(view),
@@ -474,7 +464,7 @@ class GridPanel(QWidget):
         most = max(160, self.grid.viewport().width() // 3)
         for view in (self.grid, self.not_retrieved):
             header = view.horizontalHeader()
-            kept = self._kept[view]
+            kept = self.kept.of(view)
             model = view.model()
             assert isinstance(model, CandidateModel)
             if not measured:
@@ -652,13 +642,6 @@ class GridPanel(QWidget):
         elif watched in self._ports and isinstance(event, QResizeEvent) and (
                 event.size().width() != event.oldSize().width()):
             self._follow_width(self._ports[watched])
-        elif watched in self._headers and isinstance(event, QMouseEvent):
-            kind = event.type()
-            if (kind in (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonDblClick)
-                    and event.button() == Qt.MouseButton.LeftButton):
-                self._dragging = self._headers[watched]
-            elif kind == QEvent.Type.MouseButtonRelease:
-                self._dragging = None
         return super().eventFilter(watched, event)
 
     def _share_height(self) -> None:

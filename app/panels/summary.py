@@ -51,6 +51,7 @@ from core.analysis.bounds import (
 from core.engine.evaluation import Evaluation, Status
 from core.engine.results import STATUS_BY_CODE
 from core.model.conventions import format_cutoff
+from core.model.grades import unknown_counted
 from core.model.numbers import apart_digits, counted, one_value
 from core.reports.sentences import query_sentence, summary_sentence
 
@@ -199,7 +200,10 @@ class SummaryPanel(QWidget):
             self.title.setText(title)
             self.title.setToolTip(query_tip(ev.doc.query_ids[q], ev.doc.query_text(q), WORD_SHOWN))
             self._place_title()
-        _set_text(self.status_label, f"{look.label}: {status.reason}")
+        # (the unknown grades an import knows the why of: "1 unknown, 1 of them declined")
+        why = ev.doc.unknown_reasons(ev.doc.members(q))
+        _set_text(self.status_label, f"{look.label}: {status.reason}" + (
+            f" ({unknown_counted(int(ev.n_unknown[q]), why)})" if why else ""))
         tint(self.status_label, "color: {}", look.tone)
         # Shown at the decimals setting; the copy gives the conventions in
         # full (what reproduces the number), the results at the setting.

@@ -232,7 +232,9 @@ def _grade_tip(shown: ShownRows, row: int) -> str:
     if state is GradeState.UNRATEABLE:
         parts.append(f"unrateable: {doc.reason[i] or 'no reason given'}")
     elif state is GradeState.UNKNOWN:
-        parts.append("unknown: never judged (not 0)")
+        why = doc.reason_text(i)  # (an item the annotators declined: why no one judged it)
+        parts.append(f"unknown: {why}, no judgment (not 0)" if why
+                     else "unknown: never judged (not 0)")
     else:
         label = shown.rubric.label_for(float(doc.grade[i]))
         parts.append(f"grade {full_text(doc.grade[i])}" + (f": {label}" if label else ""))

@@ -24,7 +24,7 @@ from core.model.convention_log import convention_changes
 from core.model.conventions import Conventions, Weighting
 
 # A grade's state and text belong to the grade grammar; importers find them here too.
-from core.model.grades import GradeState, grade_text
+from core.model.grades import GradeState, grade_text, reason_kind
 from core.model.ids import IdBytes
 from core.model.lazy import Column as _Column
 from core.model.lazy import DecodedIds as _DecodedIds
@@ -193,17 +193,7 @@ class Document:
         """
         qids, qidx = query_codes_of(query, query_order, query_codes, copy)
         n = int(qidx.shape[0])
-        if len(source_id) != n:
-            raise ValueError("query and source_id differ in length")
-        id_bytes = source_id if isinstance(source_id, IdBytes) else None
-        sid: npt.NDArray[np.object_] | Unmade
-        if isinstance(source_id, IdBytes):
-            sid = _DecodedIds(source_id)
-        elif isinstance(source_id, np.ndarray) and source_id.dtype == object:
-            sid = source_id
-        else:
-            sid = np.empty(n, dtype=object)
-            sid[:] = [str(s) for s in source_id]
+        sid = _source_ids(source_id, n)
         scores = _floats(score, n, copy)
         grades = _floats(grade, n, copy)
         states = _states(grades, state)
@@ -229,7 +219,7 @@ class Document:
             name=name,
         )
         doc._source_codes = source_codes
-        doc._id_bytes = id_bytes
+        doc._id_bytes = source_id if isinstance(source_id, IdBytes) else None
         if check:
             doc.check_unique(source)
         return doc
@@ -493,7 +483,12 @@ class Document:
         """Change the current grade of one candidate and log it.
 
         ``grade`` must be a finite number for ``state=NUMBER`` and None
-        otherwise. The original grade is untouched. ``seconds``: the active
+        otherwise; ``reason`` is kept beside a grade that is not a number
+        (an unrateable one's, or why one is unknown: an undo putting back
+        an item declined). The original grade is untouched. The entry's
+        from says an unknown grade's reason (``unknown: declined by 2
+        annotators``: :func:`~core.model.grades.audit_grade` reads the
+        grade alone). ``seconds``: the active
         time the judgment took, when timed. Returns the audit entry.
         """
         state = GradeState(state)
@@ -503,9 +498,11 @@ class Document:
         else:
             grade = None
         before = grade_text(float(self.grade[index]), int(self.state[index]))
+        if int(self.state[index]) == GradeState.UNKNOWN and self.reason_text(index):
+            before += f": {self.reason_text(index)}"  # (why it was unknown, kept in the log)
         self.grades_to_edit()[index] = np.nan if grade is None else float(grade)
         self.state[index] = state
-        self.reason[index] = reason if state is GradeState.UNRATEABLE else ""
+        self.reason[index] = reason if state is not GradeState.NUMBER else ""
         entry = AuditEntry(
             who=who,
             when=timestamp(),
@@ -547,6 +544,32 @@ class Document:
         if np.may_share_memory(self.grade, self.original_grade):
             self.grade = self.grade.copy()
         return self.grade
+
+    def reason_text(self, i: int) -> str:
+        """Candidate ``i``'s reason (an unrateable grade's, or why an unknown
+        one is unknown), not making the column for it while none is set."""
+        return str(self.reason[i]) if vars(Document)["reason"].is_made(self) else ""
+
+    def unknown_reasons(self, rows: IntArray) -> dict[str, int]:
+        """Of ``rows``' unknown grades, those that carry a reason, by its
+        kind (:func:`~core.model.grades.reason_kind`: ``declined``,
+        ``rejected``, ``draft``; "" another): {} while no reason is set.
+
+        >>> doc = Document.from_columns(query=["q"] * 3, source_id=list("abc"),
+        ...                             grade=[None, None, 1.0],
+        ...                             reason=["declined by 2 annotators", "", ""])
+        >>> doc.unknown_reasons(np.arange(3))
+        {'declined': 1}
+        """
+        if not vars(Document)["reason"].is_made(self):
+            return {}
+        held = rows[self.state[rows] == GradeState.UNKNOWN]
+        out: dict[str, int] = {}
+        for text in self.reason[held].tolist():
+            if text:
+                kind = reason_kind(str(text))
+                out[kind] = out.get(kind, 0) + 1
+        return out
 
     def set_note(self, index: int, note: str) -> None:
         self.note[index] = note
@@ -603,6 +626,21 @@ def _shared_grades(grades: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     shared = grades.view()
     shared.flags.writeable = False
     return shared
+
+
+def _source_ids(source_id: Sequence[str] | npt.NDArray[np.object_] | IdBytes,
+                n: int) -> npt.NDArray[np.object_] | Unmade:
+    """The source id column, one per row: ids kept as the file's bytes
+    decoded when first read, an object array as it is, else each id as text."""
+    if len(source_id) != n:
+        raise ValueError("query and source_id differ in length")
+    if isinstance(source_id, IdBytes):
+        return _DecodedIds(source_id)
+    if isinstance(source_id, np.ndarray) and source_id.dtype == object:
+        return source_id
+    sid = np.empty(n, dtype=object)
+    sid[:] = [str(s) for s in source_id]
+    return sid
 
 
 def _floats(values: Iterable[float | None] | None, n: int,

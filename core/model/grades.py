@@ -24,18 +24,23 @@ from core.model.conventions import Rubric
 from core.model.numbers import NumberError, number_text, read_number
 
 __all__ = [
+    "UNKNOWN_REASONS",
     "UNKNOWN_WORDS",
     "UNRATEABLE_WORDS",
     "CellError",
     "GradeState",
     "NotAGrade",
     "PastedGrade",
+    "audit_grade",
     "grade_hint",
     "grade_text",
     "mark_text",
     "parse_grade",
     "parse_grades",
     "read_grade",
+    "reason_kind",
+    "unknown_counted",
+    "unknown_reason",
 ]
 
 #: Texts (compared case-insensitively, blank too) that mean "not graded yet".
@@ -78,6 +83,82 @@ def mark_text(word: str) -> str:
     label = GradeState.UNRATEABLE.label
     return label if word.strip().casefold() in ("", label) else f"{label}: {word}"
 
+
+
+#: Why an imported grade is unknown, where the import knows it: the reason
+#: an unknown grade carries beside its state (an unrateable grade's reason
+#: is the annotator's or the reviewer's words). Each kind of item no one
+#: judged (:data:`core.io.annotator.rows.KEPT_UNKNOWN`): the words of one
+#: item's reason, ``{n}`` its annotators, and of a count of such items. The
+#: reason is no grade state: the item was never judged, and the
+#: unknown-grade convention treats it as every unknown grade
+#: (docs/conventions.md, "Why a grade is unknown").
+UNKNOWN_REASONS: dict[str, tuple[str, str]] = {
+    "declined": ("declined by {n}", "declined"),
+    "rejected": ("rejected work only, by {n}", "judged only in rejected work"),
+    "draft": ("drafts only, by {n}", "with drafts alone"),
+}
+
+
+def unknown_reason(annotators: dict[str, int]) -> str:
+    """The reason of an unknown grade whose item's annotators (kind of
+    :data:`UNKNOWN_REASONS` -> how many) declined it, judged it only in
+    rejected work or saved a draft alone; the kinds in that order.
+
+    >>> unknown_reason({"declined": 2})
+    'declined by 2 annotators'
+    >>> unknown_reason({"rejected": 1, "declined": 1})
+    'declined by 1 annotator; rejected work only, by 1 annotator'
+    """
+    return "; ".join(
+        words.format(n=f"{n} annotator" + ("s" if n != 1 else ""))
+        for kind, (words, _) in UNKNOWN_REASONS.items() if (n := annotators.get(kind, 0)))
+
+
+def reason_kind(reason: str) -> str:
+    """The kind of :data:`UNKNOWN_REASONS` an unknown grade's reason is
+    (the first, when it names several), "" for another reason.
+
+    >>> reason_kind(unknown_reason({"declined": 2})), reason_kind("page gone")
+    ('declined', '')
+    """
+    for kind, (words, _) in UNKNOWN_REASONS.items():
+        if reason.startswith(words.partition("{")[0]):
+            return kind
+    return ""
+
+
+def unknown_counted(n_unknown: int, kinds: dict[str, int]) -> str:
+    """``n_unknown`` unknown grades, with how many of them carry each kind of
+    reason (:meth:`core.model.document.Document.unknown_reasons`; "" is
+    another reason).
+
+    >>> unknown_counted(3, {"declined": 2})
+    '3 unknown, 2 of them declined'
+    >>> unknown_counted(4, {"declined": 1, "rejected": 1, "": 1})
+    '4 unknown, 1 of them declined, 1 judged only in rejected work, 1 with another reason'
+    >>> unknown_counted(2, {})
+    '2 unknown'
+    """
+    said = [f"{kinds[kind]} {words}" for kind, (_, words) in UNKNOWN_REASONS.items()
+            if kinds.get(kind)]
+    if kinds.get(""):
+        said.append(f"{kinds['']} with another reason")
+    if not said:
+        return f"{n_unknown} unknown"
+    return f"{n_unknown} unknown, " + ", ".join([said[0].replace(" ", " of them ", 1), *said[1:]])
+
+
+def audit_grade(said: str) -> str:
+    """The grade an audit entry's from or to says (:meth:`Document.set_grade`
+    writes an unknown grade with its reason, ``unknown: declined by 2
+    annotators``), without that reason.
+
+    >>> audit_grade("unknown: declined by 2 annotators"), audit_grade("2")
+    ('unknown', '2')
+    """
+    head, colon, _ = said.partition(": ")
+    return head if colon and head == GradeState.UNKNOWN.label else said
 
 
 @dataclass(frozen=True)

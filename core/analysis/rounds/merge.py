@@ -74,6 +74,7 @@ from core.analysis.rounds.report import MergeResult, NoteConflict, Refusal, Revi
 from core.model.assignment import Assignment, Conflict, Share
 from core.model.audit import AuditEntry, note_of
 from core.model.document import Document, GradeState, grade_text
+from core.model.grades import audit_grade
 
 __all__ = ["MERGE_ORIGIN", "Returned", "merge"]
 
@@ -228,7 +229,7 @@ def _copy_source(r: Returned, base: Document, where: dict[tuple[str, str], int],
     sent: dict[tuple[str, str], str] = {}  # each touched candidate's grade when sent
     for e in new:  # (a note's entry says "no note" or "note: ...", never a grade)
         if not (e.about_note or e.convention):
-            sent.setdefault((e.query, e.source_id), e.before)
+            sent.setdefault((e.query, e.source_id), audit_grade(e.before))
     changed, moved, unknown_sent, strange = [], set(), set(), []
     for i, key in enumerate(keys):
         row, was = where.get(key), sent.get(key)

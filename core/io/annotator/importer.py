@@ -38,6 +38,7 @@ from core.io.annotator.rows import (
     find_candidates,
     notes,
     read_rows,
+    unknown_reasons,
 )
 from core.io.annotator.scales import LabelGuess, guess_labels
 from core.io.annotator.sheet import Sheet
@@ -136,6 +137,8 @@ def import_table(
     doc = build_document(sheet, report, conventions, grades, kept_ev, again, rows, cands,
                          c_note)
     check_consensus(sheet, cands.rows, cands.of_row, doc)  # an adjudicated grade: refused
+    for ci, why in unknown_reasons(rows, cands, who_all).items():  # (an item no one judged)
+        doc.reason[ci] = why
     report.candidates = cands.n
     report.annotators = doc.annotators
     return ImportResult(doc, report)

@@ -28,9 +28,10 @@ from core.io.annotator.report import (
 from core.io.annotator.scales import label_key
 from core.io.annotator.sheet import Sheet
 from core.io.safety import column_letters
+from core.model.grades import unknown_reason
 
 __all__ = ["NO_NAME", "Candidates", "Rows", "SplitRanking", "annotator_names", "find_candidates",
-           "notes", "read_rows"]
+           "notes", "read_rows", "unknown_reasons"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -465,6 +466,34 @@ def _unheard(rows: Rows) -> dict[int, str]:
             heard.add(key)
             out[i] = kind
     return out
+
+
+#: The kind of reason (:data:`core.model.grades.UNKNOWN_REASONS`) an item
+#: no one judged carries, by the kind of its rows (:data:`KEPT_UNKNOWN`).
+_REASON_OF = {"skipped": "declined", "cancelled": "declined", "rejected": "rejected",
+              "draft": "draft"}
+
+
+def unknown_reasons(rows: Rows, cands: Candidates, who: list[str] | None) -> dict[int, str]:
+    """Candidate -> why its grade is unknown, for each item no one judged
+    (:func:`_unheard`): how many annotators declined it, judged it only in
+    rejected work or saved a draft alone (:func:`~core.model.grades.unknown_reason`),
+    each annotator once (``who``: each row's; without, each row one). The
+    report says these items too; the document keeps each one's reason
+    beside its unknown grade, for the grid, the workbook and the log."""
+    unheard = _unheard(rows)
+    if not unheard:
+        return {}
+    item = {(rows.query[i], rows.source[i]): ci
+            for ci, i in enumerate(cands.first_rows.tolist()) if i in unheard}
+    seen: dict[int, dict[str, set[object]]] = {}
+    for i, kind in rows.declined.items():
+        ci = item.get((rows.query[i], rows.source[i]))
+        if ci is not None:
+            seen.setdefault(ci, {}).setdefault(_REASON_OF[kind], set()).add(
+                who[i] if who is not None else i)
+    return {ci: unknown_reason({k: len(v) for k, v in kinds.items()})
+            for ci, kinds in seen.items()}
 
 
 def _report_repeats(sheet: Sheet, rows: Rows, alive_idx: IntArray, row_ci: IntArray,

@@ -326,7 +326,7 @@ def apply_edits(cells: CandidateCells, formulas: set[int], doc: Document,
         if not _unchanged(got, int(doc.state[i]), float(doc.grade[i]), doc.reason[i]):
             set_grade(i, got.grade, got.state, who=OUTSIDE_WHO,
                       note=note if note_changed else "", origin=OUTSIDE_ORIGIN,
-                      reason=got.reason or doc.reason[i])
+                      reason=got.reason or (doc.reason[i] if got.state == doc.state[i] else ""))
     present = min(len(cells), rows.size)
     if present != rows.size:
         raise InputError(
