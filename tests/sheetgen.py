@@ -20,7 +20,8 @@ tests/sheetgen_legends.py; :func:`sheets` composes a sheet in steps (the plan, t
 columns, the ranking, the distractors, the table, the legends). To add a
 column kind, see docs/import.md ("Adding a column kind").
 Platforms' and tools' exports, with their own header rows, bookkeeping
-and nesting, are drawn by tests/platformgen.py.
+and nesting, are drawn by tests/platformgen.py (sheets) and
+tests/platformgen_json.py (JSON exports).
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 people and grade scales the generators draw from, and :class:`Drawn`, a
 sheet with the truth of its judgments kept aside. Shared by
 tests/sheetgen.py (which composes the sheets), tests/sheetgen_legends.py
-(the legends written beside them), tests/sheetgen_blocks.py and
-tests/platformgen.py; it imports none of them.
+(the legends written beside them), tests/sheetgen_blocks.py,
+tests/platformgen.py and tests/platformgen_json.py; it imports none of them.
 """
 
 from __future__ import annotations
@@ -109,9 +109,9 @@ class Drawn:
     #: no grade, left out saying so (:func:`tests.platformgen._radio`).
     checkbox: str | None = None
     #: The file's own text, written as it is (a JSON export of nested
-    #: records: :func:`tests.platformgen.label_studio_json`); its annotations cancelled.
+    #: records: :func:`tests.platformgen_json.label_studio_json`); its annotations cancelled.
     text: str | None = None
     cancelled: int = 0
     #: Rows of a model's predictions apart from the annotations (two or
-    #: more a task: :func:`tests.platformgen.label_studio_json`), no judgment.
+    #: more a task: :func:`tests.platformgen_json.label_studio_json`), no judgment.
     predicted_rows: int = 0

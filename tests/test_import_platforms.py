@@ -1,8 +1,9 @@
 """Crowd and annotation platforms' exports against the import: Qualtrics,
-Mechanical Turk, Label Studio, Appen, Google Forms, Toloka sheets and
-Label Studio, Argilla and Doccano JSON drawn by tests/platformgen.py,
-imported by the command line (tests/sheetimport.py); a radio button's
-choices a column each, and checkboxes beside them, written out by hand.
+Mechanical Turk, Label Studio, Appen, Google Forms, Toloka sheets drawn
+by tests/platformgen.py and Label Studio, Argilla, Doccano and Prodigy
+JSON drawn by tests/platformgen_json.py, imported by the command line
+(tests/sheetimport.py); a radio button's choices a column each, and
+checkboxes beside them, written out by hand.
 """
 
 from __future__ import annotations
@@ -25,10 +26,13 @@ from tests.platformgen import (
     LABEL_STUDIO_COUNTS,
     MTURK_COMMENTS,
     PLATFORMS,
+    platform_sheets,
+)
+from tests.platformgen_json import (
     argilla_jsonl,
     doccano_jsonl,
     label_studio_json,
-    platform_sheets,
+    prodigy_jsonl,
 )
 from tests.sheetgen import (
     Drawn,
@@ -335,6 +339,65 @@ def test_doccano_exports_are_read_as_their_labels(sheet: Drawn) -> None:
     assert report["rubric"] == {"Not relevant": 0.0, "Partially relevant": 1.0, "Relevant": 2.0}
     got = {(r["query"], r["source_id"]): _grades(r, False) for r in rows}
     assert {k: v for k, v in got.items() if v} == sheet.truth
+
+
+#: Prodigy datasets drawn as ``db-out`` writes them.
+PRODIGY_JSONL = 20
+
+
+@settings(PROFILE, max_examples=PRODIGY_JSONL, phases=[Phase.generate])
+@given(prodigy_jsonl())
+def test_prodigy_answers_are_read_as_their_choices(sheet: Drawn) -> None:
+    """A Prodigy dataset's ``db-out`` (a line per annotator per task): each
+    line a row, the option chosen (``accept``) or the binary answer the
+    grade of the annotator its named session names, a task ignored or
+    declined a row skipped; every task an item, one every annotator
+    ignored or declined too (no grade); Prodigy's hashes and timestamps
+    none of them read as grades or as the ranking (a file of judgments
+    only; ``textcat.teach``'s model score is read as the ranking, named
+    so)."""
+    code, err, report, rows = _run(sheet, ".jsonl")
+    lines = [json.loads(line) for line in (sheet.text or "").splitlines()]
+    for feature in _prodigy_features(lines):
+        event(feature)
+    event(f"{sum(not v for v in sheet.truth.values())} declined by every annotator")
+    assert code == 0, err
+    assert report is not None
+    tally = report["rows"]
+    assert tally["read"] == sum(map(len, sheet.truth.values())) + sheet.cancelled, tally
+    assert (tally["imported"], tally["ungraded"]) == (tally["read"] - sheet.cancelled, 0), tally
+    assert sum(tally["skipped"].values()) == sheet.cancelled, tally
+    assert len(rows) == len(sheet.truth), rows  # every task listed
+    assert report["mapping"]["grade"] == sheet.grade_headers[0], report["mapping"]
+    # who judged: the named sessions (``relevance-alice``), no one else
+    sessions = {line["_session_id"] for line in lines}
+    judged = len({line["_session_id"] for line in lines if line["answer"] != "ignore" and (
+        line["answer"] == "accept" or "label" in line)})  # (binary: reject is a grade)
+    assert report["mapping"].get("annotator") in (("_annotator_id", "_session_id") if judged > 1
+                                                  else (None, "_annotator_id", "_session_id"))
+    assert set(report["annotators"]) <= sessions, report
+    for c in report["columns"]:
+        if c["header"].startswith(("_input_hash", "_task_hash", "_timestamp", "_view_id")):
+            assert c["role"] is None, c
+    if not any("score" in line for line in lines):
+        assert report["ranking"] == "none: judgments only", report["ranking"]
+    got = {(r["query"], r["source_id"]): _grades(r, "annotator" in report["mapping"])
+           for r in rows}
+    assert got == sheet.truth
+
+
+def _prodigy_features(lines: list[dict[str, Any]]) -> list[str]:
+    """What a drawn Prodigy dataset holds, said as hypothesis' events."""
+    first = lines[0]
+    out = [first["_view_id"], "query in meta" if "query" in first["meta"] else "query a field"]
+    if "options" in first:
+        out.append(f"option ids {type(first['options'][0]['id']).__name__}")
+    out += [name for name, holds in (
+        ("no _annotator_id", "_annotator_id" not in first), ("textcat.teach", "score" in first),
+        ("declined after choosing", any(x["answer"] == "reject" and x.get("accept")
+                                        for x in lines)),
+        ("a task ignored", any(x["answer"] == "ignore" for x in lines))) if holds]
+    return out
 
 
 def test_one_answer_per_column_needs_one_true_per_row(tmp_path: Path) -> None:

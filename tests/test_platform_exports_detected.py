@@ -12,8 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 
 from core.io.annotator import import_annotations
+from core.model.conventions import Rubric
 
 _LABELS = ["Not relevant", "Somewhat relevant", "Relevant", "Highly relevant"]
 
@@ -77,17 +79,22 @@ def test_label_studio_two_predictions_a_task_read_the_annotators(tmp_path: Path)
     assert doc.ratings.shape == (4, 2)
 
 
-def _prodigy(path: Path, answers: list[tuple[str, str, int | None]]) -> None:
+def _prodigy(path: Path, answers: list[tuple[str, str, int | str | None]],
+             queries: dict[str, str] | None = None) -> None:
     """Prodigy's ``db-out`` of a choice task (the ``choice`` interface): a
     line per answer, the task's ``options`` (id, text), ``accept`` the ids
     selected, ``answer`` the annotator's decision on the task (accept;
-    ignore: skipped, nothing selected), the hashes Prodigy writes."""
+    ignore, None: skipped, nothing selected; or the answer given, nothing
+    selected: ``reject``), the hashes Prodigy writes; each document's
+    query ``queries`` says (``q`` by default)."""
     options = [{"id": g, "text": t} for g, t in enumerate(_LABELS)]
     with open(path, "w", encoding="utf-8") as fh:
         for k, (doc, who, g) in enumerate(answers):
             fh.write(json.dumps({
-                "query": "q", "doc_id": doc, "text": f"Passage {doc}.", "options": options,
-                "accept": [] if g is None else [g], "answer": "ignore" if g is None else "accept",
+                "query": (queries or {}).get(doc, "q"), "doc_id": doc,
+                "text": f"Passage {doc}.", "options": options,
+                "accept": [g] if isinstance(g, int) else [],
+                "answer": "ignore" if g is None else g if isinstance(g, str) else "accept",
                 "_input_hash": int(doc[1:]), "_task_hash": 1000 + k // 2,
                 "_view_id": "choice", "_annotator_id": f"relevance-{who}",
                 "_session_id": f"relevance-{who}"}) + "\n")
@@ -123,3 +130,87 @@ def test_prodigy_choice_answers_accept_and_ignore_alone_grade_by_the_choice(tmp_
         "relevant / Relevant / Highly relevant, no grades) lists its levels")
     assert {s: g for s, g in got.items() if s != "d2"} == {"d1": 3.0, "d3": 1.0, "d4": 0.0}
     assert np.isnan(got["d2"])  # declined by both: kept, its grade unknown
+
+
+def test_prodigy_answers_one_per_query_are_no_query_text(tmp_path: Path):
+    """A query whose every task was ignored or declined beside one whose
+    every task was accepted: ``answer`` (accept / ignore / reject) holds
+    one value per query, but marks rows, never the query's text (it was
+    read as the text, shown beside the query's id, and the tasks ignored or
+    declined were rows of no grade, 'unknown grades', not skipped: drawn
+    by tests/platformgen_json.prodigy_jsonl)."""
+    path = tmp_path / "db-out.jsonl"
+    _prodigy(path, [("d1", "u1", 3), ("d1", "u2", 3), ("d2", "u1", 0), ("d2", "u2", 1),
+                    ("d3", "u1", None), ("d3", "u2", "reject"), ("d4", "u1", "reject"),
+                    ("d4", "u2", None)], queries={"d3": "q2", "d4": "q2"})
+    result = import_annotations(path)
+    report, doc = result.report, result.document
+    assert report.mapping is not None
+    assert report.mapping.query_text is None
+    assert report.column_names[report.mapping.grade] == "accept"
+    assert (report.judgments_read, report.judgments_imported) == (4, 4)
+    assert report.excluded == {"skipped": 4}
+    assert doc.query_texts == {}
+    got = {str(s): [None if np.isnan(x) else float(x) for x in row]
+           for s, row in zip(doc.source_id, doc.ratings, strict=True)}
+    assert got == {"d1": [3.0, 3.0], "d2": [0.0, 1.0], "d3": [None, None], "d4": [None, None]}
+
+
+def test_prodigy_binary_task_s_label_is_the_question_its_answer_the_grade(tmp_path: Path):
+    """A binary classification task (``classification``: the task's
+    ``label``, RELEVANT on every line, and the answer accept / reject):
+    the answer is the grade (by the rubric), ignore a task skipped, the
+    label the question asked, no grade (``label`` was the grade column by
+    its name: refused as 'labels on no known scale: RELEVANT', and where
+    the teach recipe's score was beside it every row was skipped, reject
+    read as declined: drawn by tests/platformgen_json.prodigy_jsonl)."""
+    path = tmp_path / "db-out.jsonl"
+    answers = [("d1", "u1", "accept"), ("d1", "u2", "accept"), ("d2", "u1", "reject"),
+               ("d2", "u2", "ignore"), ("d3", "u1", "reject"), ("d3", "u2", "accept")]
+    path.write_text("".join(json.dumps({
+        "text": f"Passage {doc}.", "label": "RELEVANT", "meta": {"query": "q", "doc_id": doc},
+        "_input_hash": 7919 * int(doc[1:]), "_task_hash": -104729 * int(doc[1:]),
+        "answer": answer, "_view_id": "classification", "_timestamp": 1709800000 + 60 * k,
+        "_annotator_id": f"relevance-{who}", "_session_id": f"relevance-{who}"}) + "\n"
+        for k, (doc, who, answer) in enumerate(answers)), encoding="utf-8")
+    result = import_annotations(path, rubric=Rubric.parse("0=reject,1=accept"))
+    report, doc = result.report, result.document
+    assert report.mapping is not None
+    assert report.column_names[report.mapping.grade] == "answer"
+    assert (report.judgments_read, report.judgments_imported) == (5, 5)
+    assert report.excluded == {"skipped": 1}
+    got = {str(s): [None if np.isnan(x) else float(x) for x in row]
+           for s, row in zip(doc.source_id, doc.ratings, strict=True)}
+    assert got == {"d1": [1.0, 1.0], "d2": [0.0, None], "d3": [0.0, 1.0]}
+
+
+@pytest.mark.parametrize("answers", [
+    # every task given the same choice: one label on every row
+    [("d1", "u1", 0), ("d1", "u2", 0), ("d2", "u1", 0), ("d2", "u2", None),
+     ("d3", "u1", 0), ("d3", "u2", 0)],
+    # three choices, each once, on the first rows: no legend of the scale
+    [("d1", "u1", 3), ("d2", "u1", 1), ("d3", "u1", 0), ("d1", "u2", None),
+     ("d2", "u2", None), ("d3", "u2", None)],
+], ids=["one choice", "three choices on rows 2-4"])
+def test_prodigy_choices_few_or_one_are_the_grades(tmp_path: Path,
+                                                   answers: list[tuple[str, str, int | None]]):
+    """The options chosen (``accept``) are the grades however few they are:
+    one label chosen on every task, or three labels each once on the first
+    rows (``answer``, accept / ignore, stayed the grade column, refused as
+    'labels on no known scale: accept': the one label was no column of
+    grades, the three were read as a legend of the scale in rows 2-4 of
+    ``accept``; drawn by tests/platformgen_json.prodigy_jsonl)."""
+    path = tmp_path / "db-out.jsonl"
+    _prodigy(path, list(answers))
+    result = import_annotations(path)
+    report, doc = result.report, result.document
+    assert report.mapping is not None
+    assert report.column_names[report.mapping.grade] == "accept"
+    given = [(d, g) for d, _, g in answers if g is not None]
+    assert (report.judgments_read, report.judgments_imported) == (len(given), len(given))
+    assert report.excluded == {"skipped": len(answers) - len(given)}
+    got = {str(s): g for s, g in zip(doc.source_id, doc.grade.tolist(), strict=True)}
+    want = {d: [float(g) for e, g in given if e == d] for d, _, _ in answers}
+    assert {s: g for s, g in got.items() if not np.isnan(g)} == {
+        d: sum(g) / len(g) for d, g in want.items() if g}
+    assert all(np.isnan(got[d]) for d, g in want.items() if not g)

@@ -59,6 +59,7 @@ from core.io.annotator.roles import (
     roles_from_values,
 )
 from core.io.annotator.rows import summary_row
+from core.io.annotator.scales import label_key
 from core.io.annotator.transposed import metadata_cell, stacked_header_rows, untranspose
 from core.io.annotator.who import judged_by, said_of_people
 from core.io.annotator.write import written_annotators, written_consensus
@@ -243,7 +244,7 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
         # annotator (if any) another column names.
         found["grade"], wide = wide[0][0], []
         taken = taken - {found["grade"]}
-    roles = _roles(profiles, found, taken, bool(wide))
+    roles = _roles(profiles, found, taken, bool(wide), _chosen(profiles, table))
     _query_text(profiles, found, taken, roles)
     reasons = [*roles.reasons.items(), *(("ignored", why) for why, _ in roles.ignored.values())]
     if "status" not in found:
@@ -299,13 +300,15 @@ def _query_text(profiles: list[Profile], found: dict[str, int], taken: set[int],
     """The query's text, added to ``found`` (unless named or declared): a
     column of text one to one with the query's ids (a sheet's Question
     beside its Query ID, :func:`~core.io.annotator.roles.names_the_query`),
-    the longest such when several. A query given two texts (one retyped)
-    keeps the first, said by the import."""
+    the longest such when several, never a column of statuses that mark
+    rows (Prodigy's ``answer``, accept on one query's tasks, ignore or
+    reject on another's). A query given two texts (one retyped) keeps the
+    first, said by the import."""
     if "query_text" in found or found.get("query", len(profiles)) >= len(profiles):
         return
     query = profiles[found["query"]]
     texts = [p for p in profiles if p.col not in found.values() and p.col not in taken
-             and names_the_query(p, query, share=0.5)]
+             and names_the_query(p, query, share=0.5) and not status_like(p)]
     if not texts:
         return
     p = max(texts, key=lambda p: sum(map(len, p.texts)))
@@ -325,14 +328,23 @@ def _combined(header: list[str], wide: list[tuple[int, str]]) -> set[int]:
     return out | ({written} if written is not None and wide else set())
 
 
+def _chosen(profiles: list[Profile], table: Table) -> set[int]:
+    """The columns holding the choices made from the options the records
+    list (Prodigy's ``accept``): each filled cell one of their labels."""
+    keys = {k for v in table.listed for k in v.label_keys()}
+    return {p.col for p in profiles if keys and p.filled and p.graded and all(
+        label_key(t) in keys for t in p.texts if t)}
+
+
 def _roles(profiles: list[Profile], found: dict[str, int], taken: set[int],
-           wide: bool) -> Roles:
+           wide: bool, chosen: set[int]) -> Roles:
     """The roles read from values, added to ``found``: a grade column named
     so that holds none gives way, and beside annotators' columns named so
     (``wide``) no grade column is read from values (the column is left
     out, saying what it holds)."""
     beside = _numbers_beside_labels(profiles, found, taken)
-    switched = "" if beside else _grade_by_values(profiles, found, taken)
+    switched = "" if beside else _binary_answer(profiles, found, taken) or _grade_by_values(
+        profiles, found, taken, chosen)
     roles = roles_from_values(profiles, found, taken | {p.col for p in beside})
     for p in beside:
         roles.ignored[p.col] = _beside_labels(p, profiles[found["grade"]])
@@ -425,20 +437,43 @@ def _bookkeeping(p: Profile, who: Profile | None) -> tuple[str, str] | None:
             + " (no judgment, no ranking); not imported"), ""
 
 
-def _grade_by_values(profiles: list[Profile], found: dict[str, int], taken: set[int]) -> str:
+def _grade_by_values(profiles: list[Profile], found: dict[str, int], taken: set[int],
+                     chosen: set[int]) -> str:
     """A column named as the grade that holds none (Prodigy's ``answer`` of
-    accept/reject) gives way to the one other column that holds grades;
-    returns why ("" when it stays)."""
+    accept/reject) gives way to the one other column that holds grades
+    (one label on every row too, where its labels are the choices the
+    records list: :func:`_chosen`); returns why ("" when it stays)."""
     col = found.get("grade")
     if col is None or col >= len(profiles) or profiles[col].graded:
         return ""
-    others = [p for p in profiles if p.graded and not p.constant and p.col not in taken
-              and p.col not in found.values() and not _fractional(p)]
+    others = [p for p in profiles if p.graded and (not p.constant or p.col in chosen)
+              and p.col not in taken and p.col not in found.values() and not _fractional(p)]
     if len(others) != 1:
         return ""
     found["grade"] = others[0].col
     return (f"{others[0].shown()}, read from its values ({profiles[col].shown()} is named so "
             "but holds no grades)")
+
+
+def _binary_answer(profiles: list[Profile], found: dict[str, int], taken: set[int]) -> str:
+    """A column named as the grade holding one label on every row beside a
+    column of Prodigy's answers (accept / reject, ignore for a task
+    skipped): a binary task's, the label the question asked (``RELEVANT``)
+    and the answer its grade; returns why ("" when the label stays)."""
+    col = found.get("grade")
+    if col is None or col >= len(profiles):
+        return ""
+    label = profiles[col]
+    if label.distinct != 1 or label.numeric > 0 or label.filled < len(label.texts):
+        return ""
+    answers = [p for p in profiles if p.col not in taken and p.col not in found.values()
+               and {t.casefold() for t in p.texts} <= _PRODIGY_ANSWERS
+               and {t.casefold() for t in p.texts} & {"accept", "reject"}]
+    if len(answers) != 1:
+        return ""
+    found["grade"] = answers[0].col
+    return (f"{answers[0].shown()}, read from its values: accept / reject, each the answer "
+            f"to one question, {label.shown()} {label.texts[0]} on every row (a binary task)")
 
 
 def _labels(p: Profile) -> bool:

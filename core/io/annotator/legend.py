@@ -223,7 +223,9 @@ def legend_columns(table: Table, header_row: int) -> dict[int, Legend | Vocabula
     the rest of the columns blank; or a run of labels without grades, two
     of them at least labels another column holds (a legend of labels:
     :func:`~core.io.annotator.vocabulary.in_column`). No role takes them
-    (their levels read like grades, and ``Grade`` names one)."""
+    (their levels read like grades, and ``Grade`` names one). A run of the
+    labels the records' options list is the choices made from them
+    (Prodigy's ``accept``, each label once on rows 2-4), never a legend."""
     if table.origin is not None or header_row < 0:
         return {}
     start, header = header_row + 1, table.header(ColumnMapping(header_row=header_row))
@@ -235,10 +237,12 @@ def legend_columns(table: Table, header_row: int) -> dict[int, Legend | Vocabula
             else column_letters(c + 1)
 
     out: dict[int, Legend | Vocabulary] = {}
+    options = {k for v in table.listed for k in v.label_keys()}
     for c in range(width):
         top = _top_run(data, c) or (_top_run(data, c, to_end=True) if c < len(header)
                                     and legend_header(header[c]) else None)
-        if c in out or top is None:
+        if c in out or top is None or (options and all(
+                label_key(cell_text(data[i][c])) in options for i in top)):
             continue
         rows = _rows_text(start + top[0] + 1, start + top[-1] + 1)
         words = in_column([data[i][c] for i in top], header[c] if c < len(header) else "",
