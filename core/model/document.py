@@ -10,7 +10,7 @@ recorded in the audit log.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.errors import InputError
+from core.model import given_columns as given
 from core.model.assignment import Assignment
 from core.model.audit import AuditEntry, timestamp
 from core.model.convention_log import convention_changes
@@ -27,10 +28,7 @@ from core.model.conventions import Conventions, Weighting
 from core.model.grades import GradeState, grade_text, reason_kind
 from core.model.ids import IdBytes
 from core.model.lazy import Column as _Column
-from core.model.lazy import DecodedIds as _DecodedIds
-from core.model.lazy import EmptyTexts as _EmptyTexts
 from core.model.lazy import Released as _Released
-from core.model.lazy import Unmade
 from core.model.query_rows import QueryMembers, query_codes_of
 
 __all__ = ["RANKINGS", "Document", "GradeState", "grade_text", "has_weight"]
@@ -193,25 +191,25 @@ class Document:
         """
         qids, qidx = query_codes_of(query, query_order, query_codes, copy)
         n = int(qidx.shape[0])
-        sid = _source_ids(source_id, n)
-        scores = _floats(score, n, copy)
-        grades = _floats(grade, n, copy)
-        states = _states(grades, state)
-        freq = _per_query(qids, frequency)
-        imp = _per_query(qids, importance)
-        shared = _shared_grades(grades)
+        sid = given.source_ids(source_id, n)
+        scores = given.floats(score, n, copy)
+        grades = given.floats(grade, n, copy)
+        states = given.states(grades, state)
+        freq = given.per_query(qids, frequency)
+        imp = given.per_query(qids, importance)
+        shared = given.shared_grades(grades)
         doc = cls(
             query_ids=list(qids),
             query=qidx,
             source_id=sid,  # type: ignore[arg-type]  # (made when first read)
-            version=_texts(version, n),
+            version=given.texts(version, n),
             score=scores,
             grade=shared,
             state=states,
             original_grade=shared,
             original_state=states.copy(),
-            note=_texts(note, n),
-            reason=_texts(reason, n),
+            note=given.texts(note, n),
+            reason=given.texts(reason, n),
             frequency=freq,
             importance=imp,
             conventions=conventions or Conventions(),
@@ -614,80 +612,6 @@ class Document:
                 self.state, self.original_state):
             return False
         return bool(self.changed().any())
-
-
-# -- from_columns, step by step ----------------------------------------------------------
-def _shared_grades(grades: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    """``grades`` as one read-only array for both a new document's current
-    and original grades, until the first edit (:meth:`Document.grades_to_edit`
-    copies them then): 8 bytes a row less, 16 MiB of a 2M-row evaluate's peak
-    (issue 36). Read-only, so that a write that does not go through
-    ``grades_to_edit`` fails instead of changing the originals."""
-    shared = grades.view()
-    shared.flags.writeable = False
-    return shared
-
-
-def _source_ids(source_id: Sequence[str] | npt.NDArray[np.object_] | IdBytes,
-                n: int) -> npt.NDArray[np.object_] | Unmade:
-    """The source id column, one per row: ids kept as the file's bytes
-    decoded when first read, an object array as it is, else each id as text."""
-    if len(source_id) != n:
-        raise ValueError("query and source_id differ in length")
-    if isinstance(source_id, IdBytes):
-        return _DecodedIds(source_id)
-    if isinstance(source_id, np.ndarray) and source_id.dtype == object:
-        return source_id
-    sid = np.empty(n, dtype=object)
-    sid[:] = [str(s) for s in source_id]
-    return sid
-
-
-def _floats(values: Iterable[float | None] | None, n: int,
-            copy: bool) -> npt.NDArray[np.float64]:
-    """A float column; None (or no column at all) is NaN."""
-    if values is None:
-        return np.full(n, np.nan)
-    if isinstance(values, np.ndarray):
-        return values.astype(np.float64, copy=copy)
-    return np.array([np.nan if v is None else v for v in values], dtype=np.float64)
-
-
-def _texts(values: Sequence[str] | None, n: int) -> npt.NDArray[np.object_]:
-    """A text column; no column at all is empty texts (made when first read)."""
-    if values is None:
-        return _EmptyTexts(n)  # type: ignore[return-value]  # a _Column takes it
-    out = np.empty(n, dtype=object)
-    out[:] = [str(v) for v in values]
-    return out
-
-
-def _states(grades: npt.NDArray[np.float64],
-            state: Sequence[int] | npt.NDArray[np.int8] | None) -> npt.NDArray[np.int8]:
-    """Each grade's state: from ``state`` (non-numbers' grades become NaN in
-    place), else unknown where the grade is NaN."""
-    if state is None:
-        # Arithmetic on the 0/1 flags rather than np.where, whose choice per
-        # row mispredicts on mixed grades: 5.3 -> 1 ms at 2.7M rows, 2/3 unknown.
-        states = np.isnan(grades).astype(np.int8)
-        states *= np.int8(GradeState.UNKNOWN - GradeState.NUMBER)
-        states += np.int8(GradeState.NUMBER)
-        return states
-    states = np.asarray(state, dtype=np.int8).copy()
-    grades[states != GradeState.NUMBER] = np.nan
-    if np.any(np.isnan(grades[states == GradeState.NUMBER])):
-        raise ValueError("a grade in state 'number' has no value")
-    return states
-
-
-def _per_query(qids: dict[str, int], values: dict[str, float] | None) -> FloatArray:
-    """A per-query column from an id -> value mapping (NaN where not given;
-    ids of no query are ignored)."""
-    out = np.full(len(qids), np.nan)
-    for q, w in (values or {}).items():
-        if q in qids:
-            out[qids[q]] = w
-    return out
 
 
 def has_weight(weights: FloatArray) -> npt.NDArray[np.bool_]:
