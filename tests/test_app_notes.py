@@ -254,3 +254,32 @@ def test_a_grid_of_a_document_without_notes_makes_no_note_column(qtbot: Any):
     assert win.set_note(int(model.index(1, GridColumn.NOTE).data(CANDIDATE_ROLE)), "why")
     assert column.is_made(doc)
     assert model.index(1, GridColumn.NOTE).data() == "why"
+
+
+def test_a_grid_of_a_run_without_versions_makes_no_version_column(qtbot: Any):
+    """A TREC run gives no versions: its empty versions stay unmade
+    (core.model.lazy), as its empty notes do. The grid's Version column read
+    them, and the launch on the 2,000,000-candidate run made the column of
+    every candidate's empty version as the query arrived (16 MiB, ~8 ms of
+    the main thread at the arrival). A document with versions shows them."""
+    from core.model.document import Document
+
+    n = 3000
+    queries, sources = [f"q{i // 100}" for i in range(n)], [f"d{i}" for i in range(n)]
+    doc = Document.from_columns(query=queries, source_id=sources,
+                                score=[float(n - i) for i in range(n)],
+                                grade=[float(i % 4) for i in range(n)])
+    column = vars(Document)["version"]
+    win = MainWindow(doc)
+    qtbot.addWidget(win, before_close_func=lambda w: w.session.mark_saved())
+    win.show()
+    qtbot.waitExposed(win)
+    win.fit_columns()
+    model = win.grid_model
+    assert model.index(0, GridColumn.VERSION).data() == ""
+    qtbot.wait(50)  # (painted)
+    assert not column.is_made(doc)
+    versioned = Document.from_columns(query=queries[:2], source_id=sources[:2],
+                                      version=["v1", "v2"], score=[2.0, 1.0])
+    win.set_document(versioned)
+    assert [model.index(r, GridColumn.VERSION).data() for r in range(2)] == ["v1", "v2"]

@@ -467,7 +467,7 @@ COLUMNS: tuple[CandidateColumn, ...] = (
         "source", "Source", lambda s, r: s.ev.doc.source_text(s.row(r)), align=Align.LEFT,
         sheet=("B", "source id"), formula=lambda c: "the candidate's source id"),
     CandidateColumn(
-        "version", "Version", lambda s, r: str(s.ev.doc.version[s.row(r)]), align=Align.LEFT,
+        "version", "Version", lambda s, r: s.ev.doc.version_text(s.row(r)), align=Align.LEFT,
         sheet=("C", "version"), formula=lambda c: "the source's version"),
     CandidateColumn(
         "score", "Score", lambda s, r: _number(s.ev.doc.score[s.row(r)]), tooltip=_score_text,

@@ -104,6 +104,14 @@ class Column(Generic[_T]):
     def is_made(self, obj: object) -> bool:
         return not isinstance(obj.__dict__[self.slot], Unmade)
 
+    def text(self, obj: object, i: int) -> str:
+        """Row ``i``'s text of ``obj``'s text column, a column of empty texts
+        (:class:`EmptyTexts`) not made to tell (a grid shows a few rows of
+        millions: the column of 2,000,000 empty texts is 16 MiB)."""
+        if isinstance(obj.__dict__[self.slot], EmptyTexts):
+            return ""
+        return str(np.asarray(self.__get__(obj))[i])
+
     def blank(self, obj: object, rows: npt.NDArray[np.int64]) -> bool:
         """Whether ``rows`` of ``obj``'s text column are all empty: a column
         of empty texts (:class:`EmptyTexts`) is not made to tell."""
