@@ -264,3 +264,32 @@ def test_a_text_fixed_in_a_hand_out_saved_by_libreoffice_is_merged(tmp_path: Pat
     assert c.sides == (("base", "The lead's question?"), ("ana", fixed[ana_query]))
     assert result.document.query_texts[ana_query] == c.merged
 
+
+def test_a_text_conflict_settled_is_journaled_with_its_audit_entry(tmp_path: Path) -> None:
+    """Kept by the crash journal: the text and the audit entry of the choice
+    (and of its undo) replayed; a text fixed by hand logs none still."""
+    from core.io.journal import Journal
+
+    base = _base()
+    shares = _shares(base, overlap=1.0)
+    _fix(shares["ana"], "q00", FIXED, "ana")
+    _fix(shares["ben"], "q00", "How to renew a passport?", "ben")
+    m = merge(base, [Returned(f"{w}.xlsx", d) for w, d in shares.items()], who="lead",
+              when=WHEN).document
+    book = tmp_path / "merged.xlsx"
+    export_workbook(evaluate(m), book)
+    session = Worksheet(read_workbook(book))
+    journal = Journal(book, directory=tmp_path / "journal")
+    session.subscribe(lambda c: None if c.empty else journal.record(session.document, c))
+    why = f"text conflict resolved: ana's text: {FIXED}"
+    session.apply(SetQueryText(0, FIXED, who="lead", why=why))
+    session.undo()
+    session.redo()
+    session.apply(SetQueryText(1, "Where is the new form?", who="lead"))
+    logged = [e for e in session.document.audit if e.about_text][-3:]
+    assert [e.note for e in logged] == [why, f"undo of {why}", f"redo: {why}"]
+    fresh = read_workbook(book)
+    result = journal.replay(fresh, None)
+    assert (result.applied, result.skipped) == (4, [])
+    assert fresh.query_texts == session.document.query_texts
+    assert [e for e in fresh.audit if e.about_text][-3:] == logged
