@@ -193,7 +193,7 @@ class WindowApi(QMainWindow):
                   why: str = "") -> bool:
         raise NotImplementedError
 
-    def set_query_text(self, q: int, text: str) -> bool:
+    def set_query_text(self, q: int, text: str, *, why: str = "") -> bool:
         raise NotImplementedError
 
     def change_conventions(self, new: Conventions, text: str = "") -> str | None:

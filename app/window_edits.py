@@ -105,13 +105,14 @@ class EditingWindow(WindowApi):
                                       text=text or f"set {counted(len(rows), 'note')}",
                                       why=why)) is None
 
-    def set_query_text(self, q: int, text: str) -> bool:
+    def set_query_text(self, q: int, text: str, *, why: str = "") -> bool:
         """Give query ``q`` the text ``text`` ("" takes it away) as one
         undoable step (journaled, saved with the workbook; no number
-        changes); False if refused."""
+        changes); False if refused. ``why``: the audit entry's note (a text
+        conflict resolved; a text fixed by hand logs none)."""
         name = shown_id(self.document.query_ids[q])
         return self._push(SetQueryText(q, text, who=self.reviewer(), text=(
-            f"text of {name}" if text else f"clear the text of {name}"))) is None
+            f"text of {name}" if text else f"clear the text of {name}"), why=why)) is None
 
     def edit_query_text(self) -> bool:
         """Ask for the current query's text (its text as it is, to fix a

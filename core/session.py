@@ -331,8 +331,9 @@ class Worksheet:
                                             f"undo of {edit.text}")
         elif isinstance(edit, SetQueryText):
             assert isinstance(step.before, tuple)
-            changes = self._set_query_text(replace(edit, query_text=str(step.before[0])),
-                                           "undo")
+            changes = self._set_query_text(
+                replace(edit, query_text=str(step.before[0]),
+                        why=f"undo of {edit.why}" if edit.why else ""), "undo")
         elif isinstance(edit, SetNotes):
             assert isinstance(step.before, tuple)
             back = range(len(edit.rows) - 1, -1, -1)
@@ -358,7 +359,8 @@ class Worksheet:
             changes = self._set_conventions(edit.conventions, "redo", edit.text, edit.who,
                                             f"redo: {edit.text}")
         elif isinstance(edit, SetQueryText):
-            changes = self._set_query_text(edit, "redo")
+            changes = self._set_query_text(
+                replace(edit, why=f"redo: {edit.why}" if edit.why else ""), "redo")
         elif isinstance(edit, SetNotes):
             changes = self._set_notes(edit.rows, edit.notes, edit.who, "redo", edit.text,
                                       f"redo: {edit.why}" if edit.why else "")
@@ -435,10 +437,18 @@ class Worksheet:
                        audit=tuple(doc.audit[kept.audit:]), origin=origin, text=text)
 
     def _set_query_text(self, edit: SetQueryText, origin: str) -> Changes:
-        """Write ``edit``'s text: no number changes (the evaluation stays)."""
-        edit.put(self._doc)
+        """Write ``edit``'s text: no number changes (the evaluation stays);
+        an audit entry where ``edit.why`` says why (a text conflict settled)."""
+        doc = self._doc
+        before = doc.query_text(edit.query)
+        edit.put(doc)
+        audit: tuple[AuditEntry, ...] = ()
+        if edit.why:
+            audit = (AuditEntry.of_text(edit.who, timestamp(), doc.query_ids[edit.query], before,
+                                        edit.query_text, origin, edit.why),)
+            doc.audit.extend(audit)
         return Changes(queries=np.array([edit.query], dtype=np.int64), query_text=True,
-                       origin=origin, text=edit.text)
+                       audit=audit, origin=origin, text=edit.text)
 
     def _set_conventions(self, conventions: Conventions, origin: str, text: str, who: str,
                          note: str) -> Changes:

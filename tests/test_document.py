@@ -91,7 +91,7 @@ def test_an_audit_entry_s_edit_compares_every_field_but_convention():
     entry = AuditEntry("ann", "2026-01-02 03:04:05", "q1", "d1", "1", "2", "why", "app", 3.5)
     others = {"who": "ben", "when": "2026-01-02 03:04:06", "query": "q2", "source_id": "d2",
               "before": "0", "after": "3", "note": "", "origin": "outside the app",
-              "seconds": None, "about_note": True}
+              "seconds": None, "about_note": True, "about_text": True}
     names = [f.name for f in fields(AuditEntry)]
     assert sorted(names) == sorted([*others, "convention"])  # a new field needs a line here
     for name, value in others.items():
@@ -99,7 +99,7 @@ def test_an_audit_entry_s_edit_compares_every_field_but_convention():
     assert replace(entry, convention=True).edit() == entry.edit()
     # an entry stored before ``convention`` was kept (9 fields) gives the same edit
     stored = [getattr(entry, n) for n in names[:names.index("convention")]]
-    assert AuditEntry.read(stored).edit() == entry.edit() == (*stored, False)
+    assert AuditEntry.read(stored).edit() == entry.edit() == (*stored, False, False)
     # and one stored with every field (a note's entry) reads back as stored
     note = replace(entry, about_note=True)
     assert AuditEntry.read([getattr(note, n) for n in names]) == note

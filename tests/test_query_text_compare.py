@@ -2,12 +2,14 @@
 --format json`` names each query's text after its id (``query_text``) in
 every cutoff's per-query rows, as ``evaluate --format json`` does; the
 comparison workbook's Comparison sheet shows it in a column of its own
-(T, after the hidden helpers, as the Queries sheet's column R). Run A's
-text names a query, run B's where A has none. The table prints the id
+(T, after the hidden helpers, as the Queries sheet's column R), beside the
+shared queries and those only one run holds. Run A's text names a query,
+run B's where A has none. The table prints the id
 alone, as evaluate's table does; with TREC qrels (no texts) nothing changes.
 
 Before: no ``query_text`` key in compare's JSON, no text in the Comparison
-sheet (the Queries sheets of A and B had them).
+sheet (the Queries sheets of A and B had them); then the lists of the
+queries only in A or B gave their ids alone.
 """
 
 from __future__ import annotations
@@ -17,12 +19,14 @@ import io
 import json
 from pathlib import Path
 
+import numpy as np
 import openpyxl
 
 from app.cli.main import main
 from core.analysis.compare import compare
 from core.io.workbook import SHEETS
 from core.io.workbook.comparison import TEXT_COLUMN
+from core.io.workbook.export import export_comparison_workbook
 from core.io.workbook.layout import COMPARISON_HEADER_ROW, COMPARISON_SHEETS, QUERY_TEXT
 from core.model.conventions import Conventions
 from core.model.document import Document
@@ -119,3 +123,55 @@ def test_without_texts_the_comparison_sheet_has_no_column(tmp_path: Path) -> Non
     ws = openpyxl.load_workbook(book)[COMPARISON_SHEETS["comparison"]]
     assert ws.cell(COMPARISON_HEADER_ROW + 1, TEXT_COLUMN + 1).value is None
     assert ws.print_area.startswith(f"'{COMPARISON_SHEETS['comparison']}'!$A$1:$N$")
+
+
+def _listed(ws, title: str) -> list[tuple[object, object]]:
+    """The rows of the Comparison sheet's list titled ``title``: its title's
+    text column, then each query and its text."""
+    top = next(r for r in range(1, ws.max_row + 1)
+               if str(ws.cell(r, 1).value).startswith(title))
+    n = int(str(ws.cell(top, 1).value).rsplit(": ", 1)[1])
+    return [(ws.cell(r, 1).value, ws.cell(r, TEXT_COLUMN + 1).value)
+            for r in range(top, top + n + 1)]
+
+
+def test_the_queries_only_one_run_holds_are_listed_with_their_texts(tmp_path: Path) -> None:
+    """q023 ranked by A alone, q031 by B alone: each list names the query's
+    text from the run that holds it (the sheet's), as the per-query rows do;
+    the queries judged but ranked by neither have none to give."""
+    paths = []
+    for name, queries in (("a.run", ("q017", "q023")), ("b.run", ("q017", "q031"))):
+        path = tmp_path / name
+        path.write_text("".join(f"{q} Q0 {q}#chunk-{d} {d + 1} {3.0 - d} bm25\n"
+                                for q in queries for d in range(3)), encoding="utf-8")
+        paths.append(path)
+    book = tmp_path / "compared.xlsx"
+    _run(["compare", str(paths[0]), str(paths[1]), "--qrels", str(_sheet(tmp_path)),
+          "--resamples", "20", "--export", str(book)])
+    ws = openpyxl.load_workbook(book)[COMPARISON_SHEETS["comparison"]]
+    assert _listed(ws, "queries only in A") == [
+        ("queries only in A (not compared): 1", QUERY_TEXT), ("q023", QUESTIONS["q023"])]
+    assert _listed(ws, "queries only in B") == [
+        ("queries only in B (not compared): 1", QUERY_TEXT), ("q031", QUESTIONS["q031"])]
+    assert ws.cell(COMPARISON_HEADER_ROW + 2, TEXT_COLUMN + 1).value == QUESTIONS["q017"]
+    last = max(r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value == "q031")
+    assert ws.print_area.startswith(f"'{COMPARISON_SHEETS['comparison']}'!$A$1:$T${last + 1}")
+
+
+def test_a_text_of_a_query_only_one_run_holds_opens_the_column(tmp_path: Path) -> None:
+    """The shared queries without texts, a query only in B with one: the
+    column is there for it (its header over the per-query rows too)."""
+    a = _document({}, [2, 1] * 3).subset(np.arange(4))
+    b = _document({"q3": "B's q3"}, [1, 2] * 3).subset(np.array([0, 1, 4, 5]))
+    c = compare(a, b, Conventions(cutoffs=(1,)), resamples=20)
+    assert (c.only_a, c.only_b) == (["q2"], ["q3"])
+    assert [c.text_of(q) for q in ("q1", "q2", "q3")] == ["", "", "B's q3"]
+    book = tmp_path / "compared.xlsx"
+    export_comparison_workbook(c, book)
+    ws = openpyxl.load_workbook(book)[COMPARISON_SHEETS["comparison"]]
+    assert ws.cell(COMPARISON_HEADER_ROW + 1, TEXT_COLUMN + 1).value == QUERY_TEXT
+    assert ws.cell(COMPARISON_HEADER_ROW + 2, TEXT_COLUMN + 1).value is None
+    assert _listed(ws, "queries only in A") == [
+        ("queries only in A (not compared): 1", None), ("q2", None)]
+    assert _listed(ws, "queries only in B") == [
+        ("queries only in B (not compared): 1", QUERY_TEXT), ("q3", "B's q3")]

@@ -170,7 +170,8 @@ def test_reviewer_document_holds_its_queries_in_queue_order():
         assert mine.query_ids == list(share.queries)
         assert list(share.queries) == [q for q in first if q in share.queries]
         assert mine.assignment == Assignment(p.base_id, "base.xlsx", WHEN, (share,),
-                                             tuple(q for q in p.overlap if q in share.queries))
+                                             tuple(q for q in p.overlap if q in share.queries),
+                                             handed_texts=())  # (no query has a text)
         assert mine.audit == []
         assert mine.annotators == []
         assert mine.ratings is None

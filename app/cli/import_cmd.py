@@ -56,8 +56,9 @@ def add_import_parser(sub: Any) -> None:
     p.add_argument("--map", action="append", default=[], metavar="FIELD=COLUMN",
                    help=f"read FIELD from COLUMN (a header, letter or number), or none to "
                    f"leave FIELD out (rank=none: the sheet holds no ranking); FIELD is one of "
-                   f"{_FIELDS}; repeat for several fields, each once. A score or rank is read "
-                   "only from a column whose header names one, or from the column given here")
+                   f"{_FIELDS}, in any case; repeat for several fields, each once. A score "
+                   "or rank is read only from a column whose header names one, or from the "
+                   "column given here")
     p.add_argument("--annotators", metavar="COL,COL,...",
                    help="one annotator's grades per column (a wide sheet)")
     p.add_argument("--names", action="append", default=[], metavar="ID=NAME,...",
@@ -92,10 +93,14 @@ def add_import_parser(sub: Any) -> None:
 
 
 def _pairs(items: list[str]) -> dict[str, str]:
-    """``--map FIELD=COLUMN`` (repeatable) as field -> column."""
+    """``--map FIELD=COLUMN`` (repeatable) as field -> column, each field by
+    its own name (``Grade=`` and ``label=`` are ``grade``: one field, given
+    one column; a name of no field left as typed, for the import to refuse)."""
+    from core.io.annotator.overrides import mapped_field
+
     return _key_values(items, "--map", "FIELD=COLUMN", "columns",
                        f"e.g. --map query=Topic; fields: {_FIELDS}", "map each field to one column",
-                       lambda field: field)
+                       lambda field: field, lambda typed: mapped_field(typed) or typed)
 
 
 def _names(items: list[str]) -> dict[str, str]:
@@ -107,21 +112,26 @@ def _names(items: list[str]) -> dict[str, str]:
 
 
 def _key_values(items: list[str], flag: str, form: str, values: str, example: str,
-                one: str, said: Callable[[str], str]) -> dict[str, str]:
-    """``KEY=VALUE`` items as key -> value, each side stripped: an item of
-    another form, or a key given two values, refused in one line (the last
-    won, unsaid); the same value twice is fine."""
+                one: str, said: Callable[[str], str],
+                key_of: Callable[[str], str] = str) -> dict[str, str]:
+    """``KEY=VALUE`` items as key -> value, each side stripped, each key as
+    ``key_of`` names it: an item of another form, or a key given two values
+    (in any of its writings, each said where it is not the key's own), refused
+    in one line (the last won, unsaid); the same value twice is fine."""
     from core.errors import InputError
 
     out: dict[str, str] = {}
+    typed: dict[str, str] = {}
     for item in items:
-        key, sep, value = (part.strip() for part in item.partition("="))
-        if not sep or not key or not value:
+        written, sep, value = (part.strip() for part in item.partition("="))
+        if not sep or not written or not value:
             raise InputError(f"{flag} {item!r} is not {form}", hint=example)
+        key = key_of(written)
         if out.get(key, value) != value:
-            raise InputError(f"{flag} gives {said(key)} two {values}, {out[key]!r} and {value!r}",
-                             hint=one)
-        out[key] = value
+            first, then = (f" (as {w})" if w != key else "" for w in (typed[key], written))
+            raise InputError(f"{flag} gives {said(key)} two {values}, {out[key]!r}{first} and "
+                             f"{value!r}{then}", hint=one)
+        out[key], typed[key] = value, written
     return out
 
 

@@ -101,6 +101,9 @@ def cmd_merge(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"  note conflict, {note.said}: {note.every} kept in the merged note, each "
                   "labelled; "
                   "resolve it in the editor (Review > Conflicts)\n")
+    for text in result.text_conflicts:
+        out.write(f"  text conflict, {text.said}: every text kept in the merged text, each "
+                  "labelled; resolve it in the editor (Review > Conflicts)\n")
     if args.report:
         out.write(f"wrote {args.report}\n")
     return 0

@@ -41,7 +41,8 @@ def _tall(entry: AuditEntry) -> bool:
     (``<convention> = <value>`` before and after), of a note (the
     reviewer's text, ``note: <text>``) or an edit made outside the app
     ("seen on reopening, <time>", "spreadsheet edit", "outside the app")."""
-    return entry.convention or entry.about_note or entry.origin == OUTSIDE_ORIGIN
+    return (entry.convention or entry.about_note or entry.about_text
+            or entry.origin == OUTSIDE_ORIGIN)
 
 
 class _TimeKept(QStyledItemDelegate):
@@ -242,7 +243,7 @@ class AuditLogView(QTableView):
         for row in self._tall_rows[done:]:
             e = model.entry(row)
             key = (e.when, e.who, e.before, e.after, e.note, e.origin, e.convention,
-                   e.about_note)
+                   e.about_note, e.about_text)
             height = heights.get(key, 0)
             if not height:
                 most = 1

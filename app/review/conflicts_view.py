@@ -2,20 +2,25 @@
 
 A merged workbook (``ndcg-worksheet merge``, or Review > Merge returned
 workbooks) records the candidates two reviewers graded differently outside
-an overlap query (the base's grade stayed), and the notes changed on both
-sides (the merged note joins them, each labelled). Each is a row, the open
-ones first, the settled greyed below them: query, source, its kind (grade
-or note), the base's, each reviewer's, the grade or note now and where it
-stands (:func:`core.analysis.rounds.conflict_status`,
-:func:`~core.analysis.rounds.note_conflict_status`; a note written by hand
+an overlap query (the base's grade stayed), the notes changed on both
+sides (the merged note joins them, each labelled), and the queries' texts
+changed on both sides or by reviewers differently (the merged text joins
+them, each labelled). Each is a row, the open
+ones first, the settled greyed below them: query, source (``—`` for a text),
+its kind (grade, note or text), the base's, each reviewer's, the grade, note
+or text now and where it stands (:func:`core.analysis.rounds.conflict_status`,
+:func:`~core.analysis.rounds.note_conflict_status`,
+:func:`~core.analysis.rounds.text_conflict_status`; a note written by hand
 said by whose note it kept, :func:`~core.analysis.rounds.note_edit_kept`).
 The buttons under the table settle the selected conflict: one side's grade
 or note, both kept (a grade's as ratings, their declared consensus; notes
 each on its own line, named as whose note), or, for a note, Edit note (the
-grid's note cell, to write another);
+grid's note cell, to write another); a text's, Keep the base's text (mine)
+or Take a reviewer's (theirs), no "both" (a text is one question);
 each is one undoable edit (:meth:`app.window_api.WindowApi.set_grades`,
-:meth:`~app.window_api.WindowApi.set_notes`), written to the audit log with
-the choice.
+:meth:`~app.window_api.WindowApi.set_notes`,
+:meth:`~app.window_api.WindowApi.set_query_text`), written to the audit log
+with the choice.
 """
 
 from __future__ import annotations
@@ -42,14 +47,17 @@ from core.analysis.rounds import (
     BOTH,
     NoteResolution,
     Resolution,
+    TextResolution,
     conflict_row,
     conflict_status,
     note_conflict_status,
     note_edit_kept,
     note_resolutions,
     resolutions,
+    text_conflict_status,
+    text_resolutions,
 )
-from core.model.assignment import Conflict, NoteConflict
+from core.model.assignment import Conflict, NoteConflict, TextConflict
 from core.model.document import Document, grade_text
 from core.model.edits import GradeValue
 
@@ -79,11 +87,30 @@ class ConflictColumn(IntEnum):
     STATUS = 6
 
 
-def status_of(doc: Document, c: Conflict | NoteConflict) -> str:
-    """Where conflict ``c`` (of a grade or of a note) stands in ``doc``."""
+#: A conflict of any kind the dock lists.
+AnyConflict = Conflict | NoteConflict | TextConflict
+#: A way of settling one.
+AnyResolution = Resolution | NoteResolution | TextResolution
+
+
+def status_of(doc: Document, c: AnyConflict) -> str:
+    """Where conflict ``c`` (of a grade, a note or a text) stands in ``doc``."""
+    if isinstance(c, TextConflict):
+        return text_conflict_status(doc, c)
     if isinstance(c, NoteConflict):
         return note_conflict_status(doc, c)
     return conflict_status(doc, c)
+
+
+def candidate_of(doc: Document, c: AnyConflict) -> int | None:
+    """The candidate row a conflict is about (a text's: its query's first
+    row); None when the document has none."""
+    if isinstance(c, TextConflict):
+        if c.query not in doc.query_ids:
+            return None
+        rows = doc.members(doc.query_index(c.query))
+        return int(rows[0]) if rows.size else None
+    return conflict_row(doc, c)
 
 
 def _one_line(note: str) -> str:
@@ -104,16 +131,19 @@ class ConflictsModel(RowsModel):
             ConflictColumn.STATUS: self.tr("resolved by"),
         }, parent)
         self.header_tips = {
-            ConflictColumn.KIND: self.tr("What the sides differ in: the grade or the note"),
+            ConflictColumn.KIND: self.tr("What the sides differ in: the grade, the note or "
+                                         "the query's text"),
             ConflictColumn.BASE: self.tr("The base's grade; the base's note, named by who "
-                                         "rewrote it since the round went out"),
-            ConflictColumn.GRADES: self.tr("Each reviewer's grade or note"),
-            ConflictColumn.NOW: self.tr("The candidate's grade or note now"),
+                                         "rewrote it since the round went out; the base's "
+                                         "text"),
+            ConflictColumn.GRADES: self.tr("Each reviewer's grade, note or text"),
+            ConflictColumn.NOW: self.tr("The candidate's grade or note now, the query's "
+                                        "text now"),
         }
         #: The conflicts as the rows list them: the open ones (those whose
         #: candidate is gone among them), then the settled (each part the
-        #: grades', then the notes').
-        self.conflicts: list[Conflict | NoteConflict] = []
+        #: grades', then the notes', then the texts').
+        self.conflicts: list[AnyConflict] = []
         #: Whether each row's conflict is settled (greyed, listed last).
         self.settled: list[bool] = []
 
@@ -123,8 +153,8 @@ class ConflictsModel(RowsModel):
         then those settled, greyed: a resolved one stays listed,
         with what settled it, below the work left."""
         a = doc.assignment
-        every: list[Conflict | NoteConflict] = (
-            [*a.conflicts, *a.note_conflicts] if a is not None else [])
+        every: list[AnyConflict] = (
+            [*a.conflicts, *a.note_conflicts, *a.text_conflicts] if a is not None else [])
         statuses = [status_of(doc, c) for c in every]
         order = sorted(range(len(every)), key=lambda n: statuses[n] not in UNSETTLED)
         self.conflicts = [every[n] for n in order]
@@ -132,7 +162,8 @@ class ConflictsModel(RowsModel):
         rows: list[tuple[Any, ...]] = []
         for n in order:
             c, status = every[n], statuses[n]
-            rows.append(self._note_row(doc, c, status) if isinstance(c, NoteConflict)
+            rows.append(self._text_row(doc, c, status) if isinstance(c, TextConflict)
+                        else self._note_row(doc, c, status) if isinstance(c, NoteConflict)
                         else self._grade_row(doc, c, status))
         self.set_rows(rows, [None if done else _OPEN for done in self.settled])
 
@@ -159,6 +190,18 @@ class ConflictsModel(RowsModel):
         return (c.query, c.source_id, self.tr("note"), base,
                 " | ".join(f"{who}: {_one_line(n) or self.tr('no note')}"
                            for who, n in c.values), now, status_text)
+
+    def _text_row(self, doc: Document, c: TextConflict, status: str) -> tuple[Any, ...]:
+        none = self.tr("no text")
+        now = (_one_line(doc.query_texts.get(c.query, "")) or none
+               if c.query in doc.query_ids else "")
+        base = _one_line(c.base) or none
+        said = {"open": self.tr("open"), "changed": self.tr("another text"),
+                "gone": self.tr("query gone")}.get(status)
+        return (c.query, "—", self.tr("text"),
+                f"{TextConflict.BASE}: {base}" if c.base_changed else base,
+                " | ".join(f"{who}: {_one_line(t) or none}" for who, t in c.values), now,
+                said or self.tr("{0}'s {1}").format(status, self.tr("text")))
 
     def _edited(self, c: NoteConflict, note: str) -> str:
         """A note conflict settled by a note written by hand: whose note it
@@ -247,8 +290,7 @@ class ConflictsView(QWidget):
         if n < len(buttons) and buttons[n].isEnabled():
             buttons[n].click()
 
-    def set_choices(self, choices: Sequence[Resolution | NoteResolution]
-                    ) -> dict[str, QPushButton]:
+    def set_choices(self, choices: Sequence[AnyResolution]) -> dict[str, QPushButton]:
         """One button per resolution (objectName ``conflictTake_<label>``);
         Edit note… with a note conflict's."""
         for button in self.choice_buttons.values():
@@ -257,7 +299,10 @@ class ConflictsView(QWidget):
             button.deleteLater()  # (it may be the one whose click got us here)
         self.choice_buttons = {}
         for n, r in enumerate(choices, start=1):
-            if isinstance(r, NoteResolution):
+            if isinstance(r, TextResolution):
+                text = (self.tr("Keep the base's text") if r.label == TextConflict.BASE
+                        else self.tr("Take {0}'s text").format(r.label))
+            elif isinstance(r, NoteResolution):
                 text = (self.tr("Keep both, each labelled") if r.label == BOTH
                         else self.tr("Take {0}'s note").format(r.label))
             else:
@@ -347,16 +392,21 @@ class ConflictsController(QObject):
             self.view.message.setText(self.tr(
                 "No conflict: this document is not a merged review round, or its reviewers "
                 "agreed wherever they graded the same candidate."))
-        elif not any(isinstance(c, NoteConflict) for c in self.view.model.conflicts):
+        elif all(type(c) is Conflict for c in self.view.model.conflicts):
             self.view.message.setText(self.tr(
                 "{0} of {1} conflicts open: reviewers gave these candidates different grades "
                 "outside an overlap query, and the base's grade stayed. Select one, then take "
                 "one reviewer's grade or keep both as ratings.").format(self.open_count(), n))
-        else:
+        elif not any(isinstance(c, TextConflict) for c in self.view.model.conflicts):
             self.view.message.setText(self.tr(
                 "{0} of {1} conflicts open: different grades (the base's stayed) or notes "
                 "(joined). Select one, then take one side's or keep both.").format(
                 self.open_count(), n))
+        else:
+            self.view.message.setText(self.tr(
+                "{0} of {1} conflicts open: different grades (the base's stayed), notes or "
+                "queries' texts (joined). Select one, then take one side's (or keep both, "
+                "of a grade or a note).").format(self.open_count(), n))
         gone = sum(status_of(doc, c) == "gone" for c in self.view.model.conflicts)
         if gone:
             self.view.message.setText(self.tr(
@@ -379,21 +429,28 @@ class ConflictsController(QObject):
     def _select(self, r: int) -> None:
         conflicts = self.view.model.conflicts
         doc = self.window.document
-        choices: Sequence[Resolution | NoteResolution] = []
-        if 0 <= r < len(conflicts) and conflict_row(doc, c := conflicts[r]) is not None:
-            choices = (note_resolutions(c) if isinstance(c, NoteConflict)
+        choices: Sequence[AnyResolution] = []
+        if 0 <= r < len(conflicts) and candidate_of(doc, c := conflicts[r]) is not None:
+            choices = (text_resolutions(c) if isinstance(c, TextConflict)
+                       else note_resolutions(c) if isinstance(c, NoteConflict)
                        else resolutions(doc, c))
         buttons = self.view.set_choices(choices)
         for choice in choices:
             buttons[choice.label].clicked.connect(
                 lambda _c=False, row=r, ch=choice: self.resolve(row, ch))
 
-    def resolve(self, r: int, choice: Resolution | NoteResolution) -> bool:
+    def resolve(self, r: int, choice: AnyResolution) -> bool:
         """Settle conflict ``r`` with ``choice``: one undoable edit."""
         c = self.view.model.conflicts[r]
-        i = conflict_row(self.window.document, c)
+        i = candidate_of(self.window.document, c)
         if i is None:
             return False
+        if isinstance(c, TextConflict):
+            assert isinstance(choice, TextResolution)
+            return self.window.set_query_text(
+                self.window.document.query_index(c.query), choice.query_text,
+                why=f"text conflict resolved: {choice.text}")
+        assert not isinstance(c, TextConflict)
         where = f"{shown_id(c.query)}/{shown_id(c.source_id)}"
         if isinstance(choice, NoteResolution):
             return self.window.set_notes(
@@ -408,7 +465,7 @@ class ConflictsController(QObject):
     def show_candidate(self, r: int) -> None:
         conflicts = self.view.model.conflicts
         if 0 <= r < len(conflicts):
-            i = conflict_row(self.window.document, conflicts[r])
+            i = candidate_of(self.window.document, conflicts[r])
             if i is not None:
                 self.window.select_candidate(i)
 
@@ -417,9 +474,9 @@ class ConflictsController(QObject):
         """Open the grid's note cell of note conflict ``r``'s candidate, to
         write the note by hand (an edit like any other; it settles it)."""
         conflicts = self.view.model.conflicts
-        if not 0 <= r < len(conflicts):
+        if not 0 <= r < len(conflicts) or not isinstance(c := conflicts[r], NoteConflict):
             return
-        i = conflict_row(self.window.document, conflicts[r])
+        i = conflict_row(self.window.document, c)
         if i is None:
             return
         self.window.select_candidate(i, column=GridColumn.NOTE)

@@ -312,8 +312,12 @@ class Journal:
             return 1
         if changes.query_text:  # the text the query has now ("": none)
             q = int(changes.queries[0])
-            self.append([{"kind": "query_text", "query": doc.query_ids[q],
-                          "text": doc.query_text(q)}])
+            entry: dict[str, Any] = {"kind": "query_text", "query": doc.query_ids[q],
+                                     "text": doc.query_text(q)}
+            for audit in changes.audit:  # (a text conflict settled: its entry's fields)
+                entry.update(who=audit.who, when=audit.when, origin=audit.origin,
+                             why=audit.note, before=audit.before)
+            self.append([entry])
             return 1
         if changes.notes.size:  # each note with its audit entry's author, time and origin
             notes = [self.note_entry(doc, row, audit)
@@ -645,6 +649,11 @@ def _query_text(doc: Document, entry: Mapping[str, Any]) -> str | None:
         doc.query_texts[str(query)] = text
     else:
         doc.query_texts.pop(str(query), None)
+    if "why" in entry:  # a text conflict settled: its audit entry
+        doc.audit.append(replace(
+            AuditEntry.of_text(str(entry.get("who", "")), str(entry.get("when", "")),
+                               str(query), "", text, str(entry.get("origin") or "app"),
+                               str(entry["why"])), before=str(entry.get("before", ""))))
     return None
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from core.model.grades import GradeState, grade_text
 
-__all__ = ["Assignment", "Conflict", "Given", "NoteConflict", "Share"]
+__all__ = ["Assignment", "Conflict", "Given", "NoteConflict", "Share", "TextConflict"]
 
 
 @dataclass(frozen=True)
@@ -122,6 +122,44 @@ class NoteConflict:
 
 
 @dataclass(frozen=True)
+class TextConflict:
+    """A query's text changed by reviewers differently (``values``: each
+    reviewer's text), or both by a reviewer and in the base since the round
+    went out (``base_changed``; also where the round did not record the
+    texts handed out, a copy of the base or an older hand-out, so that either
+    side may have changed it): the merged text holds them all, each labelled
+    (:attr:`merged`), while it is open; settled by the text (one side's), as
+    a note conflict is by the note. A text is one question: no "both"."""
+
+    query: str
+    base: str
+    base_changed: bool
+    values: tuple[tuple[str, str], ...]
+
+    #: The label of the base's side.
+    BASE = "base"
+
+    @property
+    def sides(self) -> tuple[tuple[str, str], ...]:
+        """Every version in conflict, labelled: the base's first (when it
+        changed the text, or may have), then each reviewer's."""
+        base = ((self.BASE, self.base),) if self.base_changed else ()
+        return base + self.values
+
+    @property
+    def merged(self) -> str:
+        """The text the merge wrote, every version labelled (``base: How do
+        I renew it? | ana: How do I renew my passport?``; ``(none)`` for no
+        text): the query's text while the conflict is open."""
+        return " | ".join(f"{who}: {text or '(none)'}" for who, text in self.sides)
+
+    @property
+    def said(self) -> str:
+        """Where it is and whose texts, in a few words."""
+        return f"query {self.query}'s text: " + ", ".join(w for w, _ in self.sides)
+
+
+@dataclass(frozen=True)
 class Assignment:
     """Who judges which queries of which base, handed out when.
 
@@ -148,6 +186,14 @@ class Assignment:
         it (a merged document only; None in a reviewer's workbook, and in a
         workbook merged before it was kept): an entry past them is work done
         since (a grade, a conflict resolved, a note, a convention).
+    text_conflicts : tuple of TextConflict
+        The queries' texts a merge found changed on both sides, or by
+        reviewers differently (a merged document only).
+    handed_texts : tuple of (str, str) pairs, or None
+        A reviewer's workbook: its queries' texts as handed out (query id,
+        text; the queries without one left out), so that a merge tells a
+        text the reviewer fixed from one the base changed since. None where
+        not recorded (a merged document, a hand-out made before it was kept).
 
     Examples
     --------
@@ -165,6 +211,8 @@ class Assignment:
     conflicts: tuple[Conflict, ...] = field(default=())
     logged: int | None = None
     note_conflicts: tuple[NoteConflict, ...] = field(default=())
+    text_conflicts: tuple[TextConflict, ...] = field(default=())
+    handed_texts: tuple[tuple[str, str], ...] | None = None
 
     @property
     def reviewer(self) -> str:
@@ -183,6 +231,12 @@ class Assignment:
             {"query": c.query, "source_id": c.source_id, "base": c.base,
              "base_who": c.base_who, "values": [list(v) for v in c.values]}
             for c in self.note_conflicts]} if self.note_conflicts else {}
+        texts = {"text_conflicts": [
+            {"query": c.query, "base": c.base, "base_changed": c.base_changed,
+             "values": [list(v) for v in c.values]}
+            for c in self.text_conflicts]} if self.text_conflicts else {}
+        handed = ({} if self.handed_texts is None
+                  else {"handed_texts": dict(self.handed_texts)})
         return {
             "base_id": self.base_id,
             "base_name": self.base_name,
@@ -196,6 +250,8 @@ class Assignment:
                           for c in self.conflicts],
             **logged,
             **notes,
+            **texts,
+            **handed,
         }
 
     @classmethod
@@ -216,8 +272,11 @@ class Assignment:
         logged = None if d.get("logged") is None else _count(d, "logged")
         notes = tuple(_note_conflict(x) for x in (
             _list(d, "note_conflicts") if "note_conflicts" in d else ()))
+        texts = tuple(_text_conflict(x) for x in (
+            _list(d, "text_conflicts") if "text_conflicts" in d else ()))
         return cls(_text(d, "base_id"), _text(d, "base_name"), _text(d, "when"), shares,
-                   _texts(d, "overlap"), conflicts, logged, notes)
+                   _texts(d, "overlap"), conflicts, logged, notes, texts,
+                   _handed_texts(d.get("handed_texts")))
 
 
 # -- validating the JSON field by field ---------------------------------------------------
@@ -286,3 +345,30 @@ def _note_conflict(data: Any) -> NoteConflict:
         values.append((v[0], v[1]))
     return NoteConflict(_text(d, "query"), _text(d, "source_id"), _text(d, "base"),
                         _text(d, "base_who"), tuple(values))
+
+
+def _pairs(values: list[Any], what: str) -> tuple[tuple[str, str], ...]:
+    out = []
+    for v in values:
+        if not (isinstance(v, list) and len(v) == 2 and all(isinstance(t, str) for t in v)):
+            raise ValueError(f"{what}: not a reviewer and a text")
+        out.append((v[0], v[1]))
+    return tuple(out)
+
+
+def _text_conflict(data: Any) -> TextConflict:
+    d = _mapping(data, "assignment text conflict")
+    changed = d.get("base_changed")
+    if not isinstance(changed, bool):
+        raise ValueError("assignment text conflict base_changed: not true or false")
+    return TextConflict(_text(d, "query"), _text(d, "base"), changed,
+                        _pairs(_list(d, "values"), "assignment text conflict value"))
+
+
+def _handed_texts(data: Any) -> tuple[tuple[str, str], ...] | None:
+    """The texts handed out (absent: not recorded): text by query id."""
+    if data is None:
+        return None
+    if not (isinstance(data, dict) and all(isinstance(t, str) for t in data.values())):
+        raise ValueError("assignment handed_texts: not a text by query id")
+    return tuple(data.items())

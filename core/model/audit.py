@@ -13,7 +13,8 @@ from typing import Any
 
 from core.model.convention_log import CONVENTION_ENTRY
 
-__all__ = ["OUTSIDE_ORIGIN", "AuditEntry", "note_of", "note_said", "timestamp"]
+__all__ = ["OUTSIDE_ORIGIN", "AuditEntry", "note_of", "note_said", "text_said",
+           "timestamp"]
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,11 @@ class AuditEntry:
     a real query or source may be named too, so it is told by this field).
     ``about_note``: the entry records a change of the candidate's note, the
     reviewer's own text, not of its grade (made by :meth:`of_note`; its
-    from and to are :func:`note_said`)."""
+    from and to are :func:`note_said`). ``about_text``: the entry records a
+    query's text taken or settled by a review round's merge (made by
+    :meth:`of_text`; its source is :data:`~core.model.convention_log.CONVENTION_ENTRY`,
+    its from and to :func:`text_said`): a text fixed by hand
+    (:class:`~core.model.edits.SetQueryText`) logs none, being no judgment."""
 
     who: str
     when: str
@@ -41,6 +46,7 @@ class AuditEntry:
     seconds: float | None = None
     convention: bool = False
     about_note: bool = False
+    about_text: bool = False
 
     @classmethod
     def of_convention(cls, who: str, when: str, before: str, after: str, note: str = "",
@@ -63,6 +69,20 @@ class AuditEntry:
         """
         return cls(who, when, query, source_id, note_said(before), note_said(after), note,
                    origin=origin, about_note=True)
+
+    @classmethod
+    def of_text(cls, who: str, when: str, query: str, before: str, after: str,
+                origin: str = "app", note: str = "") -> AuditEntry:
+        """The entry of query ``query``'s text changed from ``before`` to
+        ``after`` by a round's merge, or a conflict of texts settled
+        (``note``: how); its from and to :func:`text_said`.
+
+        >>> e = AuditEntry.of_text("lead", "t", "q1", "", "How do I renew it?")
+        >>> e.source_id, e.before, e.after, e.about_text
+        ('—', 'no text', 'text: How do I renew it?', True)
+        """
+        return cls(who, when, query, CONVENTION_ENTRY, text_said(before), text_said(after),
+                   note, origin=origin, about_text=True)
 
     def edit(self) -> tuple[Any, ...]:
         """The edit the entry records, in the fields every stored entry
@@ -112,6 +132,16 @@ def note_of(said: str) -> str:
     ('checked twice', '')
     """
     return "" if said == _NO_NOTE else said.removeprefix(_NOTE_SAID)
+
+
+#: How the audit log writes a query's text (:func:`text_said`) and none.
+_TEXT_SAID, _NO_TEXT = "text: ", "no text"
+
+
+def text_said(text: str) -> str:
+    """How the audit log writes a query's text as an entry's from or to:
+    ``text:`` before it, ``no text`` for none (:func:`note_said`'s way)."""
+    return f"{_TEXT_SAID}{text}" if text else _NO_TEXT
 
 
 #: The origin of an edit made outside the app: a grade or a convention

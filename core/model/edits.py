@@ -183,7 +183,9 @@ class SetQueryText:
     """Give query ``query`` the text ``query_text`` ("" takes it away): a
     reviewer fixing a typo in the question an import read beside the id
     (:attr:`~core.model.document.Document.query_texts`). One step, one undo;
-    no number changes and no audit entry (the text is no judgment).
+    no number changes and no audit entry (the text is no judgment), unless
+    ``why`` says why it was set (a conflict of a round's texts settled: the
+    choice is logged, as a note conflict's is, :meth:`AuditEntry.of_text`).
 
     Examples
     --------
@@ -195,6 +197,7 @@ class SetQueryText:
     query_text: str
     who: str = ""
     text: str = "edit the query's text"
+    why: str = ""
 
     def put(self, doc: Document) -> None:
         """Write the text into ``doc`` (no step: the session's apply does)."""

@@ -109,10 +109,13 @@ def audit_sentence(log: list[AuditEntry]) -> str:
         return NO_CHANGES
     named = [e.before.split(" = ", 1)[0] for e in log if e.convention]
     notes = sum(1 for e in log if e.about_note)
-    grades = len(log) - len(named) - notes
+    texts = sum(1 for e in log if e.about_text)
+    grades = len(log) - len(named) - notes - texts
     parts = [f"{grades} of {'a grade' if grades == 1 else 'grades'}"] if grades else []
     if notes:
         parts.append(f"{notes} of {'a note' if notes == 1 else 'notes'}")
+    if texts:
+        parts.append("1 of a query's text" if texts == 1 else f"{texts} of queries' texts")
     if named:
         parts.append(f"{len(named)} of {'a convention' if len(named) == 1 else 'conventions'}"
                      f" ({', '.join(dict.fromkeys(named))})")

@@ -223,8 +223,13 @@ class Comparison:
         else run B's where A has none; "" where neither has one (TREC runs
         and qrels hold no texts). Both runs joined with one annotators'
         sheet carry its texts alike."""
-        qid = self.common[i]
-        return self.doc_a.query_texts.get(qid) or self.doc_b.query_texts.get(qid, "")
+        return self.text_of(self.common[i])
+
+    def text_of(self, query: str) -> str:
+        """Query ``query``'s text, shared or not: run A's, else run B's; ""
+        where neither run has one (a query only one run holds has that run's
+        text; one neither holds, :attr:`left_out`, none)."""
+        return self.doc_a.query_texts.get(query) or self.doc_b.query_texts.get(query, "")
 
     @property
     def has_query_texts(self) -> bool:

@@ -12,19 +12,20 @@ round's documents check their base by (:mod:`~core.analysis.rounds.base`).
 
 from __future__ import annotations
 
-from core.analysis.rounds.base import base_id, now
+from core.analysis.rounds.base import MERGE_ORIGIN, base_id, now
 from core.analysis.rounds.handout import (
     HandOut,
     check_reviewers,
     plan_hand_out,
     reviewer_document,
 )
-from core.analysis.rounds.merge import MERGE_ORIGIN, Returned, merge
+from core.analysis.rounds.merge import Returned, merge
 from core.analysis.rounds.report import MergeResult, NoteConflict, Refusal, ReviewerCount
 from core.analysis.rounds.resolve import (
     BOTH,
     NoteResolution,
     Resolution,
+    TextResolution,
     conflict_row,
     conflict_status,
     note_conflict_status,
@@ -32,7 +33,10 @@ from core.analysis.rounds.resolve import (
     note_resolutions,
     open_conflicts,
     open_note_conflicts,
+    open_text_conflicts,
     resolutions,
+    text_conflict_status,
+    text_resolutions,
 )
 
 __all__ = [
@@ -46,6 +50,7 @@ __all__ = [
     "Resolution",
     "Returned",
     "ReviewerCount",
+    "TextResolution",
     "base_id",
     "check_reviewers",
     "conflict_row",
@@ -57,7 +62,10 @@ __all__ = [
     "now",
     "open_conflicts",
     "open_note_conflicts",
+    "open_text_conflicts",
     "plan_hand_out",
     "resolutions",
     "reviewer_document",
+    "text_conflict_status",
+    "text_resolutions",
 ]

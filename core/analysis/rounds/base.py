@@ -9,11 +9,15 @@ from core.model.assignment import Given
 from core.model.audit import timestamp
 from core.model.document import Document, GradeState
 
-__all__ = ["GradeKey", "base_id", "given", "grade_key", "now"]
+__all__ = ["MERGE_ORIGIN", "GradeKey", "base_id", "given", "grade_key", "now"]
 
 #: A grade as a comparable value: state, number (None unless a number),
 #: reason (only an unrateable grade has one).
 GradeKey = tuple[int, float | None, str]
+
+
+#: The audit log's origin of what a merge set (grades, texts).
+MERGE_ORIGIN = "merge"
 
 
 #: The time, as rounds record it: the audit log's clock (a merge stamps its

@@ -15,14 +15,16 @@ the order of the judging queue (a query's place is its first entry's), each
 query's rows in the base's order (a supplied tie order depends on it); the
 conventions with the rubric declared; the grades as handed out, which are its
 original grades (so its changes are its reviewer's work); no audit entry and
-no annotators' grades; and its :class:`~core.model.assignment.Assignment`.
+no annotators' grades; its queries' texts; and its
+:class:`~core.model.assignment.Assignment`, which records those texts as handed
+out (``handed_texts``).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -193,6 +195,9 @@ def reviewer_document(doc: Document, ev: Evaluation, plan: HandOut, reviewer: st
         importance={q: float(doc.importance[index[q]]) for q in mine},
         conventions=conv, judgment_version=doc.judgment_version, name=doc.name, check=False,
     )
-    out.assignment, out.run_tag = plan.assignment(reviewer), doc.run_tag
     out.query_texts = {q: t for q, t in doc.query_texts.items() if q in mine}
+    # (the texts as handed out: a merge tells the reviewer's fix from the base's)
+    out.assignment = replace(plan.assignment(reviewer),
+                             handed_texts=tuple(out.query_texts.items()))
+    out.run_tag = doc.run_tag
     return out

@@ -52,6 +52,10 @@ changed is taken; several reviewers' different notes of one candidate are
 a :class:`NoteConflict` (the merged note joins them, each labelled), and so
 is a note the base rewrote since the source was sent that the reviewer
 changed too (the base's first, labelled with who rewrote it).
+
+The queries' texts follow the notes' rule (:mod:`~core.analysis.rounds.texts`):
+a text only the reviewer changed is taken, one changed on both sides (or by
+reviewers differently) is a :class:`~core.model.assignment.TextConflict`.
 """
 
 from __future__ import annotations
@@ -64,6 +68,7 @@ import numpy as np
 
 from core.analysis.consensus import consensus
 from core.analysis.rounds.base import (
+    MERGE_ORIGIN,
     GradeKey,
     base_id,
     given,
@@ -71,6 +76,7 @@ from core.analysis.rounds.base import (
     original_key,
 )
 from core.analysis.rounds.report import MergeResult, NoteConflict, Refusal, ReviewerCount
+from core.analysis.rounds.texts import ReturnedTexts, merge_texts
 from core.model.assignment import Assignment, Conflict, Share
 from core.model.audit import AuditEntry, note_of
 from core.model.document import Document, GradeState, grade_text
@@ -78,8 +84,6 @@ from core.model.grades import audit_grade
 
 __all__ = ["MERGE_ORIGIN", "Returned", "merge"]
 
-#: The audit log's origin of the grades a merge set.
-MERGE_ORIGIN = "merge"
 #: Who a grade edited in a spreadsheet is from (core.io.workbook writes it).
 _OUTSIDE_WHO = "spreadsheet edit"
 
@@ -152,6 +156,11 @@ def merge(base: Document, returned: Sequence[Returned], *, who: str, when: str,
     merged.audit.extend(_reviewer_entries(sources))
     merged.audit.extend(outcome.entries)
     note_conflicts = _take_notes(merged, base, accepted, where)
+    texts = merge_texts(merged, base, [ReturnedTexts(s.label, s.returned.document,
+                                                     s.share.queries)
+                                       for s in accepted if s.share is not None],
+                        who=who, when=when)
+    merged.audit.extend(texts.entries)
     if accepted:
         was = base.assignment
         merged.assignment = Assignment(
@@ -160,13 +169,15 @@ def merge(base: Document, returned: Sequence[Returned], *, who: str, when: str,
                   for s in accepted if s.share is not None),
             overlap, (was.conflicts if was else ()) + tuple(outcome.conflicts),
             logged=len(merged.audit),
-            note_conflicts=(was.note_conflicts if was else ()) + tuple(note_conflicts))
+            note_conflicts=(was.note_conflicts if was else ()) + tuple(note_conflicts),
+            text_conflicts=(was.text_conflicts if was else ()) + texts.conflicts)
     return MergeResult(
         document=merged, base_id=bid, changes_found=sum(len(s.changes) for s in sources),
         taken=outcome.taken, identical=outcome.identical, conflicts=tuple(outcome.conflicts),
         overlap_ratings=outcome.overlap_ratings, refused=tuple(refused),
         unknown_left=int(np.count_nonzero(merged.state == GradeState.UNKNOWN)),
-        reviewers=tuple(_count(s) for s in sources), note_conflicts=tuple(note_conflicts))
+        reviewers=tuple(_count(s) for s in sources), note_conflicts=tuple(note_conflicts),
+        texts_taken=texts.taken, text_conflicts=texts.conflicts)
 
 
 def _sources(returned: Sequence[Returned], bid: str, base: Document,
@@ -228,7 +239,7 @@ def _copy_source(r: Returned, base: Document, where: dict[tuple[str, str], int],
     new = [e for e in doc.audit if e.edit() not in known]
     sent: dict[tuple[str, str], str] = {}  # each touched candidate's grade when sent
     for e in new:  # (a note's entry says "no note" or "note: ...", never a grade)
-        if not (e.about_note or e.convention):
+        if not (e.about_note or e.convention or e.about_text):
             sent.setdefault((e.query, e.source_id), audit_grade(e.before))
     changed, moved, unknown_sent, strange = [], set(), set(), []
     for i, key in enumerate(keys):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from core.model.assignment import Conflict, Given, NoteConflict
+from core.model.assignment import Conflict, Given, NoteConflict, TextConflict
 from core.model.document import Document, GradeState
 from core.model.numbers import counted
 
@@ -57,6 +57,11 @@ class MergeResult:
     #: Notes changed on both sides since the split (reported, not counted
     #: as changes: the counts are the grades').
     note_conflicts: tuple[NoteConflict, ...] = ()
+    #: The queries whose text a reviewer fixed, taken (query ids), and the
+    #: texts changed on both sides or by reviewers differently (reported,
+    #: not counted as changes either).
+    texts_taken: tuple[str, ...] = ()
+    text_conflicts: tuple[TextConflict, ...] = ()
 
     @property
     def conflicting(self) -> int:
@@ -92,6 +97,11 @@ class MergeResult:
                      else "all")  # (the base's rewrite and two reviewers': three)
             text += (f"; {counted(len(self.note_conflicts), 'note conflict')} ({every} notes "
                      "kept, joined)")
+        if self.texts_taken:
+            text += f"; {counted(len(self.texts_taken), 'query text')} taken"
+        if self.text_conflicts:
+            text += (f"; {counted(len(self.text_conflicts), 'text conflict')} (every text "
+                     "kept, joined)")
         return text
 
     def to_dict(self, *, base: str = "", merged: str = "") -> dict[str, Any]:
@@ -113,6 +123,11 @@ class MergeResult:
                 "base": {"who": c.base_who, "note": c.base},
                 "values": dict(c.values),
             } for c in self.note_conflicts],
+            "texts_taken": list(self.texts_taken),
+            "text_conflicts": [{
+                "query": c.query, "base": c.base, "base_changed": c.base_changed,
+                "values": dict(c.values),
+            } for c in self.text_conflicts],
             "overlap_ratings": self.overlap_ratings,
             "refused": [{
                 "workbook": r.workbook, "reviewer": r.reviewer, "reason": r.reason,

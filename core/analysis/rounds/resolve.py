@@ -14,6 +14,11 @@ or to every version kept, each on its own line named as whose note it is
 anything else settles it too. Where each stands is read from the note, as a
 grade conflict's is from the grade: nothing else is stored, so undo, the
 crash journal and a reopened workbook agree.
+
+A text conflict (:class:`~core.model.assignment.TextConflict`) is resolved
+by setting the query's text (:class:`~core.model.edits.SetQueryText`, one
+undoable edit) to one side's: the base's or a reviewer's; where it stands is
+read from the text.
 """
 
 from __future__ import annotations
@@ -25,12 +30,13 @@ import numpy as np
 
 from core.analysis.consensus import consensus
 from core.analysis.rounds.base import GradeKey, grade_key
-from core.model.assignment import Conflict, Given, NoteConflict
+from core.model.assignment import Conflict, Given, NoteConflict, TextConflict
 from core.model.document import Document, GradeState
 
-__all__ = ["BOTH", "NoteResolution", "Resolution", "conflict_row", "conflict_status",
-           "note_conflict_status", "note_edit_kept", "note_resolutions", "open_conflicts",
-           "open_note_conflicts", "resolutions"]
+__all__ = ["BOTH", "NoteResolution", "Resolution", "TextResolution", "conflict_row",
+           "conflict_status", "note_conflict_status", "note_edit_kept", "note_resolutions",
+           "open_conflicts", "open_note_conflicts", "open_text_conflicts", "resolutions",
+           "text_conflict_status", "text_resolutions"]
 
 #: The label of the resolution that keeps both reviewers' grades as ratings.
 BOTH = "both"
@@ -189,6 +195,54 @@ def open_note_conflicts(doc: Document) -> list[NoteConflict]:
         return []
     return [c for c in doc.assignment.note_conflicts
             if note_conflict_status(doc, c) == "open"]
+
+
+@dataclass(frozen=True)
+class TextResolution:
+    """One way to settle a conflict of a query's texts: the text it sets
+    (one side's: a text is one question, so none keeps both), and what it
+    says."""
+
+    label: str
+    text: str
+    query_text: str
+
+
+def text_resolutions(c: TextConflict) -> list[TextResolution]:
+    """Each side's text: the base's first (Keep mine), then each reviewer's
+    (Keep theirs).
+
+    Examples
+    --------
+    >>> c = TextConflict("q", "How do I renew it?", True, (("ana", "How do I renew a passport?"),))
+    >>> for r in text_resolutions(c):
+    ...     print(r.label, r.text)
+    base base's text: How do I renew it?
+    ana ana's text: How do I renew a passport?
+    """
+    return [TextResolution(who, f"{who}'s text: {text or '(none)'}", text)
+            for who, text in c.sides]
+
+
+def text_conflict_status(doc: Document, c: TextConflict) -> str:
+    """Where text conflict ``c`` stands: the side whose text the query has
+    now (``base``, ``ana``), ``open`` while it holds the merged text,
+    ``changed`` when edited to another, ``gone`` without its query."""
+    if c.query not in doc.query_ids:
+        return "gone"
+    now = doc.query_texts.get(c.query, "")
+    for r in text_resolutions(c):
+        if r.query_text == now:
+            return r.label
+    return "open" if now == c.merged else "changed"
+
+
+def open_text_conflicts(doc: Document) -> list[TextConflict]:
+    """The text conflicts of ``doc``'s round that still hold the merged text."""
+    if doc.assignment is None:
+        return []
+    return [c for c in doc.assignment.text_conflicts
+            if text_conflict_status(doc, c) == "open"]
 
 
 def _text(g: Given) -> str:

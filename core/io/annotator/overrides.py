@@ -15,7 +15,8 @@ from core.io.annotator.names import column_annotator
 from core.io.headers import normalize
 from core.io.safety import column_number
 
-__all__ = ["MAPPABLE", "column_list", "find_column", "guess_mapping", "missing_field"]
+__all__ = ["MAPPABLE", "column_list", "find_column", "guess_mapping", "mapped_field",
+           "missing_field"]
 
 #: Fields ``FIELD=COLUMN`` may name (``source`` is ``source_id``).
 MAPPABLE = SINGLE_FIELDS
@@ -43,10 +44,22 @@ def find_column(header: Sequence[str], ref: str, *, file: str, sheet: str | None
                      sheet=sheet, hint="name a column by its header, its letter or its number")
 
 
-def _field(name: str, *, file: str) -> str:
+def mapped_field(name: str) -> str | None:
+    """The field ``name`` declares, by its own name, in any case or writing
+    (``Grade``, ``SOURCE``, ``source-id`` and the aliases ``doc``, ``label``);
+    None where it names no field one can map.
+
+    >>> mapped_field("Grade"), mapped_field("doc"), mapped_field("grades")
+    ('grade', 'source_id', None)
+    """
     key = normalize(name)
     key = _FIELD_ALIASES.get(key, key)
-    if key not in MAPPABLE:
+    return key if key in MAPPABLE else None
+
+
+def _field(name: str, *, file: str) -> str:
+    key = mapped_field(name)
+    if key is None:
         raise InputError(f"{name!r} is not a field one can map", file=file,
                          hint="fields: " + ", ".join(MAPPABLE))
     return key

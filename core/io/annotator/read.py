@@ -20,6 +20,7 @@ from core.errors import InputError
 from core.io import files
 from core.io.annotator.model import Table
 from core.io.annotator.records import explode_list_cells, records_table
+from core.io.calamine_book import calamine_book
 from core.io.files import check_input, read_input
 from core.io.headers import DELIMITERS
 from core.io.safety import (
@@ -186,10 +187,8 @@ def _read_xlsx_table(path: Path, sheet: str | None,
     if sheet is not None and sheet not in check.parts:
         raise InputError(f"there is no sheet {sheet!r}", file=name,
                          hint="sheets: " + ", ".join(check.sheets))
-    import python_calamine
-
     try:  # (the parse beside a thread that looks at the stop, one at a time: waited)
-        with waited(python_calamine.CalamineWorkbook.from_path, name) as book:
+        with waited(calamine_book, name) as book:
             if sheet is None:
                 sheet = check.sheets[0]
                 if choose is not None and len(check.sheets) > 1:

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import InputError
+from core.io.calamine_book import calamine_book
 from core.io.safety import WorkbookCheck, check_xlsx
 from core.io.stop import Stopped
 from core.io.stop import check as check_stopped
@@ -463,11 +464,9 @@ def _record_columns(path: Path, check: WorkbookCheck, renamed: str) -> RecordCol
     sheet = renamed or SHEETS["annotators"]
     if sheet not in check.sheets:
         return None
-    import python_calamine
-
     name = str(path)
     try:
-        book = python_calamine.CalamineWorkbook.from_path(name)
+        book = calamine_book(name)
     except Exception as exc:  # calamine's errors vary by version
         raise InputError(f"the workbook cannot be read: {type(exc).__name__}: {exc}",
                          file=name, sheet=sheet,
@@ -482,13 +481,12 @@ def _read_into(out: Additions, path: Path, name: str, ours: frozenset[str]) -> N
     import warnings
 
     import openpyxl
-    import python_calamine
 
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # "unknown extension" and the like
             book = openpyxl.load_workbook(path, rich_text=False, keep_links=False)
-        with python_calamine.CalamineWorkbook.from_path(str(path)) as values:
+        with calamine_book(path) as values:
             for ws in book.worksheets:
                 check_stopped()  # a write stopped from another thread ends here (core.io.stop)
                 if ws.title == SHEETS["candidates"]:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import InputError
+from core.io.calamine_book import calamine_book
 from core.io.safety import check_ods
 from core.io.stop import LINES, Stopped, waited
 from core.io.stop import check as check_stopped
@@ -54,8 +55,6 @@ VALUES_ONLY = ("formulas, number formats, column widths, merged cells and commen
 def _book(path: Path) -> tuple[Any, frozenset[str], str]:
     """The workbook opened by calamine, the sheets the product wrote and the
     name a person gave the Annotators sheet ("" when not renamed)."""
-    import python_calamine
-
     if not zipfile.is_zipfile(path):
         raise InputError("this .ods is damaged (not a zip archive)", file=str(path),
                          hint="open it in LibreOffice and save it again")
@@ -63,7 +62,7 @@ def _book(path: Path) -> tuple[Any, frozenset[str], str]:
     ours, renamed = our_sheets(check.sheets, check.names, file_headers(str(path)), str(path))
     # (its parse of the whole content, one call that cannot look at the stop,
     # beside a thread that does: a quit during an export over it waited)
-    return waited(python_calamine.CalamineWorkbook.from_path, str(path)), ours, renamed
+    return waited(calamine_book, str(path)), ours, renamed
 
 
 def _rows(book: Any, sheet: str) -> list[list[Any]]:

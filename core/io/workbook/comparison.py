@@ -17,6 +17,7 @@ from core.io.workbook.layout import (
     COMPARISON_HEADER_ROW,
     COMPARISON_SHEETS,
     MEANS_COLUMNS,
+    QUERY_TEXT,
     RESAMPLING_COLUMNS,
     SHEETS,
     STATUS_COLOURS,
@@ -84,7 +85,10 @@ def write_comparison(
     helpers = _Helpers(c, first, last)
     texts = ([c.query_text(i) for i in range(len(c.common))] if c.has_query_texts
              else [])
-    text_wide = query_text_column(ws, fmt, texts, COMPARISON_HEADER_ROW, TEXT_COLUMN)
+    unshared = _unshared(c)
+    text_wide = query_text_column(
+        ws, fmt, [*texts, *(c.text_of(q) for _, qs in unshared for q in qs)],
+        COMPARISON_HEADER_ROW, TEXT_COLUMN)
     r = COMPARISON_HEADER_ROW + 1
     for i in range(len(c.common)):
         for j in range(len(conv.cutoffs)):
@@ -98,18 +102,31 @@ def write_comparison(
     colour_outcomes(ws, fmt, first - 1, r - 1, 8)
     r, means_row = _write_means(ws, fmt, c, weights, has_w, (first, last), r + 1)
     r, resampling_row = _write_resampling(ws, fmt, c, means_row, r + 1)
-    for title, queries in _unshared(c):
-        r += 1
-        ws.write_string(r, 0, f"{title}: {len(queries)}", fmt.label)
-        for q in queries:
-            r += 1
-            put_text(ws, r, 0, q, fmt.text, fmt.text_q)
-        r += 1
+    for title, queries in unshared:
+        r = _write_unshared(ws, fmt, c, (title, queries), r + 1, text_wide) + 1
     print_setup(ws, c.doc_a.judgment_version, header_rows=(COMPARISON_HEADER_ROW,) * 2,
                 query_column=True)
     # (not the hidden helper columns; the texts' column past them where written)
     ws.print_area(0, 0, r, TEXT_COLUMN if text_wide else len(COMPARISON_COLUMNS) - 1)
     return ComparisonPlaces(names, first, last, means_row, resampling_row, len(c.common))
+
+
+def _write_unshared(ws: Any, fmt: Formats, c: Comparison,
+                    listed: tuple[str, Sequence[str]], r: int, text_wide: float) -> int:
+    """One list of queries not compared from row ``r`` (0-based): its title,
+    then a query a row, its text in the texts' column where a run holds one
+    (:meth:`Comparison.text_of`), as the per-query rows; returns its last row."""
+    title, queries = listed
+    ws.write_string(r, 0, f"{title}: {len(queries)}", fmt.label)
+    texts = [c.text_of(q) for q in queries] if text_wide else []
+    if any(texts):
+        ws.write_string(r, TEXT_COLUMN, QUERY_TEXT, fmt.header)
+    for i, q in enumerate(queries):
+        r += 1
+        put_text(ws, r, 0, q, fmt.text, fmt.text_q)
+        if texts:
+            put_query_text(ws, fmt, r, texts[i], text_wide, TEXT_COLUMN)
+    return r
 
 
 def _unshared(c: Comparison) -> list[tuple[str, Sequence[str]]]:

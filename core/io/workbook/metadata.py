@@ -50,7 +50,7 @@ def _metadata(doc: Document, conv: Conventions, perm: np.ndarray) -> dict[str, A
         "name": doc.name,
         "audit": [
             [e.who, e.when, e.query, e.source_id, e.before, e.after, e.note, e.origin,
-             e.seconds, e.convention, e.about_note]
+             e.seconds, e.convention, e.about_note, *([True] if e.about_text else [])]
             for e in doc.audit
         ],
         "annotators": list(doc.annotators),

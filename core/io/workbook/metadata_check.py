@@ -90,7 +90,7 @@ def _check(meta: dict[str, Any]) -> None:
         if not isinstance(meta.get(key, "" if key == "run_tag" else None), str):
             raise MetadataError(key, f"is {_shown(meta.get(key))}, not text")
     for i, entry in enumerate(_list(meta, "audit")):
-        if not (isinstance(entry, list) and len(entry) in (8, 9, 10, 11)
+        if not (isinstance(entry, list) and len(entry) in (8, 9, 10, 11, 12)
                 and all(isinstance(x, str) for x in entry[:8])
                 and (len(entry) == 8 or _seconds(entry[8]))
                 and all(isinstance(x, bool) for x in entry[9:])):
@@ -98,7 +98,8 @@ def _check(meta: dict[str, Any]) -> None:
                                          "from, to, note, origin), the seconds it took "
                                          "(a number, 0 or more, or null) and whether it "
                                          "changed a convention (true or false), then a note "
-                                         "(true or false)")
+                                         "(true or false), then a query's text (true or "
+                                         "false)")
     _annotators(meta, n)
     _assignment(meta.get("assignment"))
     if meta.get("ranking", "") not in RANKINGS:

@@ -25,7 +25,8 @@ as the characters they stand for; calamine drops them (so did this reader:
 a multi-line note saved by Gnumeric was read without its line breaks, as
 edited). :func:`read_breaks` finds the cells holding them in the check the
 calamine read needs anyway, and :func:`with_breaks` puts their texts back
-into calamine's rows, so both reads agree.
+into calamine's rows, so both reads agree. calamine opens an .ods Gnumeric
+saved (indented) through :mod:`core.io.calamine_book`.
 """
 
 from __future__ import annotations

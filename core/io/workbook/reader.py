@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from core.errors import InputError, NotOwnWorkbook
+from core.io.calamine_book import calamine_book
 from core.io.safety import (
     ODS_SUFFIX,
     WorkbookCheck,
@@ -292,7 +293,7 @@ def _open(path: Path, *, candidates: bool) -> Iterator[_Book]:
                  if candidates else (SHEETS["metadata"],))
         # (the Queries sheet read where it holds the queries' texts: calamine,
         # which would read it, parses the whole file, 6.3 s against 3.5 s to
-        # reopen 50,000 candidates, and cannot open an .ods Gnumeric saved)
+        # reopen 50,000 candidates, and could not open an .ods Gnumeric saved)
         ods = read_ods(path, whole, candidates=candidates,
                        headed=((SHEETS["queries"], QUERY_TEXT_COLUMN, QUERY_TEXT),)
                        if candidates else ())
@@ -310,10 +311,9 @@ def _open(path: Path, *, candidates: bool) -> Iterator[_Book]:
 def _calamine(path: Path) -> Iterator[Any]:
     """The workbook opened once for every sheet read from it (calamine's
     parse, one call that cannot look at the stop, beside a thread that
-    does: :func:`core.io.stop.waited`)."""
-    import python_calamine
-
-    with waited(python_calamine.CalamineWorkbook.from_path, str(path)) as book:
+    does: :func:`core.io.stop.waited`; an .ods Gnumeric saved given without
+    its indentation: :func:`~core.io.calamine_book.calamine_book`)."""
+    with waited(calamine_book, str(path)) as book:
         yield book
 
 

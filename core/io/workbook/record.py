@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from core.errors import InputError
+from core.io.calamine_book import calamine_book
 from core.io.workbook.layout import (
     ANNOTATOR_LEAD,
     ANNOTATOR_TAIL,
@@ -118,9 +119,7 @@ def file_headers(path: str) -> FirstRow:
     def first_row(sheet: str) -> Sequence[Any]:
         try:
             if not book:
-                import python_calamine
-
-                book.append(python_calamine.CalamineWorkbook.from_path(path))
+                book.append(calamine_book(path))
             found = book[0].get_sheet_by_name(sheet)
             if tuple(found.start or ()) != (0, 0):
                 return []  # (its first cell is not A1: no header of ours)
