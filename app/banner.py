@@ -98,8 +98,13 @@ class UnjudgedBanner(Banner):
             button = self.add_button(name, self.tr(label), self.tr(tip))
             button.clicked.connect(lambda _=False, r=rule: self.choose(r))
             self.buttons[name] = button
-        window.document_replaced.connect(lambda _doc: self.hide())
+        #: Shown by :meth:`offer` for this document, and no choice taken
+        #: since: a grade set (or undone) says the counts again, or closes it
+        #: once nothing is unjudged (an undo shows it again).
+        self._following = False
+        window.document_replaced.connect(lambda _doc: self._close())
         window.conventions_changed.connect(self._conventions_changed)
+        window.grade_changed.connect(lambda _row: self._following and self.offer())
 
     def offer(self) -> bool:
         """Show the banner when candidates are unjudged and leave queries
@@ -108,6 +113,7 @@ class UnjudgedBanner(Banner):
         if found is None:
             self.hide()
             return False
+        self._following = True
         self.text.setText(self.tr(
             "<b>{0} of {1} {2} not in the qrels</b> (unjudged), so NDCG "
             "is unresolved for {3} of {4}. Count them as not relevant (like "
@@ -121,12 +127,16 @@ class UnjudgedBanner(Banner):
 
     def choose(self, rule: UnknownRule) -> None:
         """Apply ``rule`` to unknown grades (one undo step) and close the banner."""
-        self.hide()
+        self._close()
         choose_unknown_rule(self.window_, rule)
+
+    def _close(self) -> None:
+        self._following = False
+        self.hide()
 
     def _conventions_changed(self, conventions: Any) -> None:
         if conventions.unknown is not UnknownRule.UNRESOLVED:
-            self.hide()
+            self._close()
 
 
 class JudgmentsOnlyBanner(Banner):

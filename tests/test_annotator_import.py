@@ -372,6 +372,9 @@ def test_findings_are_reported_in_reading_order(tmp_path: Path) -> None:
         (2, "outside scale"), (3, "duplicate"), (3, "mark"), (3, "conflict"),
         (4, "cell rejected")]
     assert "label mapped" not in " ".join(rep.summary())
+    # Their tally says what it counts (it read "mark: 1" alone in a new user's trial).
+    assert ("issues to look at, each listed with its row and column: outside scale 1, "
+            "duplicate 1, mark 1, conflict 1, cell rejected 1") in rep.summary()
 
 
 def test_a_clean_form_export_has_no_finding_to_review() -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 
 from app.import_wizard.tables import IssueColumn
 from app.import_wizard.wizard import ImportWizard
@@ -58,6 +59,12 @@ def test_the_report_page_lists_every_column_and_adds_up_the_rows(qtbot: Any,
     assert view.rows_tally.text() == (
         "Rows: 20 read = 18 imported + 1 skipped (a summary row, not a judgment: 1) + 0 rejected "
         "+ 1 blank")
+    # The counts above say the rows read less those skipped as such, never
+    # "Rows read: 18" over the tally's "20 read" (seen in a new user's trial).
+    captions = {w.text() for w in view.findChildren(QLabel)}
+    assert "Rows read:" not in captions
+    assert "Rows read, not skipped:" in captions
+    assert view.counts["rows_read"].text() == "18"
     # The user walks the table with the keys to the left-out column.
     view.columns.setFocus()
     view.columns.setCurrentIndex(model.index(0, 0))

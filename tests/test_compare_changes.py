@@ -77,6 +77,23 @@ def test_entered_from_outside_the_inventory_and_inventory_changes() -> None:
     assert (ch.sources_added, ch.sources_removed, ch.inventory_queries) == (1, 1, 1)
     assert "candidate inventory" in ch.changed
     assert "ranking order" in ch.changed
+    # one query: its count in the singular (a new user's trial read "in 1 queries")
+    assert ch.details()[2:5] == [
+        "candidate inventory: 1 source added and 1 removed, in 1 query",
+        "grades: judgment version not declared; 0 grades differ",
+        "ranking order: differs in 1 query",
+    ]
+
+
+def test_what_changed_counts_one_grade_and_one_weight_in_the_singular() -> None:
+    a = doc_of([("q", "x", 3.0, 1.0), ("q", "y", 2.0, 0.0)], frequency={"q": 1.0})
+    b = doc_of([("q", "x", 3.0, 2.0), ("q", "y", 2.0, 0.0)], frequency={"q": 2.0})
+    ch = compare(a, b, Conventions(cutoffs=(None,)), resamples=10).changes
+    assert ch.details()[3:] == [
+        "grades: judgment version not declared; 1 grade differs in 1 query",
+        "ranking order: the same in every shared query",
+        "query weights: differ in 1 query",
+    ]
 
 
 def test_only_the_order_changed() -> None:

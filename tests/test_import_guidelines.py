@@ -122,3 +122,37 @@ def test_the_wizard_offers_the_guidelines_in_its_report(qtbot, tmp_path: Path) -
     assert ("guidelines: 3 grades described, from sheet 'Instructions'; they are shown beside "
             "the grid, and edited (or cleared) in the Conventions panel, under Guidelines"
             ) in notes
+
+
+def test_a_column_headed_example_holds_the_examples_however_short(tmp_path: Path) -> None:
+    """A sheet as a team lead writes it, "Grade | Meaning | Example", its
+    examples a few words each: the column its header names is the examples,
+    not the labels. In a new user's trial they were lost (no examples beside
+    the grid, none in the workbook) and "Cheap flights" read as grade 0's
+    label."""
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Judgments"
+    ws.append(("query", "doc", "grade"))
+    for q, d, g in (("q1", "d1", 2), ("q1", "d2", 0), ("q2", "d1", 1), ("q2", "d3", 3)):
+        ws.append((q, d, g))
+    levels = wb.create_sheet("Guidelines")
+    for row in (("Grade", "Meaning", "Example"),
+                (0, "not relevant: off topic or an ad", "Cheap flights"),
+                (1, "partially relevant: mentions the topic, does not answer", "a personal story"),
+                (2, "relevant: answers part of the question", "fees only"),
+                (3, "highly relevant: answers the question fully, official",
+                 "gov.uk renewal page")):
+        levels.append(row)
+    wb.save(tmp_path / "a.xlsx")
+    found = find_guidelines(tmp_path / "a.xlsx", "Judgments")
+    assert found is not None
+    assert found.guidelines == Guidelines((
+        Guideline(0, "not relevant: off topic or an ad", ("Cheap flights",)),
+        Guideline(1, "partially relevant: mentions the topic, does not answer",
+                  ("a personal story",)),
+        Guideline(2, "relevant: answers part of the question", ("fees only",)),
+        Guideline(3, "highly relevant: answers the question fully, official",
+                  ("gov.uk renewal page",)),
+    ))
+    assert found.labels == {}

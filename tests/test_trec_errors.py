@@ -423,6 +423,24 @@ def test_workbook_and_binary_refused(tmp_path):
     assert "cannot read the file" in err.problem
 
 
+@pytest.mark.parametrize(("head", "said"), [
+    (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<\x00>>", "a PDF document"),
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "a PNG image"),
+    (b"SQLite format 3\x00\x10\x00", "an SQLite database"),
+])
+@pytest.mark.parametrize("which", ["run", "qrels"])
+def test_a_binary_file_of_a_known_kind_is_named_as_such(tmp_path, head, said, which):
+    """A PDF (the sheet printed, in a new user's trial) given as the qrels
+    or the run is named as what it is, as a workbook's reader names it; it
+    was "the file is binary, not a TREC text file"."""
+    run, qrels = write(tmp_path / "r.txt", RUN), write(tmp_path / "q.txt", QRELS)
+    target = write(run if which == "run" else qrels, head)
+    for slow in (False, True):
+        err = error_of(run, qrels, slow=slow)
+        assert err.file == str(target)
+        assert err.problem == f"the file is {said}, not a TREC text file"
+
+
 def test_zero_byte_late_in_file_is_refused_naming_the_line(tmp_path):
     # Past the first 4096 bytes (where it is "binary") a zero byte was read
     # as part of an id: refused as JSON's and Parquet's are, naming the line

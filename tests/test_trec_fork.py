@@ -53,7 +53,8 @@ def test_bad_input_in_the_childs_share_gives_the_threads_message():
         "r.txt, line 901: expected the run tag 'BM25 tuned' of line 1 after field 5 (query Q0 "
         "source rank score tag), found 'BM25 tune' (a run tag holding spaces is read when "
         "every line ends in the same tag; an id holding a space splits its line: join its "
-        "words (with _))")
+        "words (with _); or text after the tag BM25, which trec_eval skips: keep the six "
+        "fields, awk '{print $1, $2, $3, $4, $5, $6}' r.txt > trec-r.txt)")
     assert said["binary qrels"].endswith("q.txt: the file is binary, not a TREC text file")
     assert said["missing qrels"].endswith("missing.txt: cannot read the file: no such file "
                                           "(check the path)")

@@ -212,3 +212,24 @@ def test_an_ambiguous_spaced_tag_is_refused_naming_the_line(tmp_path, text, line
     assert err.line == line
     assert said in str(err)
     assert str(err) == str(error_of(run, qrels, slow=True))
+
+
+def test_text_after_the_tag_names_the_six_fields_to_keep(tmp_path):
+    """trec_eval's own results.trunc: each line's tag followed by words that
+    differ from line to line, which trec_eval skips. The tag's first word is
+    the same on both lines, so the refusal names text after the tag too,
+    with the line that keeps the six fields; in a new user's trial it named
+    only a spaced tag and an id holding a space, neither of which the file
+    holds."""
+    run = write(tmp_path / "results.trunc",
+                "301\tQ0\tFBIS3-1\t99\t  2.13\tSTANDARD more junk at\n"
+                "303\tQ0\tFT941-1\t99\t  1.85\tSTANDARD end of lines.\n")
+    qrels = write(tmp_path / "q.txt", "301 0 FBIS3-1 1\n")
+    err = error_of(run, qrels)
+    assert err.line == 2
+    assert str(err).endswith(
+        "found 'STANDARD end of lines.' (a run tag holding spaces is read when every line ends "
+        "in the same tag; an id holding a space splits its line: join its words (with _); or "
+        "text after the tag STANDARD, which trec_eval skips: keep the six fields, awk "
+        "'{print $1, $2, $3, $4, $5, $6}' results.trunc > trec-results.trunc)")
+    assert str(err) == str(error_of(run, qrels, slow=True))

@@ -249,6 +249,12 @@ def _write(doc: Any, output: str, suffix: str, sheet: str) -> None:
 
         write_judgments_qrels(doc, output, sheet)
     else:
+        from app.cli.notices import say_warning
         from core.io.annotator.write import write_worksheet_csv
+        from core.model.numbers import counted
 
         write_worksheet_csv(doc, output)
+        if doc.query_texts:  # (read beside the ids: the CSV has no column of them)
+            say_warning(f"the CSV written keeps no query text: the texts of "
+                        f"{counted(len(doc.query_texts), 'query')} read from the sheet are "
+                        "left out (an audited workbook, .xlsx, keeps them)")

@@ -47,7 +47,7 @@ COUNT_LABELS: dict[str, str] = {
     "judgments_imported": "Judgments imported",
     "judgments_rejected": "Judgments rejected",
     "blank_grades": "Blank grade cells",
-    "rows_read": "Rows read",
+    "rows_read": "Rows read, not skipped",
     "rows_imported": "Rows imported",
     "rows_ungraded": f"Rows {NO_GRADE}",
     "rows_rejected": "Rows rejected",

@@ -76,19 +76,21 @@ class Unjudged:
 
 
 def unjudged_candidates(ev: Evaluation) -> Unjudged | None:
-    """How many candidates are unknown, of how many retrieved, and the
-    queries they leave unresolved; None when the unknown rule is not
-    ``unresolved`` or no candidate is unknown."""
+    """How many retrieved candidates are unknown, of how many retrieved,
+    and the queries they leave unresolved; None when the unknown rule is
+    not ``unresolved`` or no retrieved candidate is unknown (one judged but
+    not retrieved, marked unknown, is no candidate the qrels do not judge)."""
     if ev.conventions.unknown is not UnknownRule.UNRESOLVED:
         return None
     doc = ev.doc
-    unknown = int(np.count_nonzero(doc.state == int(GradeState.UNKNOWN)))
+    # (under this rule the ranked rows are the retrieved ones, with a score)
+    unknown = int(np.count_nonzero((doc.state == int(GradeState.UNKNOWN)) & ev.ranked_mask))
     if not unknown:
         return None
     retrieved = int(ev.n_retrieved.sum())  # (the evaluation's: a document's scores may be released)
     # Every query's worst status at once (as query_status, not a call per query).
     unresolved = ev.status_table()[1].count(Status.UNRESOLVED)
-    return Unjudged(unknown, max(retrieved, unknown), unresolved, doc.n_queries)
+    return Unjudged(unknown, retrieved, unresolved, doc.n_queries)
 
 
 def summarize_values(ndcg: FloatArray, status_code: npt.NDArray[np.int8],

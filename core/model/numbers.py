@@ -310,7 +310,8 @@ def read_numbers(texts: Sequence[str]) -> list[float]:
 
 #: The verbs (and the pronoun) a count agrees with (:func:`agreed`): each
 #: one's form for one thing and for any other number of them.
-VERBS = {"is": "are", "was": "were", "has": "have", "follows": "follow", "it": "them"}
+VERBS = {"is": "are", "was": "were", "has": "have", "follows": "follow", "differs": "differ",
+         "it": "them"}
 
 
 def counted(n: int, one: str = "query", many: str | None = None, *,

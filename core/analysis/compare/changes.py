@@ -27,7 +27,7 @@ from core.engine.gains import small_lists
 from core.engine.order import id_desc_order, tied_positions
 from core.model.conventions import Conventions, TieRule
 from core.model.document import Document, GradeState
-from core.model.numbers import counted
+from core.model.numbers import agreed, counted
 
 __all__ = [
     "CandidateChange",
@@ -144,8 +144,8 @@ class WhatChanged:
             lines.append("query set: the same")
         if self.inventory_queries:
             lines.append(
-                f"candidate inventory: {self.sources_added} sources added and "
-                f"{self.sources_removed} removed, in {self.inventory_queries} queries"
+                f"candidate inventory: {counted(self.sources_added, 'source')} added and "
+                f"{self.sources_removed} removed, in {counted(self.inventory_queries)}"
             )
         else:
             lines.append("candidate inventory: the same in every shared query")
@@ -155,15 +155,16 @@ class WhatChanged:
             f"judgment version {va}" if va == vb else f"judgment version {va} -> {vb}"
         )
         lines.append(
-            f"grades: {version}; {self.grade_differences} grades differ"
-            + (f" in {self.grade_difference_queries} queries" if self.grade_differences else "")
+            f"grades: {version}; {counted(self.grade_differences, 'grade')} "
+            f"{agreed(self.grade_differences, 'differs')}"
+            + (f" in {counted(self.grade_difference_queries)}" if self.grade_differences else "")
         )
         lines.append(
-            f"ranking order: differs in {self.order_queries} queries"
+            f"ranking order: differs in {counted(self.order_queries)}"
             if self.order_queries else "ranking order: the same in every shared query"
         )
         lines.append(
-            f"query weights: differ in {self.weight_queries} queries"
+            f"query weights: differ in {counted(self.weight_queries)}"
             if self.weight_queries else "query weights: the same"
         )
         return lines

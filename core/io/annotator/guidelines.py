@@ -5,7 +5,8 @@ than judgments, offered as the imported document's guidelines.
 Guessed from what the cells look like: a column of a few distinct small
 whole numbers (the grades), beside a column of sentences (what each grade
 means); a short text column between is the label, a second column of
-sentences the examples (one per line). A sheet name such as "Instructions"
+sentences the examples (one per line), as is a column its header names
+"Example(s)" whatever its length. A sheet name such as "Instructions"
 or "Guidelines" only breaks a tie between sheets that look alike.
 """
 
@@ -33,6 +34,9 @@ _MAX_ROWS = 200
 _GRADES = range(-5, 101)
 #: Names that hint at guidelines (a tie-breaker only).
 _HINT = re.compile(r"instruction|guideline|rubric|scale|codebook|readme|how to", re.I)
+#: A header naming the examples' column ("Example", "Examples", "e.g."),
+#: whose cells may be a few words each, too short to read as sentences.
+_EXAMPLES = re.compile(r"\bexamples?\b|\be\.g\.", re.I)
 
 
 @dataclass(frozen=True)
@@ -70,24 +74,37 @@ def _prose(texts: Sequence[str]) -> bool:
         sum(len(t.split()) >= 4 for t in filled) * 2 >= len(filled))
 
 
+def _headed_examples(rows: list[list[Any]], first: int, col: int) -> int | None:
+    """The column the header above row ``first`` (the nearest row above it
+    with two cells filled) names as the examples, other than ``col``."""
+    for row in reversed(rows[:first]):
+        heads = [cell_text(v).strip() for v in row]
+        if sum(bool(h) for h in heads) >= 2:
+            return next((c for c, h in enumerate(heads) if c != col and _EXAMPLES.search(h)),
+                        None)
+    return None
+
+
 def _levels(rows: list[list[Any]]) -> tuple[Guidelines, dict[float, str]] | None:
     """The levels ``rows`` describe (None when they describe none)."""
     width = max((len(r) for r in rows), default=0)
     best: tuple[Guidelines, dict[float, str]] | None = None
     for col in range(width):
-        graded = [(r, g) for r in rows if (g := _grade(r[col] if col < len(r) else None))
-                  is not None]
-        values = [g for _, g in graded]
+        graded = [(i, r, g) for i, r in enumerate(rows)
+                  if (g := _grade(r[col] if col < len(r) else None)) is not None]
+        values = [g for _, _, g in graded]
         if not 2 <= len(values) <= 11 or len(set(values)) != len(values):
             continue
-        texts = [[cell_text(r[c]).strip() if c < len(r) else "" for r, _ in graded]
+        texts = [[cell_text(r[c]).strip() if c < len(r) else "" for _, r, _ in graded]
                  for c in range(width)]
-        prose = [c for c in range(width) if c != col and _prose(texts[c])]
+        headed = _headed_examples(rows, graded[0][0], col)
+        prose = [c for c in range(width) if c not in (col, headed) and _prose(texts[c])]
         if not prose:
             continue
-        short = [c for c in range(width) if c not in (col, *prose) and any(texts[c])
+        described = prose[0]
+        examples = headed if headed is not None else prose[1] if len(prose) > 1 else None
+        short = [c for c in range(width) if c not in (col, *prose, examples) and any(texts[c])
                  and all(len(t) <= 40 for t in texts[c])]
-        described, examples = prose[0], prose[1] if len(prose) > 1 else None
         found = Guidelines(tuple(
             Guideline(g, texts[described][i],
                       tuple(texts[examples][i].splitlines()) if examples is not None else ())

@@ -319,7 +319,8 @@ class ImportReport:
         for issue in self.to_review():
             counts[issue.kind] = counts.get(issue.kind, 0) + 1
         if counts:
-            lines.append("; ".join(f"{k}: {v}" for k, v in counts.items()))
+            lines.append("issues to look at, each listed with its row and column: "
+                         + ", ".join(f"{k} {v}" for k, v in counts.items()))
         if self.unmapped_labels:
             lines.append("labels not in the rubric: " + ", ".join(
                 f"{k!r} ({v})" for k, v in self.unmapped_labels.items()))

@@ -361,9 +361,23 @@ class Run:
             raise InputError(
                 f"expected the run tag {tag!r} of line {spaced[1]} after field 5 "
                 f"(query Q0 source rank score tag), found {found!r}",
-                file=name, line=line_no, hint=SPACED_TAG_HINT,
+                file=name, line=line_no, hint=self._after_tag_hint(parts, spaced[0]),
             )
         return spaced
+
+
+    def _after_tag_hint(self, parts: list[bytes], tag: list[bytes]) -> str:
+        """What to do about a line whose words after field 5 are not
+        ``tag``'s: a tag holding spaces, an id holding one
+        (:data:`SPACED_TAG_HINT`), and where both begin with the same word,
+        text after a one-word tag, which trec_eval skips (its own
+        results.trunc; or a tag 'BM25 tuned' written 'BM25 tune' once)."""
+        if parts[5] != tag[0]:
+            return SPACED_TAG_HINT
+        word = parts[5].decode("utf-8", "replace")
+        return (f"{SPACED_TAG_HINT}; or text after the tag {word}, which trec_eval skips: "
+                "keep the six fields, "
+                + rewritten(self.path, "awk '{print $1, $2, $3, $4, $5, $6}'"))
 
 
 def read_run(path: str | Path) -> Run:

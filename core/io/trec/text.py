@@ -37,7 +37,13 @@ def check_head(head: bytes, path: Path) -> None:
             hint=f"save it as UTF-8: {command} > utf8-{name} (Windows PowerShell 5's > "
             "writes UTF-16: write with | Out-File -Encoding utf8)")
     if b"\x00" in head[:4096]:
-        raise InputError("the file is binary, not a TREC text file", file=str(path))
+        from core.io.safety.kinds import named_by_head
+
+        # (a PDF, an image, a database: named as what it is, as a workbook's
+        # reader names it; their hints are the workbook's, not said here)
+        named = named_by_head(head)
+        what = named[0] if named is not None and named[0] != "a text file" else "binary"
+        raise InputError(f"the file is {what}, not a TREC text file", file=str(path))
 
 
 #: Where a workbook goes, said to one given as a run (or under a text name).
