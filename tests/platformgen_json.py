@@ -320,6 +320,10 @@ class _ProdigyDataset:
     #: the annotators at work together (their lines interleaved), or each
     #: on a day of their own (each annotator's lines in turn)
     together: bool = False
+    #: ``few overlaps``: the annotators but the first missing most tasks
+    #: (few judged twice); ``mostly ignored``: most tasks ignored by
+    #: everyone (but the first task's first answer); "": neither
+    sparse: str = ""
 
 
 @st.composite
@@ -342,8 +346,11 @@ def prodigy_jsonl(draw: Any) -> Drawn:
     skipped; half of them ``textcat.teach``'s, with the model's ``score``
     and ``priority``). Now and then an annotator missing a
     task (no line), and a task every annotator ignored or declined (an
-    item still, no grade). The lines in the order given, each annotator's
-    in turn or interleaved. 2-3 queries of 2-4 documents, 2-3 annotators.
+    item still, no grade); a quarter of the datasets with few tasks judged
+    twice (the annotators but the first missing most: ``few overlaps``),
+    a quarter with most tasks ignored by everyone (``mostly ignored``).
+    The lines in the order given, each annotator's in turn or interleaved.
+    2-3 queries of 2-4 documents, 2-3 annotators.
     ``cancelled``: the lines skipped (ignored or declined)."""
     rnd = draw(st.randoms(use_true_random=False))
     n_q, per_q, n_people = draw(st.integers(2, 3)), draw(st.integers(2, 4)), draw(
@@ -358,6 +365,7 @@ def prodigy_jsonl(draw: Any) -> Drawn:
     # now and then a task every annotator ignored or declined (not the first two)
     p.declined_at = draw(st.sampled_from([-1, *range(2, n_q * per_q)]))
     p.together = draw(st.booleans())
+    p.sparse = draw(st.sampled_from(["", "", "few overlaps", "mostly ignored"]))
     for q in range(n_q):
         for d in range(per_q):
             _prodigy_task(p, q, d)
@@ -405,7 +413,8 @@ def _prodigy_task(p: _ProdigyDataset, q: int, d: int) -> None:
     # a task every annotator ignored or declined: an item still, no grades
     declined = n == p.declined_at
     for w, who in enumerate(p.people):
-        if w > 0 and not declined and rnd.random() < 0.1:
+        if w > 0 and not declined and rnd.random() < (0.8 if p.sparse == "few overlaps"
+                                                      else 0.1):
             continue  # not annotated by this one (no line)
         line = _prodigy_answer(p, dict(task), item, declined, w)
         line.update({"_view_id": "choice" if p.kind == "choice" else "classification",
@@ -424,7 +433,9 @@ def _prodigy_answer(p: _ProdigyDataset, line: dict[str, Any], item: tuple[str, s
     (the first annotator's never, but all of them on a task ``declined``),
     no grade; a grade kept in the truth."""
     rnd = p.rnd
-    skip = declined or (w > 0 and rnd.random() < 0.1)
+    first = (w, item) == (0, next(iter(p.truth)))  # (something judged)
+    skip = declined or (w > 0 and rnd.random() < 0.1) or (
+        p.sparse == "mostly ignored" and not first and rnd.random() < 0.8)
     grade = rnd.randrange(2 if p.kind == "binary" else len(p.labels))
     if p.kind == "binary":
         answer = "ignore" if skip else ["reject", "accept"][grade]

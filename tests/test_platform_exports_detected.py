@@ -7,6 +7,8 @@ scale). Each file written here in the shape the tool's export gives it."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -14,6 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from app.cli.main import main
 from core.io.annotator import import_annotations
 from core.model.conventions import Rubric
 
@@ -80,23 +83,26 @@ def test_label_studio_two_predictions_a_task_read_the_annotators(tmp_path: Path)
 
 
 def _prodigy(path: Path, answers: list[tuple[str, str, int | str | None]],
-             queries: dict[str, str] | None = None) -> None:
+             queries: dict[str, str] | None = None, *, annotator_ids: bool = True) -> None:
     """Prodigy's ``db-out`` of a choice task (the ``choice`` interface): a
     line per answer, the task's ``options`` (id, text), ``accept`` the ids
     selected, ``answer`` the annotator's decision on the task (accept;
     ignore, None: skipped, nothing selected; or the answer given, nothing
     selected: ``reject``), the hashes Prodigy writes; each document's
-    query ``queries`` says (``q`` by default)."""
+    query ``queries`` says (``q`` by default); the annotator's named
+    session in ``_session_id`` and, unless not ``annotator_ids`` (Prodigy
+    before 1.11), ``_annotator_id``."""
     options = [{"id": g, "text": t} for g, t in enumerate(_LABELS)]
     with open(path, "w", encoding="utf-8") as fh:
-        for k, (doc, who, g) in enumerate(answers):
+        for doc, who, g in answers:
             fh.write(json.dumps({
                 "query": (queries or {}).get(doc, "q"), "doc_id": doc,
                 "text": f"Passage {doc}.", "options": options,
                 "accept": [g] if isinstance(g, int) else [],
                 "answer": "ignore" if g is None else g if isinstance(g, str) else "accept",
-                "_input_hash": int(doc[1:]), "_task_hash": 1000 + k // 2,
-                "_view_id": "choice", "_annotator_id": f"relevance-{who}",
+                "_input_hash": int(doc[1:]), "_task_hash": 1000 + int(doc[1:]),
+                "_view_id": "choice", **({"_annotator_id": f"relevance-{who}"}
+                                         if annotator_ids else {}),
                 "_session_id": f"relevance-{who}"}) + "\n")
 
 
@@ -214,3 +220,39 @@ def test_prodigy_choices_few_or_one_are_the_grades(tmp_path: Path,
     assert {s: g for s, g in got.items() if not np.isnan(g)} == {
         d: sum(g) / len(g) for d, g in want.items() if g}
     assert all(np.isnan(got[d]) for d, g in want.items() if not g)
+
+
+def test_prodigy_sessions_few_judged_twice_are_named_by_the_refusal(tmp_path: Path):
+    """Prodigy before 1.11 (``_session_id`` alone) where one task of six
+    was judged twice: the sessions are too few to read as who judged
+    (unasked), so ben's line of d2 is d2 listed again, refused; the
+    refusal names ``_session_id`` and the ``--map`` that takes it, in one
+    line (it said only "pass --allow-rejected", which drops ben's
+    judgment), and the import with that flag reads both people's grades
+    (drawn by tests/platformgen_json.prodigy_jsonl: few overlaps)."""
+    path = tmp_path / "db-out.jsonl"
+    _prodigy(path, [("d1", "ana", 2), ("d2", "ana", 1), ("d3", "ana", 3), ("d4", "ana", 0),
+                    ("d5", "ana", 1), ("d6", "ana", 2), ("d2", "ben", 2), ("d5", "ben", None)],
+             {"d1": "q1", "d2": "q1", "d3": "q1", "d4": "q2", "d5": "q2", "d6": "q2"},
+             annotator_ids=False)
+    out = tmp_path / "out.csv"
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        assert main(["import", str(path), "-o", str(out)], io.StringIO()) == 2
+    (said,) = err.getvalue().splitlines()  # (its line and row numbers: see the report)
+    assert said.startswith(f"ndcg-worksheet: error: {path}, line "), said
+    assert "column 'doc_id': 1 of the 7 judgments read was rejected, so nothing was written; " \
+        "the first: query 'q1' lists 'd2' again (first on row " in said, said
+    assert said.endswith(
+        "the first row is kept (pass --map annotator=_session_id if I (_session_id) names who "
+        "judged each row (an item's rows then its judgments), or pass --allow-rejected to "
+        "import the other 6 without it, or fix the sheet; pass --report REPORT.json for the "
+        "list)"), said
+    assert main(["import", str(path), "-o", str(out), "--map", "annotator=_session_id"],
+                io.StringIO()) == 0
+    lines = out.read_text("utf-8").splitlines()
+    assert [line.split(",")[:2] + line.split(",")[-2:] for line in lines] == [
+        ["query", "source_id", "grade_relevance-ana", "grade_relevance-ben"],
+        ["q1", "d1", "2", ""], ["q1", "d2", "1", "2"], ["q1", "d3", "3", ""],
+        ["q2", "d4", "0", ""], ["q2", "d5", "1", ""], ["q2", "d6", "2", ""]]
+

@@ -179,5 +179,18 @@ def refused_rejections(report: ImportReport, listed: str, *, allowed: bool = Fal
         f"{n} of the {report.judgments_read} judgments read {agreed(n, 'was')} "
         f"rejected, so {outcome}; the first: {why}", file=report.file, sheet=report.sheet,
         line=row, column=column,
-        hint=f"pass --allow-rejected to import the other {kept} without "
+        hint=f"{_who_hinted(report)}pass --allow-rejected to import the other {kept} without "
         f"{agreed(n, 'it')}, or fix the sheet; {listed}")
+
+
+def _who_hinted(report: ImportReport) -> str:
+    """Where items listed again are rejected and a column left out could
+    name who judged each row (:func:`~core.io.annotator.who.who_unread`),
+    the flag that takes it, said first: its rows are then each item's
+    judgments, not duplicates."""
+    c = next((c for c in report.columns if c.flag and c.flag.startswith("--map annotator=")),
+             None)
+    if c is None or not report.duplicates:
+        return ""
+    return (f"pass {c.flag} if {_named(c)} names who judged each row (an item's rows then "
+            "its judgments), or ")

@@ -60,7 +60,7 @@ from core.io.annotator.roles import (
 )
 from core.io.annotator.rows import summary_row
 from core.io.annotator.transposed import metadata_cell, stacked_header_rows, untranspose
-from core.io.annotator.who import judged_by, said_of_people
+from core.io.annotator.who import judged_by, said_of_people, who_unread
 from core.io.annotator.write import written_annotators, written_consensus
 from core.io.safety import column_letters
 
@@ -359,7 +359,8 @@ def _left_out(profiles: list[Profile], header: list[str], found: dict[str, int],
     for p in profiles:
         if p.filled and p.col not in left:
             text, flag = _bookkeeping(p, who) or _in_words(p, grade) or said_of_people(
-                p, who, query, source) or left_out(p, query, source)
+                p, who, query, source) or who_unread(p, who, query, source) or left_out(
+                p, query, source)
             out.append((p.col, text, flag))
     return out
 

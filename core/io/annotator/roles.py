@@ -55,11 +55,11 @@ from core.io.headers import normalize
 from core.io.safety import column_letters
 from core.model import numbers
 
-__all__ = ["Roles", "judgments_count", "keys", "left_out", "names_someone", "names_the_query",
-           "people", "roles_from_values"]
+__all__ = ["MAX_PEOPLE", "Roles", "flag_ref", "judgments_count", "keys", "left_out",
+           "names_someone", "names_the_query", "people", "roles_from_values"]
 
 #: The most people a sheet's annotator column names (more are item ids).
-_MAX_PEOPLE = 500
+MAX_PEOPLE = 500
 
 
 @dataclass
@@ -179,7 +179,7 @@ def _annotator(cands: list[Profile], source: Profile) -> tuple[Profile, str] | N
     best: tuple[Profile, str] | None = None
     best_key = (-1.0, False, 0)
     for p in cands:
-        if p.col == source.col or not 2 <= p.distinct <= _MAX_PEOPLE or p.distinct * 2 > p.filled:
+        if p.col == source.col or not 2 <= p.distinct <= MAX_PEOPLE or p.distinct * 2 > p.filled:
             continue
         # a row naming no one (Label Studio's rows of a task's second
         # prediction, a model's) is no person's: judged over those naming one
@@ -253,7 +253,7 @@ def roles_from_values(profiles: list[Profile], named: dict[str, int],
             unsure = (chosen, other) if field == "query" else ()
             what = field.replace("_", " ")
             for u, v in ((chosen, other), (other, chosen)):  # each left out, with its flag
-                ref = _flag_ref(u)
+                ref = flag_ref(u)
                 ignored[u.col] = (f"{u.shown()}: could be the {what}, as {v.shown()} could; "
                                   f"if it is, pass --map {field}={ref}", f"--map {field}={ref}")
         elif pair is not None:
@@ -356,7 +356,7 @@ def _batches(graded: list[Profile], query: Profile, source: Profile,
         if reading == ROWS or (reading and beside) or (reading == QUERIES and varying):
             ignored[p.col] = (batch_reason(p, reading), "")  # no judgment of one document
         elif reading == QUERIES:
-            ref = _flag_ref(p)
+            ref = flag_ref(p)
             ignored[p.col] = (f"{p.shown()}: {span(p)}, one value over each query's sources "
                               f"counting up down the sheet: {BATCH_OR_GRADES}; if they are "
                               f"grades, pass --map grade={ref}", f"--map grade={ref}")
@@ -461,7 +461,7 @@ def names_the_query(p: Profile, query: Profile, share: float = 1.0) -> bool:
             and determines(p, query) == 1.0 and determines(query, p) >= share)
 
 
-def _flag_ref(p: Profile) -> str:
+def flag_ref(p: Profile) -> str:
     """How a flag names the column: its header when it needs no quotes,
     else its letter."""
     return p.name if re.fullmatch(r"[\w.\-]+", p.name) else _letter(p.col)
@@ -487,7 +487,7 @@ def left_out(p: Profile, query: Profile | None, source: Profile | None,
     if reading:
         return batch_reason(p, reading), ""
     if p.numeric > 0.9 and p.distinct > 1:
-        ref = _flag_ref(p)
+        ref = flag_ref(p)
         if query is not None and source is not None and (
                 counts if counts is not None else counted(p, query, source)).ranks():
             flag = f"--map rank={ref}"
