@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from app.cli.main import main
+from core.errors import InputError
 from core.io.annotator import import_annotations
 from core.model.conventions import Rubric
 
@@ -255,4 +256,47 @@ def test_prodigy_sessions_few_judged_twice_are_named_by_the_refusal(tmp_path: Pa
         ["query", "source_id", "grade_relevance-ana", "grade_relevance-ben"],
         ["q1", "d1", "2", ""], ["q1", "d2", "1", "2"], ["q1", "d3", "3", ""],
         ["q2", "d4", "0", ""], ["q2", "d5", "1", ""], ["q2", "d6", "2", ""]]
+
+
+def _binary(path: Path, answers: list[tuple[str, str, str]]) -> None:
+    """Prodigy's ``db-out`` of a binary classification task (the
+    ``classification`` interface): a line per answer, the task's ``label``
+    and the answer (accept, reject, ignore) to it."""
+    with open(path, "w", encoding="utf-8") as fh:
+        for doc, who, answer in answers:
+            fh.write(json.dumps({
+                "text": f"Passage {doc}.", "label": "RELEVANT",
+                "meta": {"query": "q", "doc_id": doc}, "_input_hash": int(doc[1:]),
+                "_task_hash": 1000 + int(doc[1:]), "answer": answer,
+                "_view_id": "classification", "_annotator_id": f"relevance-{who}",
+                "_session_id": f"relevance-{who}"}) + "\n")
+
+
+def test_prodigy_answers_no_rule_reads_raise_from_the_api_as_the_command_line_refuses(
+        tmp_path: Path):
+    """A binary task's answers, most tasks ignored, imported without the
+    rubric that grades accept and reject: no judgment stands. The
+    command line refuses it in one line; import_annotations raised
+    nothing and returned a document of unknown grades, every judgment
+    'rejected' (drawn by tests/platformgen_json.prodigy_jsonl, mostly
+    ignored). Now it raises the same InputError, naming the file, the
+    first rejected line and its field; with the rubric, the grades."""
+    path = tmp_path / "db-out.jsonl"
+    _binary(path, [("d1", "ana", "accept"), ("d2", "ana", "ignore"), ("d3", "ana", "reject"),
+                   ("d1", "ben", "ignore"), ("d2", "ben", "ignore"), ("d3", "ben", "accept")])
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        assert main(["import", str(path), "-o", str(tmp_path / "o.csv")], io.StringIO()) == 2
+    with pytest.raises(InputError) as raised:
+        import_annotations(path)
+    said = ("labels on no known scale and not in the rubric: 'accept' (2 cells), 'reject' "
+            "(1 cell) (give every label its grade with --rubric, e.g. --rubric "
+            "\"N=accept,N=reject\")")
+    assert (raised.value.file, raised.value.column) == (str(path), "answer")
+    assert str(raised.value).endswith(f", column 'answer': {said}")
+    assert err.getvalue() == f"ndcg-worksheet: error: {raised.value}\n"
+    doc = import_annotations(path, rubric=Rubric.parse("0=reject,1=accept")).document
+    got = {str(s): [None if np.isnan(x) else float(x) for x in row]
+           for s, row in zip(doc.source_id, doc.ratings, strict=True)}
+    assert got == {"d1": [1.0, None], "d2": [None, None], "d3": [0.0, 1.0]}
 
