@@ -198,7 +198,12 @@ def test_prodigy_binary_task_s_label_is_the_question_its_answer_the_grade(tmp_pa
     # three choices, each once, on the first rows: no legend of the scale
     [("d1", "u1", 3), ("d2", "u1", 1), ("d3", "u1", 0), ("d1", "u2", None),
      ("d2", "u2", None), ("d3", "u2", None)],
-], ids=["one choice", "three choices on rows 2-4"])
+    # the top choice alone, most tasks ignored: the options listed give the
+    # scale (Highly relevant was 2, of the known 3-level scale the one label
+    # fills best, where the records list 4 levels)
+    [("d1", "u1", 3), ("d1", "u2", 3), ("d2", "u1", None), ("d2", "u2", None),
+     ("d3", "u1", None), ("d3", "u2", None)],
+], ids=["one choice", "three choices on rows 2-4", "the top choice alone"])
 def test_prodigy_choices_few_or_one_are_the_grades(tmp_path: Path,
                                                    answers: list[tuple[str, str, int | None]]):
     """The options chosen (``accept``) are the grades however few they are:
