@@ -264,6 +264,7 @@ def test_label_studio_json_exports_are_read_as_their_annotations(sheet: Drawn) -
                                         "annotators; not imported"), c
     got = {(r["query"], r["source_id"]): _grades(r, True) for r in rows}
     assert got == sheet.truth
+    _reasons_hold(sheet, rows)
     # the time of a task's last comment is no note ("1: 2024-03-10T09:..."),
     # whatever its header's word "comment" says (Label Studio's comments)
     assert report["mapping"].get("note") != "last_comment_updated_at", report["mapping"]
@@ -317,6 +318,7 @@ def test_argilla_records_are_read_as_their_responses(sheet: Drawn) -> None:
     got = {(r["query"], r["source_id"]): _grades(r, True) for r in rows}
     assert {k: v for k, v in got.items() if v} == {k: v for k, v in sheet.truth.items() if v}
     assert all(got[k] == [] for k, v in sheet.truth.items() if not v)  # kept, no grade
+    _reasons_hold(sheet, rows)
 
 
 #: Doccano projects' exports drawn as JSON Lines.
@@ -343,7 +345,7 @@ def test_doccano_exports_are_read_as_their_labels(sheet: Drawn) -> None:
 
 
 #: Prodigy datasets drawn as ``db-out`` writes them.
-PRODIGY_JSONL = 20
+PRODIGY_JSONL = 40
 
 
 @settings(PROFILE, max_examples=PRODIGY_JSONL, phases=[Phase.generate])
@@ -394,6 +396,7 @@ def test_prodigy_answers_are_read_as_their_choices(sheet: Drawn) -> None:
     got = {(r["query"], r["source_id"]): _grades(r, "annotator" in report["mapping"])
            for r in rows}
     assert got == sheet.truth
+    _reasons_hold(sheet, rows)
 
 
 def _prodigy_features(lines: list[dict[str, Any]]) -> list[str]:
@@ -410,6 +413,17 @@ def _prodigy_features(lines: list[dict[str, Any]]) -> list[str]:
                                         for x in lines)),
         ("a task ignored", any(x["answer"] == "ignore" for x in lines))) if holds]
     return out
+
+
+def _reasons_hold(sheet: Drawn, rows: list[dict[str, str]]) -> None:
+    """Each item no one judged says why beside its unknown grade, as the
+    truth kept aside says (``declined by 2 annotators``, ``drafts only, by
+    1 annotator``); no other row gives a reason."""
+    said = {(r["query"], r["source_id"]): r["reason"] for r in rows if r["reason"]}
+    for reason in sheet.unknown_reasons.values():
+        event(f"unknown: {reason.split(' by ')[0].rstrip(',')}")
+    assert said == sheet.unknown_reasons, said
+    assert all(rows[i]["state"] == "unknown" for i, r in enumerate(rows) if r["reason"])
 
 
 def _task(line: dict[str, Any]) -> tuple[str, str]:
