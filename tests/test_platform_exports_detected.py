@@ -305,3 +305,33 @@ def test_prodigy_answers_no_rule_reads_raise_from_the_api_as_the_command_line_re
            for s, row in zip(doc.source_id, doc.ratings, strict=True)}
     assert got == {"d1": [1.0, None], "d2": [None, None], "d3": [0.0, 1.0]}
 
+
+
+def test_argilla_users_beside_pending_records_are_who_judged(tmp_path: Path):
+    """Argilla 2.x's flattened records, every completed one answered by two
+    users and 2 records of 6 pending (no response: rows naming no one, no
+    grade, 2 of the 10): the users' column is who judged, its blanks the
+    pending rows' (it was filled on 8 rows of 10, under the 9 a column
+    naming people needed: not read, and every second response refused as
+    the item listed again; drawn by tests/platformgen_json.argilla_jsonl,
+    1 of 100 draws)."""
+    path = tmp_path / "records.jsonl"
+    users = ["0000387a-0000-4b7e-a1c2-000000010aee", "00004000-0001-4b7e-a1c2-000000000bb1"]
+    grades = {"d1": [0, 2], "d2": [1, 1], "d3": [2, 1], "d4": [3, 0], "d5": [], "d6": []}
+    with open(path, "w", encoding="utf-8") as fh:
+        for k, (d, given) in enumerate(grades.items()):
+            fh.write(json.dumps({
+                "id": f"rec-{k:03d}", "status": "completed" if given else "pending",
+                "query": "q1" if k < 3 else "q2", "document": d,
+                "relevance.responses": given, "relevance.responses.users": users[:len(given)],
+                "relevance.responses.status": ["submitted"] * len(given)}) + "\n")
+    result = import_annotations(path)
+    report, doc = result.report, result.document
+    assert report.mapping is not None
+    assert report.mapping.annotator is not None
+    assert report.column_names[report.mapping.annotator] == "relevance.responses.users"
+    assert not report.duplicates
+    got = {str(s): [None if np.isnan(x) else float(x) for x in row]
+           for s, row in zip(doc.source_id, doc.ratings, strict=True)}
+    assert got == {"d1": [0.0, 2.0], "d2": [1.0, 1.0], "d3": [2.0, 1.0], "d4": [3.0, 0.0],
+                   "d5": [None, None], "d6": [None, None]}

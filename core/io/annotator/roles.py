@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Container, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from core.io.annotator.model import BATCH_OR_GRADES
 from core.io.annotator.profile import Profile, counting, determines, grouped, items, span
@@ -266,7 +266,8 @@ def roles_from_values(profiles: list[Profile], named: dict[str, int],
         # the import stops naming both, after saying what else it lacks)
         query, source = by_col[q_col], by_col[s_col]
         beside = any(p.graded for p in profiles if p.col in taken)
-        _by_relations(free, query, source, found, reasons, ignored, beside)
+        _by_relations(free, query, source, found, reasons, ignored, beside,
+                      by_col.get(found.get("grade", -1)))
     _explain(profiles, named, found, reasons)
     return Roles(found, {k: v for k, v in reasons.items() if v}, ignored)
 
@@ -282,20 +283,32 @@ def _undecided(field: str, chosen: Profile, rival: Profile) -> str:
             "values) and nothing in their values tells them apart")
 
 
+def _names_the_graded(p: Profile, grade: Profile | None) -> bool:
+    """A column of names filled on every row the grade column fills, its
+    blanks rows of no grade (Argilla's pending records, 2 of 10 rows): it
+    could name who judged, as a column filled on nine rows of ten could."""
+    return grade is not None and not p.graded and p.filled < len(p.texts) and all(
+        t for t, g in zip(p.texts, grade.texts, strict=True) if g) and _key_like(
+        replace(p, filled=len(p.texts)))
+
+
 def _by_relations(free: list[Profile], query: Profile, source: Profile,
                   found: dict[str, int], reasons: dict[str, str],
-                  ignored: dict[int, tuple[str, str]], beside: bool) -> None:
+                  ignored: dict[int, tuple[str, str]], beside: bool,
+                  grade: Profile | None = None) -> None:
     """Annotator, grade and note from how the free columns relate to the
     query and the source (never a score or a rank: see the module's note);
     ``beside``: grades are read elsewhere (a grade column named so, one
-    column per annotator)."""
+    column per annotator); ``grade``: the grade column named so, whose
+    blanks a column naming who judged may share (:func:`_names_the_graded`)."""
     beside = beside or "grade" in found
     if "annotator" not in found:
         # people are no grades, but for workers numbered 1..n each judging
         # one item per query (a Latin square: their numbers count each
         # query's rows, and vary within an item's, as no rank does)
         who = _annotator([p for p in free if (_key_like(p) and not p.graded)
-                          or p.email > 0.5 or (p.graded and numbers_rows(p, query))],
+                          or p.email > 0.5 or (p.graded and numbers_rows(p, query))
+                          or _names_the_graded(p, grade)],
                          items(query, source))
         if who is not None:
             found["annotator"] = who[0].col
