@@ -19,6 +19,12 @@ from hypothesis import strategies as st
 
 from tests.sheetgen_drawn import PEOPLE, QUERIES, SCALES, Drawn
 
+
+def _by(n: int) -> str:
+    """``n`` annotators, as an unknown grade's reason counts them."""
+    return f"{n} annotator" + ("s" if n != 1 else "")
+
+
 #: What annotators write in a Label Studio comment box beside the choice.
 COMMENTS = ["outdated page", "only the title matches", "paywalled", "spam?", "good answer"]
 
@@ -106,7 +112,9 @@ def label_studio_json(draw: Any) -> Drawn:
         for d in range(per_q):
             _ls_task(p, QUERIES[q], f"doc/{q}-{d}")
     truth = {k: sorted(v) for k, v in p.truth.items()}
-    return Drawn([], "long", truth, kinds=["labelstudio json"],
+    # a task every person cancelled: each of them declined it
+    reasons = {k: f"declined by {_by(n_people)}" for k, v in truth.items() if not v}
+    return Drawn([], "long", truth, kinds=["labelstudio json"], unknown_reasons=reasons,
                  grade_headers=["annotations.result.relevance.value.choices" if p.commented
                                 else "annotations.result.value.choices"],
                  text=json.dumps(p.tasks, indent=1), cancelled=p.cancelled,
@@ -215,6 +223,7 @@ def argilla_jsonl(draw: Any) -> Drawn:
              for w in range(n_people)]  # (user ids: UUIDs)
     suggested = rnd.random() < 0.5
     lines, truth, pending, discarded = [], {}, 0, 0
+    reasons: dict[tuple[str, str], str] = {}
     declines = rnd.random() < 0.5  # a dataset whose annotators discard now and then
     drafts = rnd.random() < 0.5  # ... and save a response as a draft, not submitted
     for q in range(n_q):
@@ -241,9 +250,14 @@ def argilla_jsonl(draw: Any) -> Drawn:
             if who:
                 truth[(QUERIES[q], f"doc-{q}-{d}")] = sorted(
                     float(g) for g, s in zip(grades, status, strict=True) if s == "submitted")
+                if "submitted" not in status:  # each user's discarded or draft response
+                    reasons[(QUERIES[q], f"doc-{q}-{d}")] = "; ".join(
+                        f"{words}{_by(status.count(kind))}" for kind, words in (
+                            ("discarded", "declined by "), ("draft", "drafts only, by "))
+                        if kind in status)
             else:
                 pending += 1
-    return Drawn([], "long", truth, kinds=["argilla jsonl"],
+    return Drawn([], "long", truth, kinds=["argilla jsonl"], unknown_reasons=reasons,
                  grade_headers=["relevance.responses"], text="\n".join(lines) + "\n",
                  predicted_rows=pending, cancelled=discarded)
 
@@ -314,12 +328,18 @@ class _ProdigyDataset:
     #: (when, line) of each answer
     lines: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     truth: dict[tuple[str, str], list[float]] = field(default_factory=dict)
+    #: the annotators who answered each task (a line each), judged or not
+    answered: dict[tuple[str, str], int] = field(default_factory=dict)
     skipped: int = 0
     #: the task every annotator ignored or declined (-1: none)
     declined_at: int = -1
     #: the annotators at work together (their lines interleaved), or each
     #: on a day of their own (each annotator's lines in turn)
     together: bool = False
+    #: ``few overlaps``: the annotators but the first missing most tasks
+    #: (few judged twice); ``mostly ignored``: most tasks ignored by
+    #: everyone (but the first task's first answer); "": neither
+    sparse: str = ""
 
 
 @st.composite
@@ -342,8 +362,11 @@ def prodigy_jsonl(draw: Any) -> Drawn:
     skipped; half of them ``textcat.teach``'s, with the model's ``score``
     and ``priority``). Now and then an annotator missing a
     task (no line), and a task every annotator ignored or declined (an
-    item still, no grade). The lines in the order given, each annotator's
-    in turn or interleaved. 2-3 queries of 2-4 documents, 2-3 annotators.
+    item still, no grade); a quarter of the datasets with few tasks judged
+    twice (the annotators but the first missing most: ``few overlaps``),
+    a quarter with most tasks ignored by everyone (``mostly ignored``).
+    The lines in the order given, each annotator's in turn or interleaved.
+    2-3 queries of 2-4 documents, 2-3 annotators.
     ``cancelled``: the lines skipped (ignored or declined)."""
     rnd = draw(st.randoms(use_true_random=False))
     n_q, per_q, n_people = draw(st.integers(2, 3)), draw(st.integers(2, 4)), draw(
@@ -358,11 +381,14 @@ def prodigy_jsonl(draw: Any) -> Drawn:
     # now and then a task every annotator ignored or declined (not the first two)
     p.declined_at = draw(st.sampled_from([-1, *range(2, n_q * per_q)]))
     p.together = draw(st.booleans())
+    p.sparse = draw(st.sampled_from(["", "", "few overlaps", "mostly ignored"]))
     for q in range(n_q):
         for d in range(per_q):
             _prodigy_task(p, q, d)
     lines = [line for _, line in sorted(p.lines, key=lambda x: x[0])]  # as saved
     return Drawn([], "long", {k: sorted(v) for k, v in p.truth.items()},
+                 unknown_reasons={k: f"declined by {_by(p.answered[k])}"
+                                  for k, v in p.truth.items() if not v},
                  kinds=[f"prodigy {kind}"],
                  flags=["--rubric", PRODIGY_BINARY_RUBRIC] if kind == "binary" else [],
                  grade_headers=["accept" if kind == "choice" else "answer"],
@@ -405,9 +431,11 @@ def _prodigy_task(p: _ProdigyDataset, q: int, d: int) -> None:
     # a task every annotator ignored or declined: an item still, no grades
     declined = n == p.declined_at
     for w, who in enumerate(p.people):
-        if w > 0 and not declined and rnd.random() < 0.1:
+        if w > 0 and not declined and rnd.random() < (0.8 if p.sparse == "few overlaps"
+                                                      else 0.1):
             continue  # not annotated by this one (no line)
         line = _prodigy_answer(p, dict(task), item, declined, w)
+        p.answered[item] = p.answered.get(item, 0) + 1
         line.update({"_view_id": "choice" if p.kind == "choice" else "classification",
                      "_timestamp": 1709800000 + (13 if p.together else 86400) * w
                      + 60 * n + rnd.randint(0, 12)})
@@ -424,7 +452,9 @@ def _prodigy_answer(p: _ProdigyDataset, line: dict[str, Any], item: tuple[str, s
     (the first annotator's never, but all of them on a task ``declined``),
     no grade; a grade kept in the truth."""
     rnd = p.rnd
-    skip = declined or (w > 0 and rnd.random() < 0.1)
+    first = (w, item) == (0, next(iter(p.truth)))  # (something judged)
+    skip = declined or (w > 0 and rnd.random() < 0.1) or (
+        p.sparse == "mostly ignored" and not first and rnd.random() < 0.8)
     grade = rnd.randrange(2 if p.kind == "binary" else len(p.labels))
     if p.kind == "binary":
         answer = "ignore" if skip else ["reject", "accept"][grade]

@@ -115,3 +115,9 @@ class Drawn:
     #: Rows of a model's predictions apart from the annotations (two or
     #: more a task: :func:`tests.platformgen_json.label_studio_json`), no judgment.
     predicted_rows: int = 0
+    #: Why each item no one judged has no grade, as the import must say it
+    #: beside its unknown grade (``declined by 2 annotators``, ``drafts
+    #: only, by 1 annotator``, both joined by ``; ``), written by hand from
+    #: what the file holds: the JSON exports' items every annotator
+    #: declined or saved only drafts of (:mod:`tests.platformgen_json`).
+    unknown_reasons: dict[tuple[str, str], str] = field(default_factory=dict)

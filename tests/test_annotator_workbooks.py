@@ -15,6 +15,7 @@ import pytest
 import xlsxwriter
 
 from app.cli.main import main
+from core.errors import InputError
 from core.io.annotator import import_annotations
 from tests.annotator_cases import run_cli
 
@@ -194,3 +195,24 @@ def test_hidden_rows_are_found_across_the_pieces_a_sheet_is_unpacked_in(
     monkeypatch.setattr(hidden, "stream_part", pieces)
     found = hidden.xlsx_hidden(sheet, part, str(sheet))
     assert (found.rows, found.columns, found.filtered) == ([4, 7, 10, 13], [1], True)
+
+
+def test_a_sheet_whose_every_judgment_is_rejected_raises_from_the_api(tmp_path: Path):
+    """The command line's refusal of a sheet whose every judgment is
+    rejected, from import_annotations too (it returned a document of
+    unknown grades, the rejections in its report alone): the same one
+    line, naming the file, sheet, row and column and the first rejection,
+    and where the rest are listed; ``empty_ok`` returns the report listing
+    them, as the wizard shows it."""
+    sheet = computed_sheet(tmp_path / "computed.xlsx")
+    with pytest.raises(InputError) as raised:
+        import_annotations(sheet)
+    assert str(raised.value) == (
+        f"{sheet}, sheet 'Judgments', row 2, column 'D (grade)': all 3 judgments read were "
+        "rejected, so nothing was imported; the first: cell D2 holds the formula "
+        "'=IF(C2=\"Bad\",0,IF(C2=\"Fair\",1,2))'; formulas are never evaluated; cell not "
+        "imported; paste the cells as values in the spreadsheet to import them "
+        "(import_annotations(..., empty_ok=True) returns the report listing each)")
+    report = import_annotations(sheet, empty_ok=True).report
+    assert (report.judgments_read, report.judgments_imported,
+            len(report.rejected_judgments)) == (3, 0, 3)

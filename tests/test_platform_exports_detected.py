@@ -7,6 +7,8 @@ scale). Each file written here in the shape the tool's export gives it."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -14,6 +16,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from app.cli.main import main
+from core.errors import InputError
 from core.io.annotator import import_annotations
 from core.model.conventions import Rubric
 
@@ -80,23 +84,26 @@ def test_label_studio_two_predictions_a_task_read_the_annotators(tmp_path: Path)
 
 
 def _prodigy(path: Path, answers: list[tuple[str, str, int | str | None]],
-             queries: dict[str, str] | None = None) -> None:
+             queries: dict[str, str] | None = None, *, annotator_ids: bool = True) -> None:
     """Prodigy's ``db-out`` of a choice task (the ``choice`` interface): a
     line per answer, the task's ``options`` (id, text), ``accept`` the ids
     selected, ``answer`` the annotator's decision on the task (accept;
     ignore, None: skipped, nothing selected; or the answer given, nothing
     selected: ``reject``), the hashes Prodigy writes; each document's
-    query ``queries`` says (``q`` by default)."""
+    query ``queries`` says (``q`` by default); the annotator's named
+    session in ``_session_id`` and, unless not ``annotator_ids`` (Prodigy
+    before 1.11), ``_annotator_id``."""
     options = [{"id": g, "text": t} for g, t in enumerate(_LABELS)]
     with open(path, "w", encoding="utf-8") as fh:
-        for k, (doc, who, g) in enumerate(answers):
+        for doc, who, g in answers:
             fh.write(json.dumps({
                 "query": (queries or {}).get(doc, "q"), "doc_id": doc,
                 "text": f"Passage {doc}.", "options": options,
                 "accept": [g] if isinstance(g, int) else [],
                 "answer": "ignore" if g is None else g if isinstance(g, str) else "accept",
-                "_input_hash": int(doc[1:]), "_task_hash": 1000 + k // 2,
-                "_view_id": "choice", "_annotator_id": f"relevance-{who}",
+                "_input_hash": int(doc[1:]), "_task_hash": 1000 + int(doc[1:]),
+                "_view_id": "choice", **({"_annotator_id": f"relevance-{who}"}
+                                         if annotator_ids else {}),
                 "_session_id": f"relevance-{who}"}) + "\n")
 
 
@@ -191,7 +198,12 @@ def test_prodigy_binary_task_s_label_is_the_question_its_answer_the_grade(tmp_pa
     # three choices, each once, on the first rows: no legend of the scale
     [("d1", "u1", 3), ("d2", "u1", 1), ("d3", "u1", 0), ("d1", "u2", None),
      ("d2", "u2", None), ("d3", "u2", None)],
-], ids=["one choice", "three choices on rows 2-4"])
+    # the top choice alone, most tasks ignored: the options listed give the
+    # scale (Highly relevant was 2, of the known 3-level scale the one label
+    # fills best, where the records list 4 levels)
+    [("d1", "u1", 3), ("d1", "u2", 3), ("d2", "u1", None), ("d2", "u2", None),
+     ("d3", "u1", None), ("d3", "u2", None)],
+], ids=["one choice", "three choices on rows 2-4", "the top choice alone"])
 def test_prodigy_choices_few_or_one_are_the_grades(tmp_path: Path,
                                                    answers: list[tuple[str, str, int | None]]):
     """The options chosen (``accept``) are the grades however few they are:
@@ -214,3 +226,112 @@ def test_prodigy_choices_few_or_one_are_the_grades(tmp_path: Path,
     assert {s: g for s, g in got.items() if not np.isnan(g)} == {
         d: sum(g) / len(g) for d, g in want.items() if g}
     assert all(np.isnan(got[d]) for d, g in want.items() if not g)
+
+
+def test_prodigy_sessions_few_judged_twice_are_named_by_the_refusal(tmp_path: Path):
+    """Prodigy before 1.11 (``_session_id`` alone) where one task of six
+    was judged twice: the sessions are too few to read as who judged
+    (unasked), so ben's line of d2 is d2 listed again, refused; the
+    refusal names ``_session_id`` and the ``--map`` that takes it, in one
+    line (it said only "pass --allow-rejected", which drops ben's
+    judgment), and the import with that flag reads both people's grades
+    (drawn by tests/platformgen_json.prodigy_jsonl: few overlaps)."""
+    path = tmp_path / "db-out.jsonl"
+    _prodigy(path, [("d1", "ana", 2), ("d2", "ana", 1), ("d3", "ana", 3), ("d4", "ana", 0),
+                    ("d5", "ana", 1), ("d6", "ana", 2), ("d2", "ben", 2), ("d5", "ben", None)],
+             {"d1": "q1", "d2": "q1", "d3": "q1", "d4": "q2", "d5": "q2", "d6": "q2"},
+             annotator_ids=False)
+    out = tmp_path / "out.csv"
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        assert main(["import", str(path), "-o", str(out)], io.StringIO()) == 2
+    (said,) = err.getvalue().splitlines()  # (its line and row numbers: see the report)
+    assert said.startswith(f"ndcg-worksheet: error: {path}, line "), said
+    assert "column 'doc_id': 1 of the 7 judgments read was rejected, so nothing was written; " \
+        "the first: query 'q1' lists 'd2' again (first on row " in said, said
+    assert said.endswith(
+        "the first row is kept (pass --map annotator=_session_id if I (_session_id) names who "
+        "judged each row (an item's rows then its judgments), or pass --allow-rejected to "
+        "import the other 6 without it, or fix the sheet; pass --report REPORT.json for the "
+        "list)"), said
+    assert main(["import", str(path), "-o", str(out), "--map", "annotator=_session_id"],
+                io.StringIO()) == 0
+    lines = out.read_text("utf-8").splitlines()
+    assert [line.split(",")[:2] + line.split(",")[-2:] for line in lines] == [
+        ["query", "source_id", "grade_relevance-ana", "grade_relevance-ben"],
+        ["q1", "d1", "2", ""], ["q1", "d2", "1", "2"], ["q1", "d3", "3", ""],
+        ["q2", "d4", "0", ""], ["q2", "d5", "1", ""], ["q2", "d6", "2", ""]]
+
+
+def _binary(path: Path, answers: list[tuple[str, str, str]]) -> None:
+    """Prodigy's ``db-out`` of a binary classification task (the
+    ``classification`` interface): a line per answer, the task's ``label``
+    and the answer (accept, reject, ignore) to it."""
+    with open(path, "w", encoding="utf-8") as fh:
+        for doc, who, answer in answers:
+            fh.write(json.dumps({
+                "text": f"Passage {doc}.", "label": "RELEVANT",
+                "meta": {"query": "q", "doc_id": doc}, "_input_hash": int(doc[1:]),
+                "_task_hash": 1000 + int(doc[1:]), "answer": answer,
+                "_view_id": "classification", "_annotator_id": f"relevance-{who}",
+                "_session_id": f"relevance-{who}"}) + "\n")
+
+
+def test_prodigy_answers_no_rule_reads_raise_from_the_api_as_the_command_line_refuses(
+        tmp_path: Path):
+    """A binary task's answers, most tasks ignored, imported without the
+    rubric that grades accept and reject: no judgment stands. The
+    command line refuses it in one line; import_annotations raised
+    nothing and returned a document of unknown grades, every judgment
+    'rejected' (drawn by tests/platformgen_json.prodigy_jsonl, mostly
+    ignored). Now it raises the same InputError, naming the file, the
+    first rejected line and its field; with the rubric, the grades."""
+    path = tmp_path / "db-out.jsonl"
+    _binary(path, [("d1", "ana", "accept"), ("d2", "ana", "ignore"), ("d3", "ana", "reject"),
+                   ("d1", "ben", "ignore"), ("d2", "ben", "ignore"), ("d3", "ben", "accept")])
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        assert main(["import", str(path), "-o", str(tmp_path / "o.csv")], io.StringIO()) == 2
+    with pytest.raises(InputError) as raised:
+        import_annotations(path)
+    said = ("labels on no known scale and not in the rubric: 'accept' (2 cells), 'reject' "
+            "(1 cell) (give every label its grade with --rubric, e.g. --rubric "
+            "\"N=accept,N=reject\")")
+    assert (raised.value.file, raised.value.column) == (str(path), "answer")
+    assert str(raised.value).endswith(f", column 'answer': {said}")
+    assert err.getvalue() == f"ndcg-worksheet: error: {raised.value}\n"
+    doc = import_annotations(path, rubric=Rubric.parse("0=reject,1=accept")).document
+    got = {str(s): [None if np.isnan(x) else float(x) for x in row]
+           for s, row in zip(doc.source_id, doc.ratings, strict=True)}
+    assert got == {"d1": [1.0, None], "d2": [None, None], "d3": [0.0, 1.0]}
+
+
+
+def test_argilla_users_beside_pending_records_are_who_judged(tmp_path: Path):
+    """Argilla 2.x's flattened records, every completed one answered by two
+    users and 2 records of 6 pending (no response: rows naming no one, no
+    grade, 2 of the 10): the users' column is who judged, its blanks the
+    pending rows' (it was filled on 8 rows of 10, under the 9 a column
+    naming people needed: not read, and every second response refused as
+    the item listed again; drawn by tests/platformgen_json.argilla_jsonl,
+    1 of 100 draws)."""
+    path = tmp_path / "records.jsonl"
+    users = ["0000387a-0000-4b7e-a1c2-000000010aee", "00004000-0001-4b7e-a1c2-000000000bb1"]
+    grades = {"d1": [0, 2], "d2": [1, 1], "d3": [2, 1], "d4": [3, 0], "d5": [], "d6": []}
+    with open(path, "w", encoding="utf-8") as fh:
+        for k, (d, given) in enumerate(grades.items()):
+            fh.write(json.dumps({
+                "id": f"rec-{k:03d}", "status": "completed" if given else "pending",
+                "query": "q1" if k < 3 else "q2", "document": d,
+                "relevance.responses": given, "relevance.responses.users": users[:len(given)],
+                "relevance.responses.status": ["submitted"] * len(given)}) + "\n")
+    result = import_annotations(path)
+    report, doc = result.report, result.document
+    assert report.mapping is not None
+    assert report.mapping.annotator is not None
+    assert report.column_names[report.mapping.annotator] == "relevance.responses.users"
+    assert not report.duplicates
+    got = {str(s): [None if np.isnan(x) else float(x) for x in row]
+           for s, row in zip(doc.source_id, doc.ratings, strict=True)}
+    assert got == {"d1": [0.0, 2.0], "d2": [1.0, 1.0], "d3": [2.0, 1.0], "d4": [3.0, 0.0],
+                   "d5": [None, None], "d6": [None, None]}

@@ -149,7 +149,8 @@ def _kinds(text: str | None) -> tuple[str, ...]:
 def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
     """Import, check, write the output and the report; print what was done."""
     from core.errors import InputError
-    from core.io.annotator.command import import_sheet, refused_rejections, unreadable
+    from core.io.annotator.command import import_sheet
+    from core.io.annotator.refusal import refused_rejections, unreadable
     from core.model.numbers import counted
 
     suffix = _output_suffix(args)

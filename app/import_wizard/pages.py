@@ -26,7 +26,7 @@ from app.import_wizard.tables import PreviewModel
 from app.panels.fit import fit_columns, fit_rows_to_font
 from app.scheme import tint
 from core.io.annotator import ImportReport, SheetPreview
-from core.io.annotator.command import refused_rejections
+from core.io.annotator.refusal import refused_rejections
 from core.model.numbers import counted
 
 if TYPE_CHECKING:

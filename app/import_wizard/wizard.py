@@ -256,8 +256,8 @@ class ImportWizard(WizardSteps):
 
         self._run(self.tr("Importing {0}…").format(path.name),
                   lambda progress, cancelled: offer_guidelines(import_annotations(
-                      path, mapping, sheet=sheet, conventions=conventions, labels=labels),
-                      path), done)
+                      path, mapping, sheet=sheet, conventions=conventions, labels=labels,
+                      empty_ok=True), path), done)  # (every judgment rejected: listed)
 
     def done(self, result: int) -> None:
         # Closing while reading or importing abandons that work: its result is dropped.

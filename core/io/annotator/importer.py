@@ -22,6 +22,7 @@ from core.io.annotator.judgments import count_judgments
 from core.io.annotator.legend import check_legend, read_labels
 from core.io.annotator.model import PREDICTED, ColumnMapping, Table, cell_text
 from core.io.annotator.records import list_cell
+from core.io.annotator.refusal import refused_rejections, unreadable
 from core.io.annotator.report import (
     FATAL,
     FORMULA,
@@ -77,6 +78,7 @@ def import_table(
     strict: bool = False,
     guess: bool = True,
     labels: Mapping[str, float] | None = None,
+    empty_ok: bool = False,
 ) -> ImportResult:
     """Turn a raw :class:`Table` into a document and a report.
 
@@ -314,6 +316,7 @@ def import_annotations(
     strict: bool = False,
     guess: bool = True,
     labels: Mapping[str, float] | None = None,
+    empty_ok: bool = False,
 ) -> ImportResult:
     """Read an annotators' spreadsheet into a document and an import report.
 
@@ -342,6 +345,14 @@ def import_annotations(
     labels : mapping, optional
         The grades of labels no rule reads (label -> grade), as the user
         gives them.
+    empty_ok : bool
+        Return the result where every judgment read is rejected (the
+        wizard lists them and says there is nothing to import). Otherwise
+        that raises :class:`InputError` as the command line refuses it
+        (even under ``--allow-rejected``), naming the file, the first
+        rejected judgment's line and column and why: labels no rule reads
+        (pass ``rubric``), or the first rejection. Some rejected beside
+        judgments imported are reported, not raised, unless ``strict``.
     """
     conventions = conventions or Conventions()
     if consensus is not None:
@@ -355,5 +366,12 @@ def import_annotations(
         # Freed while the collector still sleeps: the cells it never tracked
         # leave its count as they go, so waking it does not start a full pass.
         del table
+    report = result.report
+    refused = None if empty_ok or report.judgments_imported else unreadable(
+        report) or refused_rejections(  # (a document of unknown grades: nothing given)
+        report, "import_annotations(..., empty_ok=True) returns the report listing each",
+        outcome="nothing was imported")
+    if refused is not None:
+        raise refused
     return result
 

@@ -410,7 +410,8 @@ def read_labels(table: Table, mapping: ColumnMapping, columns: Sequence[Sequence
     legend of its grades when it holds one (:func:`legend_labels`); else
     the labels on the known scales (:func:`~core.io.annotator.scales.guess_labels`),
     within a legend of labels without grades they bear out (two of its
-    labels at least among theirs: :func:`~core.io.annotator.vocabulary.evidenced`);
+    labels at least among theirs, one of the choices the records list:
+    :func:`~core.io.annotator.vocabulary.evidenced`);
     with no label, the whole numbers' range. The import then refuses a
     grade the legend lacks (:func:`check_legend`) or a label the legend of
     labels lacks (:func:`~core.io.annotator.vocabulary.check_vocabulary`)."""
@@ -418,7 +419,7 @@ def read_labels(table: Table, mapping: ColumnMapping, columns: Sequence[Sequence
     legends = find_legend(table, mapping)
     if legends.legend is not None:
         return LabelsRead(texts, legends, None, legend_labels(legends.legend, texts))
-    words = evidenced(legends.labels, texts)
+    words = evidenced(legends.labels, texts, table.listed)
     if not texts:
         return LabelsRead(texts, legends, words, None, number_rubric(columns, header, mapping))
     return LabelsRead(texts, legends, words, guess_labels(

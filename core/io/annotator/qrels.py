@@ -263,7 +263,8 @@ def _judgments(sheet: Path, conventions: Conventions | None = None) -> Document:
     if judgments is None:
         # (with the guidelines a sheet of their own holds, as import and the
         # wizard read them: a run judged by the sheet showed none)
-        result = offer_guidelines(import_annotations(sheet, conventions=conventions), sheet)
+        result = offer_guidelines(import_annotations(  # (refused by _check, in its words)
+            sheet, conventions=conventions, empty_ok=True), sheet)
         _check(result.report, sheet)
         left_out = result.report.left_out_text(
             f"`ndcg-worksheet import {sheet.name} -o OUT.csv --report REPORT.json`")

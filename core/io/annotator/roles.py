@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Container, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from core.io.annotator.model import BATCH_OR_GRADES
 from core.io.annotator.profile import Profile, counting, determines, grouped, items, span
@@ -55,11 +55,11 @@ from core.io.headers import normalize
 from core.io.safety import column_letters
 from core.model import numbers
 
-__all__ = ["Roles", "judgments_count", "keys", "left_out", "names_someone", "names_the_query",
-           "people", "roles_from_values"]
+__all__ = ["MAX_PEOPLE", "Roles", "flag_ref", "judgments_count", "keys", "left_out",
+           "names_someone", "names_the_query", "people", "roles_from_values"]
 
 #: The most people a sheet's annotator column names (more are item ids).
-_MAX_PEOPLE = 500
+MAX_PEOPLE = 500
 
 
 @dataclass
@@ -179,7 +179,7 @@ def _annotator(cands: list[Profile], source: Profile) -> tuple[Profile, str] | N
     best: tuple[Profile, str] | None = None
     best_key = (-1.0, False, 0)
     for p in cands:
-        if p.col == source.col or not 2 <= p.distinct <= _MAX_PEOPLE or p.distinct * 2 > p.filled:
+        if p.col == source.col or not 2 <= p.distinct <= MAX_PEOPLE or p.distinct * 2 > p.filled:
             continue
         # a row naming no one (Label Studio's rows of a task's second
         # prediction, a model's) is no person's: judged over those naming one
@@ -253,7 +253,7 @@ def roles_from_values(profiles: list[Profile], named: dict[str, int],
             unsure = (chosen, other) if field == "query" else ()
             what = field.replace("_", " ")
             for u, v in ((chosen, other), (other, chosen)):  # each left out, with its flag
-                ref = _flag_ref(u)
+                ref = flag_ref(u)
                 ignored[u.col] = (f"{u.shown()}: could be the {what}, as {v.shown()} could; "
                                   f"if it is, pass --map {field}={ref}", f"--map {field}={ref}")
         elif pair is not None:
@@ -266,7 +266,8 @@ def roles_from_values(profiles: list[Profile], named: dict[str, int],
         # the import stops naming both, after saying what else it lacks)
         query, source = by_col[q_col], by_col[s_col]
         beside = any(p.graded for p in profiles if p.col in taken)
-        _by_relations(free, query, source, found, reasons, ignored, beside)
+        _by_relations(free, query, source, found, reasons, ignored, beside,
+                      by_col.get(found.get("grade", -1)))
     _explain(profiles, named, found, reasons)
     return Roles(found, {k: v for k, v in reasons.items() if v}, ignored)
 
@@ -282,20 +283,32 @@ def _undecided(field: str, chosen: Profile, rival: Profile) -> str:
             "values) and nothing in their values tells them apart")
 
 
+def _names_the_graded(p: Profile, grade: Profile | None) -> bool:
+    """A column of names filled on every row the grade column fills, its
+    blanks rows of no grade (Argilla's pending records, 2 of 10 rows): it
+    could name who judged, as a column filled on nine rows of ten could."""
+    return grade is not None and not p.graded and p.filled < len(p.texts) and all(
+        t for t, g in zip(p.texts, grade.texts, strict=True) if g) and _key_like(
+        replace(p, filled=len(p.texts)))
+
+
 def _by_relations(free: list[Profile], query: Profile, source: Profile,
                   found: dict[str, int], reasons: dict[str, str],
-                  ignored: dict[int, tuple[str, str]], beside: bool) -> None:
+                  ignored: dict[int, tuple[str, str]], beside: bool,
+                  grade: Profile | None = None) -> None:
     """Annotator, grade and note from how the free columns relate to the
     query and the source (never a score or a rank: see the module's note);
     ``beside``: grades are read elsewhere (a grade column named so, one
-    column per annotator)."""
+    column per annotator); ``grade``: the grade column named so, whose
+    blanks a column naming who judged may share (:func:`_names_the_graded`)."""
     beside = beside or "grade" in found
     if "annotator" not in found:
         # people are no grades, but for workers numbered 1..n each judging
         # one item per query (a Latin square: their numbers count each
         # query's rows, and vary within an item's, as no rank does)
         who = _annotator([p for p in free if (_key_like(p) and not p.graded)
-                          or p.email > 0.5 or (p.graded and numbers_rows(p, query))],
+                          or p.email > 0.5 or (p.graded and numbers_rows(p, query))
+                          or _names_the_graded(p, grade)],
                          items(query, source))
         if who is not None:
             found["annotator"] = who[0].col
@@ -356,7 +369,7 @@ def _batches(graded: list[Profile], query: Profile, source: Profile,
         if reading == ROWS or (reading and beside) or (reading == QUERIES and varying):
             ignored[p.col] = (batch_reason(p, reading), "")  # no judgment of one document
         elif reading == QUERIES:
-            ref = _flag_ref(p)
+            ref = flag_ref(p)
             ignored[p.col] = (f"{p.shown()}: {span(p)}, one value over each query's sources "
                               f"counting up down the sheet: {BATCH_OR_GRADES}; if they are "
                               f"grades, pass --map grade={ref}", f"--map grade={ref}")
@@ -461,7 +474,7 @@ def names_the_query(p: Profile, query: Profile, share: float = 1.0) -> bool:
             and determines(p, query) == 1.0 and determines(query, p) >= share)
 
 
-def _flag_ref(p: Profile) -> str:
+def flag_ref(p: Profile) -> str:
     """How a flag names the column: its header when it needs no quotes,
     else its letter."""
     return p.name if re.fullmatch(r"[\w.\-]+", p.name) else _letter(p.col)
@@ -487,7 +500,7 @@ def left_out(p: Profile, query: Profile | None, source: Profile | None,
     if reading:
         return batch_reason(p, reading), ""
     if p.numeric > 0.9 and p.distinct > 1:
-        ref = _flag_ref(p)
+        ref = flag_ref(p)
         if query is not None and source is not None and (
                 counts if counts is not None else counted(p, query, source)).ranks():
             flag = f"--map rank={ref}"

@@ -56,6 +56,8 @@ class Rows(NamedTuple):
     score: FloatArray
     judged: BoolArray
     declined: dict[int, str]
+    #: rows naming no one, their grade blank (:func:`_no_one`)
+    no_one: frozenset[int] = frozenset()
 
 
 class Candidates(NamedTuple):
@@ -211,7 +213,21 @@ def read_rows(sheet: Sheet, report: ImportReport) -> Rows:
                 f"the {which.replace('_', ' ')} is empty{where}; row rejected")))
             alive[i] = False
     score = _scores(sheet, alive, declined)
-    return Rows(q_text, s_text, q_first, s_set, alive, bad_cells, score, ~skip, declined)
+    return Rows(q_text, s_text, q_first, s_set, alive, bad_cells, score, ~skip, declined,
+                _no_one(sheet, declined))
+
+
+def _no_one(sheet: Sheet, declined: dict[int, str]) -> frozenset[int]:
+    """Where rows are declined and a column names who judged, the rows
+    naming no one whose grade is blank (Label Studio's rows of a task's
+    model predictions): no one's judgment, so an item every annotator
+    declined is no one's judged item for them (:func:`_unheard`)."""
+    mapping = sheet.mapping
+    if not declined or mapping.annotator is None or mapping.grade is None:
+        return frozenset()
+    who, grade = sheet.texts(mapping.annotator), sheet.texts(mapping.grade)
+    return frozenset(i for i, (w, g) in enumerate(zip(who, grade, strict=True))
+                     if not w and not g)
 
 
 def _block_head(q_text: Sequence[str], skip: BoolArray, i: int) -> int | None:
@@ -453,12 +469,13 @@ def _unheard_notes(sheet: Sheet, unheard: dict[int, str], score: FloatArray) -> 
 
 def _unheard(rows: Rows) -> dict[int, str]:
     """The rows declined (:attr:`Rows.declined`) whose item
-    no row imported judges, the first of each item's (row -> kind): the
+    no row imported judges (a row naming no one, its grade blank, judges
+    none: :attr:`Rows.no_one`), the first of each item's (row -> kind): the
     item is listed from it, at its place, its grade unknown."""
     if not rows.declined:
         return {}
     alive = np.flatnonzero(rows.alive).tolist()
-    heard = {(rows.query[i], rows.source[i]) for i in alive}
+    heard = {(rows.query[i], rows.source[i]) for i in alive if i not in rows.no_one}
     out: dict[int, str] = {}
     for i, kind in rows.declined.items():
         key = (rows.query[i], rows.source[i])

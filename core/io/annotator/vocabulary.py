@@ -192,12 +192,15 @@ def in_column(cells: Sequence[Any], header: str, where: str, others: set[str]
     return Vocabulary(labels, where, order_of(title) or order_of(header))
 
 
-def evidenced(found: Sequence[Vocabulary], labels: Mapping[str, int]) -> Vocabulary | None:
+def evidenced(found: Sequence[Vocabulary], labels: Mapping[str, int],
+              listed: Sequence[Vocabulary] = ()) -> Vocabulary | None:
     """The legend of labels the grade columns' ``labels`` bear out (two of
-    its labels at least among them); None when none does, or those that
-    do list different labels."""
+    its labels at least among them; one, for the choices the records
+    themselves list, ``listed``: Prodigy's ``options``, where a dataset
+    mostly ignored chose one); None when none does, or those that do list
+    different labels."""
     used = {label_key(t) for t in labels}
-    fits = [v for v in found if len(v.label_keys() & used) >= 2]
+    fits = [v for v in found if len(v.label_keys() & used) >= (1 if v in listed else 2)]
     return fits[0] if fits and all(v.label_keys() == fits[0].label_keys() for v in fits) else None
 
 

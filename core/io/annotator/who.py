@@ -30,13 +30,15 @@ from typing import Any
 
 from core.io.annotator.model import cell_text
 from core.io.annotator.platform import Flag, flagged_rows
-from core.io.annotator.profile import Profile, determines, items, span
+from core.io.annotator.profile import Profile, determines, grouped, items, span
 from core.io.annotator.report import ImportReport
-from core.io.annotator.roles import keys, names_someone, people
+from core.io.annotator.roles import MAX_PEOPLE, flag_ref, keys, names_someone, people
 from core.io.annotator.sheet import Sheet
 from core.io.headers import normalize
+from core.model.numbers import counted
 
-__all__ = ["judged_by", "named", "participant_named", "said_of_people", "same_people"]
+__all__ = ["judged_by", "named", "participant_named", "said_of_people", "same_people",
+           "who_unread"]
 
 #: A header's last word that names a platform's participant (a person, not
 #: a response), alone or followed by ``id``.
@@ -232,6 +234,37 @@ def said_of_people(p: Profile, who: Profile | None, query: Profile | None,
     return (f"{p.shown()}: {span(p)}, the same on all of each annotator's rows "
             f"({who.shown()}): said of who judged, not of a judgment (no ranking); not "
             "imported"), ""
+
+
+def who_unread(p: Profile, who: Profile | None, query: Profile | None,
+               source: Profile | None) -> tuple[str, str] | None:
+    """A column whose values behave as people's (ids, sessions) where no
+    column was read as who judged: a few values, each on several rows and
+    one at least under two queries, and on each item listed on several
+    rows one value per row (Prodigy's ``_session_id`` before 1.11 wrote
+    ``_annotator_id``, where few tasks were judged twice and the annotator
+    was not read from so few). Never taken as the annotator unasked (a
+    survey's session is no person: Prolific's ``SESSION_ID``): said, with
+    the flag that takes it, which a refusal of the item's rows again
+    names. Returns why it is left out and that flag."""
+    if who is not None or query is None or source is None or p.graded or not (
+            2 <= p.distinct <= MAX_PEOPLE and p.distinct * 2 <= p.filled):
+        return None
+    rows = [(f"{q}\x1f{s}", q, t) for q, s, t in zip(query.texts, source.texts, p.texts,
+                                                      strict=True) if q and s and t]
+    lines = Counter(i for i, _, _ in rows)  # each item's rows
+    said = grouped([i for i, _, _ in rows], [t for _, _, t in rows])  # its distinct values
+    repeated = [i for i, n in lines.items() if n > 1]
+    if not repeated or any(len(said[i]) < lines[i] for i in repeated):
+        return None
+    if not any(len(qs) > 1 for qs in grouped([t for _, _, t in rows],
+                                             [q for _, q, _ in rows]).values()):
+        return None
+    ref = flag_ref(p)
+    return (f"{p.shown()}: {span(p)}, each on rows of several queries and one per row of "
+            f"each item on several rows ({counted(len(repeated), 'item')}): who judged each "
+            "row, perhaps (too few items judged twice to tell); not imported (if it names "
+            f"who judged, pass --map annotator={ref})", f"--map annotator={ref}")
 
 
 def named(sheet: Sheet, who_all: list[str] | None, report: ImportReport) -> list[str] | None:
