@@ -569,6 +569,27 @@ class Document:
                 out[kind] = out.get(kind, 0) + 1
         return out
 
+    def unknown_reasons_by_query(self) -> dict[int, dict[str, int]]:
+        """:meth:`unknown_reasons` of each query that has any (its number ->
+        kind -> how many), in one pass over the unknown grades that carry a
+        reason: {} while no reason is set (a run's document, a TREC path).
+
+        >>> doc = Document.from_columns(query=["a", "b", "b"], source_id=list("xyz"),
+        ...                             grade=[None, None, None],
+        ...                             reason=["", "declined by 2 annotators", "gone"])
+        >>> doc.unknown_reasons_by_query()
+        {1: {'declined': 1, '': 1}}
+        """
+        if not vars(Document)["reason"].is_made(self):
+            return {}
+        held = np.flatnonzero((self.state == GradeState.UNKNOWN) & (self.reason != ""))
+        out: dict[int, dict[str, int]] = {}
+        for q, text in zip(self.query[held].tolist(), self.reason[held].tolist(), strict=True):
+            kinds = out.setdefault(int(q), {})
+            kind = reason_kind(str(text))
+            kinds[kind] = kinds.get(kind, 0) + 1
+        return out
+
     def set_note(self, index: int, note: str) -> None:
         self.note[index] = note
 
