@@ -569,6 +569,21 @@ class Document:
                 out[kind] = out.get(kind, 0) + 1
         return out
 
+    def reasoned_rows(self) -> IntArray:
+        """The candidates whose grade is no number and carries a reason (an
+        unrateable grade's, or why an unknown one is unknown), in row order;
+        none while no reason is set.
+
+        >>> doc = Document.from_columns(query=["q"] * 3, source_id=list("abc"),
+        ...                             grade=[None, None, 1.0],
+        ...                             reason=["", "declined by 2 annotators", ""])
+        >>> doc.reasoned_rows().tolist()
+        [1]
+        """
+        if not vars(Document)["reason"].is_made(self):
+            return np.zeros(0, dtype=np.int64)
+        return np.flatnonzero((self.state != GradeState.NUMBER) & (self.reason != ""))
+
     def unknown_reasons_by_query(self) -> dict[int, dict[str, int]]:
         """:meth:`unknown_reasons` of each query that has any (its number ->
         kind -> how many), in one pass over the unknown grades that carry a
@@ -580,9 +595,8 @@ class Document:
         >>> doc.unknown_reasons_by_query()
         {1: {'declined': 1, '': 1}}
         """
-        if not vars(Document)["reason"].is_made(self):
-            return {}
-        held = np.flatnonzero((self.state == GradeState.UNKNOWN) & (self.reason != ""))
+        held = self.reasoned_rows()
+        held = held[self.state[held] == GradeState.UNKNOWN]
         out: dict[int, dict[str, int]] = {}
         for q, text in zip(self.query[held].tolist(), self.reason[held].tolist(), strict=True):
             kinds = out.setdefault(int(q), {})

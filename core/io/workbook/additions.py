@@ -61,6 +61,7 @@ from core.io.workbook.record_columns import (
 from core.io.workbook.saved_rows import read_header
 from core.io.workbook.sheet_conventions import defined_names
 from core.io.workbook.targets import is_ods
+from core.model.grades import is_unknown_note
 
 __all__ = [
     "Additions",
@@ -93,6 +94,9 @@ _FILL = re.compile(rb"<(?:\w+:)?fill\b.*?</(?:\w+:)?fill>", re.S)
 _SOLID = re.compile(rb'<(?:\w+:)?patternFill\b[^>]*\bpatternType="solid"')
 _BG_COLOR = re.compile(rb"<(?:\w+:)?bgColor\b[^>]*>")
 EDITABLE_COLUMNS = (COLUMN_INDEX["current grade"], COLUMN_INDEX["note"])
+#: The grade column, whose comments an export writes where an unknown grade
+#: has a reason (core.io.workbook.candidates.reason_notes).
+_GRADE = COLUMN_INDEX["current grade"]
 
 
 
@@ -335,6 +339,8 @@ def _candidate_additions(ws: Any, cached: dict[tuple[int, int], Any],
             if key is not None and col < FIRST_ADDED_COLUMN:
                 _take_fill(out, key, col, _colour(c.fill))
             note = _comment(c, 0)
+            if note is not None and col == _GRADE and is_unknown_note(note.text):
+                note = None  # the export's own (candidates.reason_notes), written again
             if got is None and note is None:
                 continue
             if r == 0:
