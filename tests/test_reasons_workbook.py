@@ -161,3 +161,33 @@ def test_the_comment_survives_libreoffice_and_gnumeric_and_is_no_edit(tmp_path: 
             export_workbook(evaluate(back), path, keep=additions_to_keep(path))
             assert _comments(path) == {_CELL: _NOTE}, path.name
         assert re.search(r"declined by 2", str(_comments(path)))
+
+
+def test_a_hand_out_says_why_and_the_merge_keeps_why_it_was_unknown(tmp_path: Path) -> None:
+    """split hands d2 out with its comment; ana types 2 over it in her
+    spreadsheet (the comment stays in her file, as Excel leaves it); merge
+    takes the 2, its audit entry's from says why d2 was unknown (fails
+    before: 'unknown', where ana's entry said 'unknown: declined by 2
+    annotators'), and the merged workbook has no comment left on d2."""
+    import openpyxl
+
+    from tests.test_declined_by_all import _run
+
+    _, base = _book(tmp_path, ".xlsx", "base")
+    code, _, err = _run(["split", str(base), "--reviewers", "ana", "-o", str(tmp_path / "r1")])
+    assert code == 0, err
+    handed = tmp_path / "r1" / "base-ana.xlsx"
+    assert _comments(handed) == {_CELL: _NOTE}
+    assert read_workbook(handed).reason.tolist() == ["", "declined by 2 annotators", "", ""]
+    wb = openpyxl.load_workbook(handed)
+    wb[SHEETS["candidates"]][_CELL] = 2
+    wb.save(handed)
+    merged = tmp_path / "merged.xlsx"
+    code, _, err = _run(["merge", str(base), str(handed), "-o", str(merged)])
+    assert code == 0, err
+    back = read_workbook(merged)
+    assert back.grade.tolist() == [3.0, 2.0, 1.0, 0.0]
+    assert back.reason.tolist() == ["", "", "", ""]
+    assert [(e.origin, e.before, e.after) for e in back.audit if e.origin == "merge"] == [
+        ("merge", "unknown: declined by 2 annotators", "2")]
+    assert _comments(merged) == {}

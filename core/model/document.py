@@ -495,9 +495,7 @@ class Document:
                 raise ValueError("a numeric grade must be a finite number")
         else:
             grade = None
-        before = grade_text(float(self.grade[index]), int(self.state[index]))
-        if int(self.state[index]) == GradeState.UNKNOWN and self.reason_text(index):
-            before += f": {self.reason_text(index)}"  # (why it was unknown, kept in the log)
+        before = self.grade_said(index)
         self.grades_to_edit()[index] = np.nan if grade is None else float(grade)
         self.state[index] = state
         self.reason[index] = reason if state is not GradeState.NUMBER else ""
@@ -514,6 +512,22 @@ class Document:
         )
         self.audit.append(entry)
         return entry
+
+    def grade_said(self, index: int) -> str:
+        """Candidate ``index``'s grade as an audit entry's from says it: the
+        number or the state's word, and an unknown grade's reason (why it
+        was unknown, kept in the log: :func:`~core.model.grades.audit_grade`
+        reads the grade alone).
+
+        >>> doc = Document.from_columns(query=["q"] * 2, source_id=list("ab"),
+        ...                             grade=[None, 1.0], reason=["declined by 2 annotators", ""])
+        >>> doc.grade_said(0), doc.grade_said(1)
+        ('unknown: declined by 2 annotators', '1')
+        """
+        said = grade_text(float(self.grade[index]), int(self.state[index]))
+        if int(self.state[index]) == GradeState.UNKNOWN and self.reason_text(index):
+            said += f": {self.reason_text(index)}"
+        return said
 
     def set_conventions(self, conventions: Conventions, *, who: str, note: str = "",
                         origin: str = "app") -> list[AuditEntry]:
