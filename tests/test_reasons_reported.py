@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
 import pytest
 
@@ -79,3 +80,22 @@ def test_without_reasons_the_reports_are_as_before(
     table = io.StringIO()
     print_table(ev, table)
     assert "unknown grades:" not in table.getvalue()
+
+
+def test_a_run_judged_by_an_annotators_export_carries_why(tmp_path: Path) -> None:
+    """A run (d1, d2, d3, d5) given Prodigy's export as its judgments (d1
+    3, d3 1, d4 0; d2 declined by both annotators): d2 and d5 unknown, d2
+    declined (fails before: the join kept grades alone, no key), and the
+    note on stderr tells them apart (it said both were not in the qrels)."""
+    from tests.test_declined_by_all import _ITEMS, _prodigy, _run
+
+    qrels, run = tmp_path / "prodigy.jsonl", tmp_path / "run.txt"
+    _prodigy(qrels, _ITEMS)
+    run.write_text("".join(f"q Q0 {d} {r} {5 - r}.0 x\n"
+                           for r, d in enumerate(["d1", "d2", "d3", "d5"], start=1)))
+    code, out, err = _run(["evaluate", str(run), "--qrels", str(qrels), "--format", "json"])
+    assert code == 0, err
+    query = json.loads(out)["queries"][0]
+    assert (query["unknown"], query["unknown_reasons"], query["judged"]) == (2, {"declined": 1}, 3)
+    assert ("run.txt: 2 of 4 retrieved candidates are unknown (1 not in the qrels, "
+            "1 declined), so NDCG is unresolved for 1 of 1 query") in err

@@ -562,10 +562,11 @@ class Document:
         one is unknown), not making the column for it while none is set."""
         return str(self.reason[i]) if vars(Document)["reason"].is_made(self) else ""
 
-    def unknown_reasons(self, rows: IntArray) -> dict[str, int]:
-        """Of ``rows``' unknown grades, those that carry a reason, by its
-        kind (:func:`~core.model.grades.reason_kind`: ``declined``,
-        ``rejected``, ``draft``; "" another): {} while no reason is set.
+    def unknown_reasons(self, rows: IntArray | None = None) -> dict[str, int]:
+        """Of ``rows``' unknown grades (every row's by default), those that
+        carry a reason, by its kind (:func:`~core.model.grades.reason_kind`:
+        ``declined``, ``rejected``, ``draft``; "" another): {} while no
+        reason is set.
 
         >>> doc = Document.from_columns(query=["q"] * 3, source_id=list("abc"),
         ...                             grade=[None, None, 1.0],
@@ -575,6 +576,7 @@ class Document:
         """
         if not vars(Document)["reason"].is_made(self):
             return {}
+        rows = np.arange(len(self)) if rows is None else rows
         held = rows[self.state[rows] == GradeState.UNKNOWN]
         out: dict[str, int] = {}
         for text in self.reason[held].tolist():

@@ -40,6 +40,7 @@ __all__ = [
     "parse_grades",
     "read_grade",
     "reason_kind",
+    "reasons_said",
     "unknown_counted",
     "unknown_note",
     "unknown_reason",
@@ -142,10 +143,7 @@ def unknown_counted(n_unknown: int, kinds: dict[str, int]) -> str:
     >>> unknown_counted(2, {})
     '2 unknown'
     """
-    said = [f"{kinds[kind]} {words}" for kind, (_, words) in UNKNOWN_REASONS.items()
-            if kinds.get(kind)]
-    if kinds.get(""):
-        said.append(f"{kinds['']} with another reason")
+    said = reasons_said(kinds)
     if not said:
         return f"{n_unknown} unknown"
     return f"{n_unknown} unknown, " + ", ".join([said[0].replace(" ", " of them ", 1), *said[1:]])
@@ -178,6 +176,20 @@ def is_unknown_note(text: str) -> bool:
     said = text.strip()
     return (said.startswith(_NOTE_HEAD) and said.endswith(_NOTE_TAIL)
             and len(said) > len(_NOTE_HEAD) + len(_NOTE_TAIL))
+
+
+def reasons_said(kinds: dict[str, int]) -> list[str]:
+    """How many unknown grades carry each kind of reason, in words, in the
+    order of :data:`UNKNOWN_REASONS`, another reason last.
+
+    >>> reasons_said({"": 1, "declined": 2})
+    ['2 declined', '1 with another reason']
+    """
+    said = [f"{kinds[kind]} {words}" for kind, (_, words) in UNKNOWN_REASONS.items()
+            if kinds.get(kind)]
+    if kinds.get(""):
+        said.append(f"{kinds['']} with another reason")
+    return said
 
 
 def audit_grade(said: str) -> str:
