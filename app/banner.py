@@ -20,7 +20,7 @@ import numpy as np
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
 from app.scheme import tint
-from core.analysis.aggregate import unjudged_candidates
+from core.analysis.aggregate import unjudged_candidates, unjudged_what
 from core.model.conventions import UnknownRule
 from core.model.numbers import agreed, counted
 
@@ -114,11 +114,14 @@ class UnjudgedBanner(Banner):
             self.hide()
             return False
         self._following = True
-        self.text.setText(self.tr(
-            "<b>{0} of {1} {2} not in the qrels</b> (unjudged), so NDCG "
+        kinds = self.window_.evaluation.doc.unknown_reasons()  # (some declined in the qrels)
+        what = (self.tr("<b>{0} of {1} {2} not in the qrels</b> (unjudged)") if not kinds
+                else "<b>{0} of {1} {2} " + unjudged_what(found.unknown, kinds) + "</b>")
+        self.text.setText((what + self.tr(
+            ", so NDCG "
             "is unresolved for {3} of {4}. Count them as not relevant (like "
             "trec_eval), drop them (condensed lists), or keep the queries unresolved and "
-            "judge the candidates.").format(
+            "judge the candidates.")).format(
                 f"{found.unknown:,}", counted(found.retrieved, "retrieved candidate",
                                               grouped=True), agreed(found.unknown, "is"),
                 f"{found.unresolved:,}", counted(found.queries, grouped=True)))

@@ -287,3 +287,21 @@ def test_the_unjudged_banner_follows_the_grades_set(qtbot: Any, window: Any) -> 
         assert banner.isHidden()
     finally:
         w.session.mark_saved()
+
+
+def test_the_unjudged_banner_tells_the_declined_apart(qtbot: Any, window: Any) -> None:
+    """A candidate the annotators declined is in the judgments, unknown with
+    its reason: the banner counts it apart from the one the judgments do
+    not hold (fails before: both 'not in the qrels')."""
+    from core.model.document import Document
+
+    w = window
+    try:
+        w.set_document(Document.from_columns(
+            query=["q1", "q1", "q1"], source_id=list("abc"), score=[3.0, 2.0, 1.0],
+            grade=[None, None, 1.0], reason=["declined by 2 annotators", "", ""]))
+        assert w.unjudged_banner.offer()
+        assert ("<b>2 of 3 retrieved candidates are unknown (1 not in the qrels, 1 declined)"
+                "</b>, so NDCG is unresolved for 1 of 1 query. ") in w.unjudged_banner.text.text()
+    finally:
+        w.session.mark_saved()

@@ -106,7 +106,7 @@ def say_unjudged(ev: Evaluation, name: str, args: argparse.Namespace,
     flags that give every query an NDCG (the editor's banner says the same)."""
     if getattr(args, "qrels", None) is None or getattr(args, "convention_unknown", None):
         return
-    from core.analysis.aggregate import unjudged_candidates
+    from core.analysis.aggregate import unjudged_candidates, unjudged_what
     from core.model.numbers import agreed, counted
 
     found = unjudged_candidates(ev)
@@ -114,9 +114,10 @@ def say_unjudged(ev: Evaluation, name: str, args: argparse.Namespace,
         return
     err = err or sys.stderr
     them = agreed(found.unknown, "it")
+    what = unjudged_what(found.unknown, ev.doc.unknown_reasons())
     err.write(f"{PROG}: note: {visible(name)}: {found.unknown:,} of "
               f"{counted(found.retrieved, 'retrieved candidate', grouped=True)} "
-              f"{agreed(found.unknown, 'is')} not in the qrels (unjudged), so NDCG is "
+              f"{agreed(found.unknown, 'is')} {what}, so NDCG is "
               f"unresolved for {found.unresolved:,} of {counted(found.queries, grouped=True)}; "
               f"--unjudged zero counts {them} as not relevant (as trec_eval does), "
               f"--unjudged condensed drops {them} before ranking\n")

@@ -18,10 +18,12 @@ from core.engine.evaluation import Evaluation, Status
 from core.engine.results import STATUS_BY_CODE
 from core.model.conventions import UnknownRule, Weighting
 from core.model.document import GradeState, has_weight
+from core.model.grades import reasons_said
 from core.model.numbers import agreed, counted
 
 __all__ = ["UNJUDGED", "CutoffSummary", "Unjudged", "excluded_phrase", "summarize",
-           "summarize_values", "unjudged_candidates", "unjudged_phrase", "with_unjudged"]
+           "summarize_values", "unjudged_candidates", "unjudged_phrase", "unjudged_what",
+           "with_unjudged"]
 
 #: Why a mean leaves out a query the run ranked and the qrels never judged
 #: (trec_eval and ranx leave such a query out too, under every option).
@@ -91,6 +93,22 @@ def unjudged_candidates(ev: Evaluation) -> Unjudged | None:
     # Every query's worst status at once (as query_status, not a call per query).
     unresolved = ev.status_table()[1].count(Status.UNRESOLVED)
     return Unjudged(unknown, retrieved, unresolved, doc.n_queries)
+
+
+def unjudged_what(unknown: int, kinds: dict[str, int]) -> str:
+    """What ``unknown`` candidates of a run joined with qrels are, given how
+    many of them carry each kind of reason
+    (:meth:`~core.model.document.Document.unknown_reasons`): not in the
+    qrels, or, where some are there and their annotators declined them, how
+    many of each.
+
+    >>> unjudged_what(2, {}), unjudged_what(2, {"declined": 1})
+    ('not in the qrels (unjudged)', 'unknown (1 not in the qrels, 1 declined)')
+    """
+    if not kinds:
+        return "not in the qrels (unjudged)"
+    absent = unknown - sum(kinds.values())
+    return "unknown (" + ", ".join([f"{absent:,} not in the qrels", *reasons_said(kinds)]) + ")"
 
 
 def summarize_values(ndcg: FloatArray, status_code: npt.NDArray[np.int8],

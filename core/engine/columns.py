@@ -28,6 +28,7 @@ from core.engine.query_values import QueryValues, query_ideal, query_values
 from core.engine.sums import mixed_groups
 from core.model.conventions import Conventions, Rubric, TieRule
 from core.model.document import GradeState, grade_text
+from core.model.grades import unknown_note
 from core.model.guidelines import digit_keys
 from core.model.numbers import full_text
 
@@ -233,7 +234,7 @@ def _grade_tip(shown: ShownRows, row: int) -> str:
         parts.append(f"unrateable: {doc.reason[i] or 'no reason given'}")
     elif state is GradeState.UNKNOWN:
         why = doc.reason_text(i)  # (an item the annotators declined: why no one judged it)
-        parts.append(f"unknown: {why}, no judgment (not 0)" if why
+        parts.append(unknown_note(why) if why
                      else "unknown: never judged (not 0)")
     else:
         label = shown.rubric.label_for(float(doc.grade[i]))

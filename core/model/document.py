@@ -495,9 +495,7 @@ class Document:
                 raise ValueError("a numeric grade must be a finite number")
         else:
             grade = None
-        before = grade_text(float(self.grade[index]), int(self.state[index]))
-        if int(self.state[index]) == GradeState.UNKNOWN and self.reason_text(index):
-            before += f": {self.reason_text(index)}"  # (why it was unknown, kept in the log)
+        before = self.grade_said(index)
         self.grades_to_edit()[index] = np.nan if grade is None else float(grade)
         self.state[index] = state
         self.reason[index] = reason if state is not GradeState.NUMBER else ""
@@ -514,6 +512,22 @@ class Document:
         )
         self.audit.append(entry)
         return entry
+
+    def grade_said(self, index: int) -> str:
+        """Candidate ``index``'s grade as an audit entry's from says it: the
+        number or the state's word, and an unknown grade's reason (why it
+        was unknown, kept in the log: :func:`~core.model.grades.audit_grade`
+        reads the grade alone).
+
+        >>> doc = Document.from_columns(query=["q"] * 2, source_id=list("ab"),
+        ...                             grade=[None, 1.0], reason=["declined by 2 annotators", ""])
+        >>> doc.grade_said(0), doc.grade_said(1)
+        ('unknown: declined by 2 annotators', '1')
+        """
+        said = grade_text(float(self.grade[index]), int(self.state[index]))
+        if int(self.state[index]) == GradeState.UNKNOWN and self.reason_text(index):
+            said += f": {self.reason_text(index)}"
+        return said
 
     def set_conventions(self, conventions: Conventions, *, who: str, note: str = "",
                         origin: str = "app") -> list[AuditEntry]:
@@ -548,10 +562,11 @@ class Document:
         one is unknown), not making the column for it while none is set."""
         return str(self.reason[i]) if vars(Document)["reason"].is_made(self) else ""
 
-    def unknown_reasons(self, rows: IntArray) -> dict[str, int]:
-        """Of ``rows``' unknown grades, those that carry a reason, by its
-        kind (:func:`~core.model.grades.reason_kind`: ``declined``,
-        ``rejected``, ``draft``; "" another): {} while no reason is set.
+    def unknown_reasons(self, rows: IntArray | None = None) -> dict[str, int]:
+        """Of ``rows``' unknown grades (every row's by default), those that
+        carry a reason, by its kind (:func:`~core.model.grades.reason_kind`:
+        ``declined``, ``rejected``, ``draft``; "" another): {} while no
+        reason is set.
 
         >>> doc = Document.from_columns(query=["q"] * 3, source_id=list("abc"),
         ...                             grade=[None, None, 1.0],
@@ -561,12 +576,48 @@ class Document:
         """
         if not vars(Document)["reason"].is_made(self):
             return {}
+        rows = np.arange(len(self)) if rows is None else rows
         held = rows[self.state[rows] == GradeState.UNKNOWN]
         out: dict[str, int] = {}
         for text in self.reason[held].tolist():
             if text:
                 kind = reason_kind(str(text))
                 out[kind] = out.get(kind, 0) + 1
+        return out
+
+    def reasoned_rows(self) -> IntArray:
+        """The candidates whose grade is no number and carries a reason (an
+        unrateable grade's, or why an unknown one is unknown), in row order;
+        none while no reason is set.
+
+        >>> doc = Document.from_columns(query=["q"] * 3, source_id=list("abc"),
+        ...                             grade=[None, None, 1.0],
+        ...                             reason=["", "declined by 2 annotators", ""])
+        >>> doc.reasoned_rows().tolist()
+        [1]
+        """
+        if not vars(Document)["reason"].is_made(self):
+            return np.zeros(0, dtype=np.int64)
+        return np.flatnonzero((self.state != GradeState.NUMBER) & (self.reason != ""))
+
+    def unknown_reasons_by_query(self) -> dict[int, dict[str, int]]:
+        """:meth:`unknown_reasons` of each query that has any (its number ->
+        kind -> how many), in one pass over the unknown grades that carry a
+        reason: {} while no reason is set (a run's document, a TREC path).
+
+        >>> doc = Document.from_columns(query=["a", "b", "b"], source_id=list("xyz"),
+        ...                             grade=[None, None, None],
+        ...                             reason=["", "declined by 2 annotators", "gone"])
+        >>> doc.unknown_reasons_by_query()
+        {1: {'declined': 1, '': 1}}
+        """
+        held = self.reasoned_rows()
+        held = held[self.state[held] == GradeState.UNKNOWN]
+        out: dict[int, dict[str, int]] = {}
+        for q, text in zip(self.query[held].tolist(), self.reason[held].tolist(), strict=True):
+            kinds = out.setdefault(int(q), {})
+            kind = reason_kind(str(text))
+            kinds[kind] = kinds.get(kind, 0) + 1
         return out
 
     def set_note(self, index: int, note: str) -> None:

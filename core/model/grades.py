@@ -34,12 +34,15 @@ __all__ = [
     "audit_grade",
     "grade_hint",
     "grade_text",
+    "is_unknown_note",
     "mark_text",
     "parse_grade",
     "parse_grades",
     "read_grade",
     "reason_kind",
+    "reasons_said",
     "unknown_counted",
+    "unknown_note",
     "unknown_reason",
 ]
 
@@ -140,13 +143,53 @@ def unknown_counted(n_unknown: int, kinds: dict[str, int]) -> str:
     >>> unknown_counted(2, {})
     '2 unknown'
     """
+    said = reasons_said(kinds)
+    if not said:
+        return f"{n_unknown} unknown"
+    return f"{n_unknown} unknown, " + ", ".join([said[0].replace(" ", " of them ", 1), *said[1:]])
+
+
+def unknown_note(reason: str) -> str:
+    """What an unknown grade says of why it is unknown, where it has a
+    reason: the grid's tooltip and the workbook's comment on the grade cell
+    (docs/conventions.md, "Why a grade is unknown"); :func:`is_unknown_note`
+    knows it again.
+
+    >>> unknown_note("declined by 2 annotators")
+    'unknown: declined by 2 annotators, no judgment (not 0)'
+    """
+    return f"{_NOTE_HEAD}{reason}{_NOTE_TAIL}"
+
+
+_NOTE_HEAD, _NOTE_TAIL = f"{GradeState.UNKNOWN.label}: ", ", no judgment (not 0)"
+
+
+def is_unknown_note(text: str) -> bool:
+    """Whether ``text`` is an :func:`unknown_note` (its blanks around
+    aside: a spreadsheet may add some), whatever the reason.
+
+    >>> is_unknown_note(unknown_note("drafts only, by 1 annotator") + "\\n")
+    True
+    >>> is_unknown_note("unknown: ask Ana")
+    False
+    """
+    said = text.strip()
+    return (said.startswith(_NOTE_HEAD) and said.endswith(_NOTE_TAIL)
+            and len(said) > len(_NOTE_HEAD) + len(_NOTE_TAIL))
+
+
+def reasons_said(kinds: dict[str, int]) -> list[str]:
+    """How many unknown grades carry each kind of reason, in words, in the
+    order of :data:`UNKNOWN_REASONS`, another reason last.
+
+    >>> reasons_said({"": 1, "declined": 2})
+    ['2 declined', '1 with another reason']
+    """
     said = [f"{kinds[kind]} {words}" for kind, (_, words) in UNKNOWN_REASONS.items()
             if kinds.get(kind)]
     if kinds.get(""):
         said.append(f"{kinds['']} with another reason")
-    if not said:
-        return f"{n_unknown} unknown"
-    return f"{n_unknown} unknown, " + ", ".join([said[0].replace(" ", " of them ", 1), *said[1:]])
+    return said
 
 
 def audit_grade(said: str) -> str:

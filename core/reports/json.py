@@ -17,6 +17,7 @@ from core.analysis.aggregate import summarize
 from core.analysis.bounds import UNBOUNDED_TEXT, Bounds, unresolved_bounds
 from core.engine.evaluation import Evaluation, FloatArray, Status
 from core.model.conventions import Conventions
+from core.model.grades import UNKNOWN_REASONS
 from core.model.presets import matching_presets
 from core.reports.sentences import summary_sentence
 
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from core.analysis.compare import CandidateChange, Comparison
 
 __all__ = ["bound_json", "compare_json", "conventions_json", "dump_evaluation_json", "dump_json",
-           "evaluation_json"]
+           "evaluation_json", "unknown_reasons_json"]
 
 
 def _num(x: float) -> float | None:
@@ -93,21 +94,48 @@ _CUTOFF_KEYS = ("k", "dcg", "idcg", "ndcg", "status")
 _BOUNDS_KEYS = ("low", "high", "exact")
 
 
-def _query_rows(ev: Evaluation) -> Iterator[tuple[int, tuple[Any, ...], list[Status]]]:
+#: The key that follows a query's ``unknown`` where some of its unknown
+#: grades carry a reason: how many of them by kind (``declined``,
+#: ``rejected``, ``draft``: :data:`core.model.grades.UNKNOWN_REASONS`;
+#: ``other``: an unknown grade's reason the import did not give). Absent
+#: where none does, so that a report without reasons (every TREC run) is
+#: as it was.
+_REASONS_KEY = "unknown_reasons"
+
+
+def unknown_reasons_json(kinds: dict[str, int]) -> dict[str, int]:
+    """A query's :data:`_REASONS_KEY` object from its kinds of reasons
+    (:meth:`~core.model.document.Document.unknown_reasons`), in the order of
+    :data:`~core.model.grades.UNKNOWN_REASONS`, another reason last.
+
+    >>> unknown_reasons_json({"": 1, "declined": 2})
+    {'declined': 2, 'other': 1}
+    """
+    out = {kind: kinds[kind] for kind in UNKNOWN_REASONS if kinds.get(kind)}
+    if kinds.get(""):
+        out["other"] = kinds[""]
+    return out
+
+
+def _query_rows(ev: Evaluation) -> Iterator[tuple[int, tuple[Any, ...], list[Status],
+                                                  dict[str, int]]]:
     """Each query's number, the values of its :data:`_QUERY_KEYS` (its
-    status as the :class:`Status`) and its status at each cutoff."""
+    status as the :class:`Status`), its status at each cutoff and its
+    unknown grades' reasons ({} where none carries one)."""
     status, worst = ev.status_table()
     counts = zip(ev.n_ranked.tolist(), ev.n_judged.tolist(), ev.n_unknown.tolist(),
                  ev.n_unrateable.tolist(), ev.n_total.tolist(), strict=True)
+    why = ev.doc.unknown_reasons_by_query()
     for q, (qid, counted) in enumerate(zip(ev.doc.query_ids, counts, strict=True)):
-        yield q, (qid, worst[q], *counted), status[q]
+        yield q, (qid, worst[q], *counted), status[q], (
+            unknown_reasons_json(why[q]) if q in why else {})
 
 
 def _queries_of(ev: Evaluation, bounds: list[dict[int, Bounds]]) -> Iterator[dict[str, Any]]:
     """Each query's object of :func:`evaluation_json`, in order."""
     # Whole columns as Python lists first: one conversion each, not one per cell.
     dcg, idcg, ndcg = _nullable(ev.dcg), _nullable(ev.idcg), _nullable(ev.ndcg)
-    for q, fields, status in _query_rows(ev):
+    for q, fields, status, why in _query_rows(ev):
         cutoffs = []
         for j, k in enumerate(ev.cutoffs):
             item = dict(zip(_CUTOFF_KEYS, (k, dcg[q][j], idcg[q][j], ndcg[q][j],
@@ -118,6 +146,10 @@ def _queries_of(ev: Evaluation, bounds: list[dict[int, Bounds]]) -> Iterator[dic
                                                          b.exact), strict=True))
             cutoffs.append(item)
         obj = dict(zip(_QUERY_KEYS, (fields[0], fields[1].value, *fields[2:]), strict=True))
+        if why:  # after "unknown"
+            items = list(obj.items())
+            at = _QUERY_KEYS.index("unknown") + 1
+            obj = dict([*items[:at], (_REASONS_KEY, why), *items[at:]])
         text = ev.doc.query_text(q)
         yield {**_with_text(obj, text), "cutoffs": cutoffs}
 
@@ -149,7 +181,10 @@ def _compact_queries(ev: Evaluation, bounds: list[dict[int, Bounds]]) -> Iterato
     query, cutoff = _template(_QUERY_KEYS[1:]) + ',"cutoffs":[', "{" + _template(_CUTOFF_KEYS)
     texts = ev.doc.query_texts
     bounded = ',"bounds":{' + _template(_BOUNDS_KEYS) + "}}"
-    for q, (qid, worst, *counts), status in _query_rows(ev):
+    at = _QUERY_KEYS.index("unknown") - 2  # (counts follow the id and the status)
+    for q, (qid, worst, *counts), status, why in _query_rows(ev):
+        if why:  # after "unknown", as the object has it
+            counts[at] = f"{counts[at]},{_COMPACT.encode(_REASONS_KEY)}:{_COMPACT.encode(why)}"
         items = []
         for j, k in enumerate(ks):
             item = cutoff % (k, dcg[q][j], idcg[q][j], ndcg[q][j], said[status[j]])

@@ -23,6 +23,7 @@ from core.analysis.aggregate import (
 from core.analysis.bounds import UNBOUNDED_TEXT, unresolved_bounds
 from core.engine.evaluation import Evaluation, IntArray, Status
 from core.model.conventions import Conventions, format_cutoff
+from core.model.grades import unknown_counted
 from core.model.numbers import apart_digits, counted
 from core.reports.text import visible
 
@@ -125,6 +126,7 @@ def print_table(ev: Evaluation, out: TextIO) -> None:
     if ev.doc.unjudged_queries:
         _line(out)
         _line(out, f"{UNJUDGED}: {unjudged_phrase(ev.doc.unjudged_queries)}")
+    _write_unknown_reasons(ev, out)
     if any(ev.status_code.ravel() == Status.NEGATIVE.code):
         _line(out)
         _line(out, f"negative: {Status.NEGATIVE.reason}")
@@ -135,6 +137,25 @@ def print_table(ev: Evaluation, out: TextIO) -> None:
     if unbounded:
         _line(out, f"{UNBOUNDED_TEXT}: no finite outer bound on that side (a gain may be "
                    "negative and the ideal DCG just above 0)")
+
+
+def _write_unknown_reasons(ev: Evaluation, out: TextIO) -> None:
+    """Why the unknown grades are unknown, where some carry a reason (an
+    import's declined items): ``unknown grades: 3 unknown, 2 of them
+    declined``, with the queries they are in; nothing where none does, so
+    that a report without reasons (every TREC run) is as it was."""
+    why = ev.doc.unknown_reasons_by_query()
+    if not why:
+        return
+    kinds: dict[str, int] = {}
+    for q_kinds in why.values():
+        for kind, n in q_kinds.items():
+            kinds[kind] = kinds.get(kind, 0) + n
+    ids = [ev.doc.query_ids[q] for q in sorted(why)]
+    shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+    _line(out)
+    _line(out, f"unknown grades: {unknown_counted(int(ev.n_unknown.sum()), kinds)} "
+               f"(in {counted(len(ids))}: {shown})")
 
 
 def _summary_text(s: CutoffSummary) -> str:

@@ -378,13 +378,14 @@ class _Outcome:
             before = grade_key(doc, i)
             if key == before:
                 continue
+            said = doc.grade_said(i)  # (an unknown grade's reason too: why it was unknown)
             state, grade, reason = key
             doc.grades_to_edit()[i] = np.nan if grade is None else grade
             doc.state[i] = state
             doc.reason[i] = reason
             self.entries.append(AuditEntry(
                 who=who, when=when, query=doc.query_ids[int(doc.query[i])],
-                source_id=str(doc.source_id[i]), before=given("", before).text,
+                source_id=str(doc.source_id[i]), before=said,
                 after=given("", key).text, note=note, origin=MERGE_ORIGIN))
 
 

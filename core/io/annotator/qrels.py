@@ -188,7 +188,8 @@ def carry_record(doc: Document, judgments: Document) -> Document:
     annotator's grade (and unrateable mark), the judgments' scale (rubric,
     consensus and rounding) where ``doc``'s conventions declare no rubric
     and their guidelines where they declare none (:func:`_with_scale`),
-    what the command line says of the sheet's import
+    why an unknown grade is unknown (an item every annotator declined:
+    docs/conventions.md), what the command line says of the sheet's import
     (:attr:`Document.judgments_notes`) and the texts of ``doc``'s queries
     (:attr:`Document.query_texts`). The join reads grades alone: a run
     given an annotators' sheet (a Label Studio export) as its judgments lost
@@ -200,7 +201,8 @@ def carry_record(doc: Document, judgments: Document) -> Document:
     texts = judgments.query_texts
     doc.query_texts = {q: texts[q] for q in doc.query_ids if q in texts}
     has_notes = vars(Document)["note"].is_made(judgments) and any(judgments.note)
-    if not has_notes and judgments.ratings is None:
+    has_reasons = bool(judgments.reasoned_rows().size)
+    if not has_notes and judgments.ratings is None and not has_reasons:
         return doc
     rows = _rows_of(doc, judgments)
     found = rows >= 0
@@ -208,6 +210,13 @@ def carry_record(doc: Document, judgments: Document) -> Document:
         notes = np.full(len(doc), "", dtype=object)
         notes[found] = judgments.note[rows[found]]
         doc.note = notes
+    if has_reasons:  # why an item the annotators declined is unknown
+        unknown = int(GradeState.UNKNOWN)
+        taken = found & (doc.state == unknown)
+        taken[taken] = judgments.state[rows[taken]] == unknown
+        reasons = np.full(len(doc), "", dtype=object)
+        reasons[taken] = judgments.reason[rows[taken]]
+        doc.reason = reasons
     if judgments.ratings is not None:
         doc.annotators = list(judgments.annotators)
         doc.ratings = _taken(judgments.ratings, rows, np.nan)

@@ -25,6 +25,7 @@ from core.io.workbook.formulas import (
 )
 from core.io.workbook.layout import (
     CANDIDATE_COLUMNS,
+    COLUMN_INDEX,
     SHEETS,
     FloatArray,
     Formats,
@@ -45,12 +46,23 @@ from core.io.workbook.typed_cells import (
     xlsx_numbers,
 )
 from core.io.workbook.values import candidate_values
-from core.model.document import Document
+from core.model.document import Document, GradeState
+from core.model.grades import unknown_note
 
 #: The Conventions sheet's name for the rubric's grades, the current grade
 #: cells' list of choices (an .ods names their validation after it:
 #: :mod:`core.io.workbook.ods_candidates`).
 GRADE_LIST = "grade_list"
+#: The author of the comment an export puts on the current grade cell of a
+#: candidate whose unknown grade has a reason (:func:`reason_notes`). Such a
+#: comment on the grade column is the export's own, written again from the
+#: document at each save, never read back as a person's
+#: (:mod:`core.io.workbook.additions`): known by its text
+#: (:func:`core.model.grades.is_unknown_note`), since LibreOffice saves an
+#: .xlsx's comments without their author.
+REASON_AUTHOR = "NDCG Worksheet"
+#: The current grade's column (0-based), which carries those comments.
+GRADE_COL = COLUMN_INDEX["current grade"]
 #: Columns shown with four decimals (full precision in the cell): gain,
 #: discount, contribution, ideal gain and ideal contribution.
 DECIMAL_COLUMNS = (9, 10, 11, 13, 14)
@@ -83,6 +95,8 @@ def write_candidates(
         raise InputError("a predicted score is infinite, which a workbook cannot hold",
                          hint="give the candidate a finite score or none")
     if n:
+        for at, text in reason_notes(doc, perm):  # (before the rows: constant memory)
+            ws.write_comment(at + 1, GRADE_COL, text, {"author": REASON_AUTHOR})
         _put_candidate_rows(ws, fmt, doc, ev, perm, blocks)
         ws.data_validation(1, 5, n, 5, {
             "validate": "list", "source": f"={GRADE_LIST}", "error_type": "warning",
@@ -94,6 +108,23 @@ def write_candidates(
     print_setup(ws, doc.judgment_version, header_rows=(0, 0), query_column=True)
     ws.print_area(0, 0, max(n, 1), 14)  # the columns people read, not the helpers
     ws.protect("", {"autofilter": True, "format_columns": True})
+
+
+def reason_notes(doc: Document, perm: np.ndarray) -> list[tuple[int, str]]:
+    """Why each unknown grade is unknown, where it has a reason (an item
+    the annotators declined): the candidate's place in ``perm`` (its sheet
+    row less one) and the text (:func:`core.model.grades.unknown_note`:
+    ``unknown: declined by 2 annotators, no judgment (not 0)``), in the
+    sheet's order. The grade cell keeps its word, which the formulas read;
+    the reason is its comment."""
+    rows = doc.reasoned_rows()
+    rows = rows[doc.state[rows] == GradeState.UNKNOWN]
+    if not rows.size:
+        return []
+    at = np.flatnonzero(np.isin(perm, rows))  # (``perm`` may be a batch's part)
+    reason = doc.reason
+    return [(int(k), unknown_note(str(reason[i])))
+            for k, i in zip(at.tolist(), perm[at].tolist(), strict=True)]
 
 
 def _unlift_labels(ws: Any, fmt: Formats, doc: Document, ev: Evaluation, perm: np.ndarray,

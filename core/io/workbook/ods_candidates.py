@@ -19,9 +19,11 @@ from core.engine.evaluation import Evaluation
 from core.io.workbook.candidates import (
     DECIMAL_COLUMNS,
     GRADE_LIST,
+    REASON_AUTHOR,
     Styles,
     block_batches,
     formula_results,
+    reason_notes,
 )
 from core.io.workbook.formulas import (
     FIRST_SO_FAR,
@@ -111,8 +113,9 @@ def _fields(doc: Document, perm: np.ndarray, vals: dict[str, np.ndarray], first_
     listed = f' table:content-validation-name="{GRADE_LIST}"'  # the rubric's dropdown
     out["c4"] = odf_grades(doc.original_grade[perm], doc.original_state[perm],
                            f' table:style-name="ce{grade}"')
-    out["c5"] = odf_grades(doc.grade[perm], doc.state[perm],
-                           f' table:style-name="ce{edit_grade}"{listed}')
+    out["c5"] = _annotated(odf_grades(doc.grade[perm], doc.state[perm],
+                                      f' table:style-name="ce{edit_grade}"{listed}'),
+                           reason_notes(doc, perm))
     out["c12"] = odf_numbers(vals["ideal list k"])
     out["c15"] = odf_numbers(vals["tie group"], vals["tie group"] == 0)
     states = np.array(["number", "unknown", "unrateable"], dtype=object)[doc.state[perm]]
@@ -121,6 +124,18 @@ def _fields(doc: Document, perm: np.ndarray, vals: dict[str, np.ndarray], first_
     for c, values, empty in formula_results(vals):
         out[f"v{c}"] = _results(values, empty)
     return out
+
+
+def _annotated(cells: list[str], notes: list[tuple[int, str]]) -> list[str]:
+    """The grade cells with each note (:func:`~core.io.workbook.candidates.reason_notes`)
+    as the cell's annotation, by :data:`~core.io.workbook.candidates.REASON_AUTHOR`,
+    before the word it explains."""
+    for at, text in notes:
+        head, sep, tail = cells[at].partition("><text:p>")
+        cells[at] = (f"{head}><office:annotation><dc:creator>{REASON_AUTHOR}</dc:creator>"
+                     f"<text:p>{escape(text, quote=False)}</text:p></office:annotation>"
+                     f"<text:p>{tail}") if sep else cells[at]
+    return cells
 
 
 def ods_candidate_rows(doc: Document, ev: Evaluation, perm: np.ndarray,
