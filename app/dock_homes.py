@@ -9,7 +9,8 @@ share of the window (:data:`AREA_SIZE`, :func:`share`), and where the side
 columns would leave the grid too little for its key columns they give way
 (:func:`narrowed_sides`, in :data:`GIVES_WAY_FIRST`'s order); where the
 window can hold the grid's every column, they give way to those too, down
-to what their views need to read.
+to what their views need to read (and further, to their short floors,
+where that makes the window hold it).
 """
 
 from __future__ import annotations
@@ -142,6 +143,7 @@ def narrowed_sides(sizes: dict[Qt.DockWidgetArea, int], width: int,
               grid_least: int = GRID_LEAST, separator: int = 0,
               kept: Collection[Qt.DockWidgetArea] = (), grid_whole: int = 0,
               floors: Mapping[Qt.DockWidgetArea, int] | None = None,
+              shorts: Mapping[Qt.DockWidgetArea, int] | None = None,
               ) -> dict[Qt.DockWidgetArea, int]:
     """The side columns' widths, narrowed (to :data:`SIDE_LEAST` at the
     least) where they would leave the grid less than ``grid_least`` of the
@@ -155,18 +157,32 @@ def narrowed_sides(sizes: dict[Qt.DockWidgetArea, int], width: int,
     summary's what it asks for), to the grid's whole column set
     (``grid_whole``), the left one first (its queries' texts elide, whole
     on hover): at 1920x1080 the navigator asking for its texts' 40
-    characters (494 px) cut the grid's last column."""
+    characters (494 px) cut the grid's last column. Last, where the whole
+    set is still short and the sides' short floors in ``shorts`` (the
+    navigator's statuses in their short forms) hold it, down to those (at
+    1920x1080 beside 40-character ids and unresolved queries, the
+    navigator's floor of 496 px left the grid 29 px short): not where
+    they would not (narrower for nothing)."""
     sides = {a: n for a, n in sizes.items() if a not in VERTICAL}
     narrowed = dict(sizes)
     giving = sorted(set(sides) - set(kept), key=GIVES_WAY_FIRST.index)
-    for need, order, floor in (
-            (grid_least, giving, lambda a: SIDE_LEAST),
-            (grid_whole, giving[::-1], lambda a: (floors or {}).get(a, narrowed[a]))):
-        over = sum(narrowed[a] for a in sides) + separator * len(sides) + need - width
+
+    def over(need: int) -> int:
+        return sum(narrowed[a] for a in sides) + separator * len(sides) + need - width
+
+    def room(area: Qt.DockWidgetArea, floor: Mapping[Qt.DockWidgetArea, int] | None) -> int:
+        return max(0, narrowed[area] - max(SIDE_LEAST, (floor or {}).get(area, narrowed[area])))
+
+    whole = (grid_whole, giving[::-1])
+    for need, order, floor in ((grid_least, giving, dict.fromkeys(sides, SIDE_LEAST)),
+                               (*whole, floors), (*whole, shorts)):
+        lacking = over(need)
+        if floor is shorts and lacking > sum(room(a, shorts) for a in order):
+            continue
         for area in order:
-            given = min(max(0, over), max(0, narrowed[area] - max(SIDE_LEAST, floor(area))))
+            given = min(max(0, lacking), room(area, floor))
             narrowed[area] -= given
-            over -= given
+            lacking -= given
     return narrowed
 
 

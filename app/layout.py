@@ -401,13 +401,14 @@ class Workplace(QObject):
         width, height = w.width(), w.height()
         homes = {name: self.home(name) for name in self.homes}
         fronts = {name: home for name, home in homes.items() if starts_group(home)}
-        asked, floors, least = self._asked(), self._floors(), self.grid_least()
+        asked, least = self._asked(), self.grid_least()
+        floors, shorts = self._floors(), self._floors(short=True)
         shares = {home.area: share(
             home.area, height if home.area in VERTICAL else width, asked.get(home.area, 0),
             self._size(home.area)) for home in fronts.values()}
         shares = widened_sides(shares, width, least, self._separator(), floors)
         sizes = narrowed_sides(shares, width, least, self._separator(),
-                               grid_whole=self.grid_whole(), floors=floors)
+                               grid_whole=self.grid_whole(), floors=floors, shorts=shorts)
         for name, home in fronts.items():
             if home.area in self.dragged:  # (the user's width: size_for_document)
                 continue
@@ -419,20 +420,22 @@ class Workplace(QObject):
         if self._whole and self.window.isVisible():  # View > Reset layout
             QTimer.singleShot(0, self._fit_columns)
 
-    def _floors(self) -> dict[Qt.DockWidgetArea, int]:
+    def _floors(self, *, short: bool = False) -> dict[Qt.DockWidgetArea, int]:
         """Per side area, how far it gives way to the grid's whole column
         set: the widest least width of its docks shown (``least_width()``
         where a dock's view says one: the navigator's, where its ids and
         status still read; else what the view asks for, its size hint: the
         summary gives its share beyond it). Views not made yet are not
-        asked (nor made for it)."""
+        asked (nor made for it). ``short``: the short floors
+        (``least_width(short=True)``: the navigator's statuses in their
+        short forms), where those hold what the floors do not."""
         floors: dict[Qt.DockWidgetArea, int] = {}
         for name in self.homes:
             home, widget = self.home(name), self.docks[name].widget()
             if home.hidden or home.area in VERTICAL or isinstance(widget, Unmade):
                 continue
             least = getattr(widget, "least_width", None)
-            wanted = least() if callable(least) else widget.sizeHint().width()
+            wanted = least(short=short) if callable(least) else widget.sizeHint().width()
             floors[home.area] = max(floors.get(home.area, 0), wanted)
         return floors
 
@@ -459,7 +462,8 @@ class Workplace(QObject):
         least, separator = self.grid_least(), self._separator()
         kept = self.dragged & set(sizes)
         narrowed = narrowed_sides(sizes, w.width(), least, separator, kept,
-                                  grid_whole=self.grid_whole(), floors=self._floors())
+                                  grid_whole=self.grid_whole(), floors=self._floors(),
+                                  shorts=self._floors(short=True))
         changed = [area for area in sizes if narrowed[area] != sizes[area]]
         if changed:
             w.resizeDocks([fronts[a] for a in changed], [narrowed[a] for a in changed],

@@ -561,7 +561,9 @@ class MainWindow(EditingWindow):
         super().showEvent(event)
         if not self._fitted:  # once laid out, the first time: the rows in view count
             self._fitted = True
-            QTimer.singleShot(0, self.fit_columns)
+            # Rows that overflowed the grid before it was shown (a run read
+            # before the first show) gave no way then (_rows_overflow): now.
+            QTimer.singleShot(0, self._columns_changed if self._overflow else self.fit_columns)
 
     def reset_layout(self) -> None:
         """View > Reset layout: the first-start window, docks and grid columns

@@ -624,16 +624,28 @@ def test_every_column_stays_in_view_at_1920x1080_when_a_scroll_bar_comes(qtbot):
 
 
 def _long_ids_doc():
-    """Twelve queries with 40-character ids, 20 ClueWeb ids each."""
+    """Twelve queries with 40-character ids, 40 ClueWeb ids each (the
+    grid's rows overflow it at 1920x1080: its vertical scroll bar counts),
+    every third query with an unknown grade (unresolved: the navigator's
+    Status column as wide as "? unresolved")."""
     from tests.conftest import doc_of
 
+    return doc_of(_long_ids_rows())
+
+
+def _long_ids_rows() -> list[tuple[str, str, float, int | None]]:
+    """:func:`_long_ids_doc`'s (query, source, score, grade) rows."""
     long_id = "topic-{:02d}-abcdefghijklmnopqrstuvwxyz0123"
-    return doc_of([(long_id.format(q), f"{CLUEWEB[:-5]}{q}{r:04d}", 30.0 - r, r % 4)
-                   for q in range(12) for r in range(20)])
+    return [(long_id.format(q), f"{CLUEWEB[:-5]}{q}{r:04d}", 40.0 - r,
+             None if q % 3 == 1 and r == 5 else r % 4) for q in range(12) for r in range(40)]
+
+
+#: Laptops' screens beside those of :data:`SCREENS`.
+LAPTOPS = {"1366x768": QRect(0, 0, 1366, 768), "1600x900": QRect(0, 0, 1600, 900)}
 
 
 @pytest.mark.parametrize("document", ["texts", "40-character ids", "both"])
-@pytest.mark.parametrize("screen", ["1920x1080", "1280x800"])
+@pytest.mark.parametrize("screen", ["1920x1080", "1280x800", "1366x768", "1600x900"])
 def test_the_grid_keeps_every_column_beside_a_wide_navigator(qtbot, screen, document):
     """With queries' texts the navigator asks for 40 characters of them
     (494 px at 1920x1080): the grid's viewport was 1028 px against 1066 of
@@ -641,14 +653,23 @@ def test_the_grid_keeps_every_column_beside_a_wide_navigator(qtbot, screen, docu
     the navigator's 457 px and the summary's 384 left 1065 px against 1116
     (both fail before). The navigator gives way to the grid's whole column
     set down to where its ids and status still read (the texts elide,
-    whole on hover), the right column down to what its views ask for. At
-    1280x800 the key columns read; with 40-character ids the navigator is
-    as wide as before (its share's most, 346 px: there the status gives way
-    to the ids, as before), with the example's ids and texts it takes the
-    width where its ids and status read (the next test)."""
+    whole on hover), the right column down to what its views ask for; with
+    unresolved queries too ("? unresolved" widens the Status column) its
+    floor, 496-500 px, left the grid 1100 px against 1130 (Its ideal
+    contribution cut: fails before): it goes down to its statuses' short
+    forms there. At 1280x800 the key columns read; with 40-character ids
+    the navigator is as wide as before (its share's most, 346 px: there
+    the status gives way to the ids, as before), with the example's ids
+    and texts it takes the width where its ids and status read (the next
+    test). At 1366x768 and 1600x900 the key columns read; the status shows
+    but beside 40-character ids and unresolved queries at 1366x768, where
+    the navigator's floor (496 px) is 3 px past what the key columns
+    leave: the status gives way to the ids there, as at 1280x800."""
     import dataclasses
 
     from app.models.queries import QueryColumn
+    from core.engine.evaluation import Status
+    from core.engine.results import STATUS_BY_CODE
 
     w = build_window(None)
     qtbot.addWidget(w)
@@ -659,21 +680,55 @@ def test_the_grid_keeps_every_column_beside_a_wide_navigator(qtbot, screen, docu
             q: f"How do I renew a passport that expired while I was living abroad ({q})?"
             for q in doc.query_ids})
     w.set_document(doc)
-    w.workplace.reset(SCREENS[screen])
+    w.workplace.reset({**SCREENS, **LAPTOPS}[screen])
     _settle(qtbot, w)
     w.fit_columns()
     _settle(qtbot, w)
-    assert _outside(w.grid, IN_VIEW[screen]) == []
-    nav = w.navigator.view
-    if screen == "1280x800":
+    statuses = {STATUS_BY_CODE[int(c)] for c in w.evaluation.status_code[:, 0]}
+    assert Status.UNRESOLVED in statuses
+    assert _outside(w.grid, IN_VIEW.get(screen, list(KEY_COLUMNS))) == []
+    navigator = w.navigator
+    nav = navigator.view
+    if screen in ("1280x800", "1366x768"):
         width = w.docks["queryNavigatorDock"].width()
-        assert width == (w.navigator.least_width() if document == "texts" else 346)
+        share = round({**SCREENS, **LAPTOPS}[screen].width() * 0.27)  # (its share's most)
+        assert width == (navigator.least_width() if document == "texts" else share)
         assert nav.isColumnHidden(QueryColumn.STATUS) is (document != "texts")
         w.session.mark_saved()
         return
+    if screen == "1920x1080" and document != "texts":
+        assert w.grid.verticalScrollBar().maximum() > 0  # (its width counts)
     assert not nav.isColumnHidden(QueryColumn.STATUS)
     assert nav.columnViewportPosition(QueryColumn.STATUS) + nav.columnWidth(
         QueryColumn.STATUS) <= nav.viewport().width()
+    assert elided_headers(nav) == []
+    w.session.mark_saved()
+
+
+def test_rows_that_overflow_the_grid_before_the_first_show_count_at_it(qtbot, tmp_path):
+    """A file read before the window is first shown (the launcher reads it
+    while Qt loads): the docks were sized before the grid was laid out,
+    without its vertical scroll bar, and the rows overflowing it then gave
+    no way (the window not shown yet): at 1920x1080 beside 40-character
+    ids and unresolved queries the grid had 1116 px against the 1130 its
+    columns and the bar take, Its ideal contribution cut (seen under Xvfb
+    with the launcher: fails before). The first show gives way to them."""
+    path = tmp_path / "long.csv"
+    lines = ["query,source_id,score,grade"] + [
+        f"{q},{source},{score},{'' if grade is None else grade}"
+        for q, source, score, grade in _long_ids_rows()]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    w = build_window(path)
+    qtbot.addWidget(w)
+    w.workplace.reset(SCREENS["1920x1080"])  # (not shown yet: as restore() at a first start)
+    w.show()
+    _settle(qtbot, w)
+    qtbot.wait(20)  # (the first show's fit, on a timer)
+    _settle(qtbot, w)
+    grid = w.grid
+    assert grid.verticalScrollBar().maximum() > 0
+    assert _outside(grid, IN_VIEW["1920x1080"]) == []
+    assert w.centralWidget().width() >= w.grid_panel.key_width(every=True)
     w.session.mark_saved()
 
 

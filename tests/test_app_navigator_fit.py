@@ -216,6 +216,37 @@ def test_a_status_is_shown_in_the_longest_form_its_ndcg_cell_holds(qtbot: Any) -
     assert [shown(0), shown(2)] == ["? unresolved", "∅ undefined"]
 
 
+def test_a_status_is_shown_whole_in_the_columns_fitted_to_it(qtbot: Any) -> None:
+    """The NDCG column fitted to its widest word and the Status column to
+    its widest label show them whole: the cell's rect leaves out the grid's
+    line, which the fit's margins count, and the NDCG column fitted to
+    "unresolved" read "unres." (fails before); the Status column reads
+    "? unresolved" (whoever draws it: the same delegate once it gives way
+    to the grid's every column in its short forms)."""
+    nav = QueryNavigator(lambda: 4)
+    qtbot.addWidget(nav)
+    nav.resize(600, 400)
+    nav.set_evaluation(evaluate(_document()))
+    nav.show()
+    qtbot.waitExposed(nav)
+    view = nav.view
+
+    def shown(q: int, column: int) -> str:
+        index = view.model().index(q, column)
+        option = QStyleOptionViewItem()
+        option.initFrom(view)
+        option.rect = view.visualRect(index)
+        option.widget = view
+        view.itemDelegateForIndex(index).initStyleOption(option, index)
+        return option.text
+
+    assert not view.isColumnHidden(QueryColumn.STATUS)
+    assert [shown(0, QueryColumn.NDCG), shown(2, QueryColumn.NDCG)] == [
+        "unresolved", "undefined"]
+    assert [shown(0, QueryColumn.STATUS), shown(2, QueryColumn.STATUS)] == [
+        "? unresolved", "∅ undefined"]
+
+
 def test_the_fit_reads_the_models_texts_not_its_cells(qtbot: Any,
                                                       monkeypatch: Any) -> None:
     """The navigator's columns are fitted from the model's own texts for the

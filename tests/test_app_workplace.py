@@ -775,3 +775,27 @@ def test_the_left_column_takes_its_floor_past_its_share_where_the_grid_keeps_its
     assert widened_sides(sizes, 1280, 566, 6, {left: 391}) == sizes
     assert widened_sides(sizes, 1280, 566, 6, {left: 300}) == sizes  # (never narrowed)
     assert widened_sides(sizes, 1280, 566, 6, {right: 400}) == sizes
+
+
+def test_the_sides_go_down_to_their_short_floors_only_where_that_holds_the_grid():
+    """At 1920x1080 beside 40-character ids and unresolved queries the
+    navigator's floor (ids whole, "? unresolved" whole) is 496 px, the
+    summary's 312: with the two handles the grid has 1100 px of the 1130
+    its every column takes. Its short floor (the statuses in their short
+    forms, the NDCG at a number's width) is 457: it gives the 30 px down to
+    466, never past what the grid needs. Where even the short floors leave
+    the grid short (1600x900), nothing below the floors is given (narrower
+    for nothing); the key columns' pass is as before."""
+    from app.dock_homes import narrowed_sides
+
+    left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
+    floors, shorts = {left: 496, right: 312}, {left: 457, right: 312}
+    sizes = {left: 496, right: 312}
+    assert narrowed_sides(sizes, 1920, 549, 6, grid_whole=1130, floors=floors) == sizes
+    assert narrowed_sides(sizes, 1920, 549, 6, grid_whole=1130, floors=floors,
+                          shorts=shorts) == {left: 466, right: 312}
+    assert narrowed_sides(sizes, 1600, 549, 6, grid_whole=1130, floors=floors,
+                          shorts=shorts) == sizes
+    at_1280 = narrowed_sides(sizes, 1280, 549, 6, grid_whole=1130, floors=floors)
+    assert narrowed_sides(sizes, 1280, 549, 6, grid_whole=1130, floors=floors,
+                          shorts=shorts) == at_1280

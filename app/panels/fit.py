@@ -12,8 +12,8 @@ from PySide6.QtGui import QFont, QFontMetricsF
 from PySide6.QtWidgets import QHeaderView, QStyle, QStyledItemDelegate, QTableView
 
 __all__ = ["columns_width", "elided_headers", "fit_columns", "fit_rows_to_font", "header_widths",
-           "measured_rows", "resized_at_once", "show_if_room", "show_yielding", "text_margins",
-           "text_width", "text_widths"]
+           "measured_rows", "resized_at_once", "room_for", "show_if_room", "show_yielding",
+           "text_margins", "text_width", "text_widths"]
 
 
 def header_widths(view: QTableView) -> list[int]:
@@ -242,15 +242,22 @@ def show_if_room(view: QTableView, column: int, width: int, *, reserve: int = 0)
     return bool(show_yielding(view, ((column, width),), reserve=reserve))
 
 
+def room_for(view: QTableView, columns: Sequence[int], *, reserve: int = 0) -> int:
+    """The pixels ``view``'s other columns (and ``reserve`` pixels more)
+    leave ``columns``, shown or hidden."""
+    header = view.horizontalHeader()
+    shown = sum(header.sectionSize(c) for c in columns if not view.isColumnHidden(c))
+    return view.width() - (columns_width(view) - shown) - reserve
+
+
 def show_yielding(view: QTableView, columns: Sequence[tuple[int, int]], *,
                   reserve: int = 0) -> list[int]:
     """Show each of ``columns`` (column, width in pixels) that the view's
     other columns (and ``reserve`` pixels more) leave room for, the first
     giving way first (hidden) until the rest fit: the last is the one kept
     longest. The columns shown, in ``columns``' order."""
+    room = room_for(view, [c for c, _ in columns], reserve=reserve)
     header = view.horizontalHeader()
-    shown = sum(header.sectionSize(c) for c, _ in columns if not view.isColumnHidden(c))
-    room = view.width() - (columns_width(view) - shown) - reserve
     kept = list(columns)
     while kept and sum(w for _, w in kept) > room:
         kept.pop(0)

@@ -31,6 +31,7 @@ from app.panels.fit import (
     header_widths,
     measured_rows,
     resized_at_once,
+    room_for,
     show_if_room,
     text_margins,
     text_width,
@@ -131,6 +132,9 @@ class QueryNavigator(QWidget):
         fit_rows_to_font(self.view)
         # a status in the longest form its cell holds whole ("unres.", not "unr…ved")
         self.view.setItemDelegateForColumn(QueryColumn.NDCG, StatusFitsDelegate(decimals, self))
+        # ... and the status column too, narrowed to its short forms where the
+        # navigator gives way to the grid's every column (least_width(short=True))
+        self.view.setItemDelegateForColumn(QueryColumn.STATUS, StatusFitsDelegate(decimals, self))
         # A query elided in its column ("what ye…ll fall") is whole on hover,
         # as a long source id in the grid is (the delegate's tooltip).
         # (its line breaks' marks drawn apart from its text: IdDelegate)
@@ -138,8 +142,9 @@ class QueryNavigator(QWidget):
         self.view.selectionModel().currentRowChanged.connect(self._current_changed)
         self.setMinimumWidth(160)
         #: The status column's fitted width (it is hidden when the side column
-        #: has not that room: the NDCG column says every status but ok in words).
-        self._status_width = 0
+        #: has not that room: the NDCG column says every status but ok in words),
+        #: and the least it is shown at, its statuses in their short forms.
+        self._status_width = self._status_least = 0
         #: The NDCG column's fitted width (its widest word, "undefined"), and
         #: the least it gives way to before the status hides (a number's).
         self._ndcg_width = self._ndcg_least = 0
@@ -222,6 +227,8 @@ class QueryNavigator(QWidget):
             self._status_width = max(header_widths(view)[QueryColumn.STATUS],
                                      min(320, measured[QueryColumn.STATUS]),
                                      self._widest_status())
+            self._status_least = min(self._status_width, max(
+                header_widths(view)[QueryColumn.STATUS], self._widest_status(short=True)))
             if not hidden:
                 view.horizontalHeader().resizeSection(QueryColumn.STATUS, self._status_width)
         finally:
@@ -234,21 +241,22 @@ class QueryNavigator(QWidget):
         self._ids_most, self._ids_least = self._widest_ids(IDS_CHARACTERS)
         self._fit_status()
 
-    def _widest_status(self) -> int:
+    def _widest_status(self, *, short: bool = False) -> int:
         """The widest status any query of the evaluation shows ("? unresolved"),
         with a cell's margins (pixels): the rows measured are the first
         ~1,000 from the top, and at 1280x800 a run of 2,000 queries whose
         unresolved ones came after them had its Status fitted to "∅ undefined"
-        and read "? unr…olved" (the summary's cutoff table's rule)."""
+        and read "? unr…olved" (the summary's cutoff table's rule). ``short``:
+        the widest of their short forms ("unres.")."""
         ev = self.model.evaluation
         if ev is None or not ev.status_code.size:
             return 0
         # (counted, not np.unique: app.panels.summary._fit_columns says why)
         counts = np.bincount(ev.status_code.ravel(), minlength=len(STATUS_BY_CODE))
         metrics = QFontMetricsF(self.view.font())
+        looks = [STATUS_LOOK[STATUS_BY_CODE[int(code)]] for code in np.flatnonzero(counts)]
         return text_margins(self.view) + max(
-            text_width(metrics, STATUS_LOOK[STATUS_BY_CODE[int(code)]].label)
-            for code in np.flatnonzero(counts))
+            text_width(metrics, look.short if short else look.label) for look in looks)
 
     def _widest_ids(self, characters: int) -> tuple[int, int]:
         """The widest of the first 200 query ids cut to ``characters``, with
@@ -282,16 +290,24 @@ class QueryNavigator(QWidget):
         (at 1280x800, ids of 40 characters were cut to 16 beside a status
         column saying "unresolved" again; at 16 pt in a 331 px side column
         it made the list scroll sideways). At 960x540 the first edit's
-        original grade took the navigator 4 px and its status column."""
+        original grade took the navigator 4 px and its status column.
+        Then the status column narrowed to the room left, down to its
+        statuses' short forms ("unres.", each in the longest form its cell
+        holds: "unresolved"), where the navigator gives way to the grid's
+        every column (:meth:`least_width`)."""
         if not self._status_width:
             return
-        header, reserve = self.view.horizontalHeader(), self._ids_extra(least=True)
+        view, status = self.view, QueryColumn.STATUS
+        header, reserve = view.horizontalHeader(), self._ids_extra(least=True)
         for ndcg in dict.fromkeys((self._ndcg_width, self._ndcg_least)):
             if header.sectionSize(QueryColumn.NDCG) != ndcg:
                 header.resizeSection(QueryColumn.NDCG, ndcg)
-            if show_if_room(self.view, QueryColumn.STATUS, self._status_width,
-                            reserve=reserve):
+            if show_if_room(view, status, self._status_width, reserve=reserve):
                 return
+        narrowed = min(self._status_width, room_for(view, [status], reserve=reserve))
+        if narrowed >= self._status_least and show_if_room(view, status, narrowed,
+                                                           reserve=reserve):
+            return
         header.resizeSection(QueryColumn.NDCG, self._ndcg_width)
 
     def _ids_extra(self, *, least: bool = False) -> int:
@@ -337,19 +353,30 @@ class QueryNavigator(QWidget):
         extra = self._ids_extra()
         layout = self.layout()
         margins = layout.contentsMargins().left() * 2 if layout is not None else 0
-        hidden = self._status_width if self.view.isColumnHidden(QueryColumn.STATUS) else 0
-        # (the NDCG column at its whole width, where it gave way to the status)
-        narrowed = max(0, self._ndcg_width
-                       - self.view.horizontalHeader().sectionSize(QueryColumn.NDCG))
-        width = columns_width(self.view) + extra + margins + hidden + narrowed
+        header = self.view.horizontalHeader()
+        # (the status at its whole width where it is hidden or narrowed, and
+        # the NDCG column at its whole width, where it gave way to the status)
+        status = self._status_width - (0 if self.view.isColumnHidden(QueryColumn.STATUS)
+                                       else header.sectionSize(QueryColumn.STATUS))
+        narrowed = max(0, self._ndcg_width - header.sectionSize(QueryColumn.NDCG))
+        width = columns_width(self.view) + extra + margins + max(0, status) + narrowed
         return QSize(max(width, self.minimumWidth()), super().sizeHint().height())
 
-    def least_width(self) -> int:
+    def least_width(self, *, short: bool = False) -> int:
         """The width at which the query ids (a text's first
         :data:`TEXT_LEAST` characters) and the status still read, as
         :meth:`sizeHint` counts (what the side column keeps when it gives
-        way to the grid's columns: :class:`app.layout.Workplace`)."""
-        return self.sizeHint().width() - self._ids_extra() + self._ids_extra(least=True)
+        way to the grid's columns: :class:`app.layout.Workplace`). ``short``:
+        the status in its short forms ("unres.", whole on hover) and the
+        NDCG column at a number's width (its statuses "unres." too), what
+        it keeps where that holds the grid's every column (at 1920x1080
+        beside 40-character ids and unresolved queries, 496 px left the
+        grid 29 px short of Its ideal contribution)."""
+        least = self.sizeHint().width() - self._ids_extra() + self._ids_extra(least=True)
+        if short:
+            least -= (self._status_width - self._status_least
+                      + self._ndcg_width - self._ndcg_least)
+        return least
 
     def select_query(self, q: int) -> None:
         """Make ``q`` current (if the filter shows it) without re-emitting."""

@@ -27,5 +27,8 @@ class StatusFitsDelegate(NumberDelegate):
         look, view = LOOK_OF_SHOWN.get(option.text), option.widget
         if look is None or option.rect.width() <= 0 or not isinstance(view, QTableView):
             return  # (a size hint asks with no cell: the label whole)
-        room, font = option.rect.width() - text_margins(view), option.font
+        # (the cell's rect leaves out the grid's line, which text_margins
+        # counts: the NDCG column fitted to "unresolved" read "unres.")
+        grid = 1 if view.showGrid() else 0
+        room, font = option.rect.width() + grid - text_margins(view), option.font
         option.text = look.fitting(lambda text: text_width(font, text) <= room)
