@@ -11,11 +11,15 @@ import io
 import json
 from pathlib import Path
 
+from hypothesis import assume, event, given, settings
+from hypothesis import strategies as st
 from openpyxl import Workbook
 
 from app.cli.main import main
 from core.io.annotator.above import rows_above
 from core.io.annotator.accounting import AboveRow
+from tests.sheetgen import Drawn, sheets
+from tests.sheetimport import PROFILE, holds, run_sheet
 
 TITLE = "Relevance judgments - Q3 2026 review"
 PEOPLE = "Prepared by: Dana Lee and Sam Ortiz, 30 Nov 2026"
@@ -63,9 +67,9 @@ def test_the_rows_above_the_header_are_named_with_what_each_held(tmp_path: Path)
         {"row": 3, "kind": "legend", "text": LEGEND}, {"row": 4, "kind": "blank", "text": ""}]
     rows = report["rows"]
     assert rows == {"read": 7, "imported": 6, "ungraded": 0, "skipped": {}, "rejected": 0,
-                    "blank": 1, "above_header": 4}
+                    "blank": 1}
     # every row of the file: those above the header, the header, those read
-    assert rows["above_header"] + 1 + rows["read"] == 12
+    assert len(report["above_header"]) + 1 + rows["read"] == 12
 
 
 def test_a_sheet_with_its_header_on_row_1_has_no_rows_above(tmp_path: Path) -> None:
@@ -77,7 +81,6 @@ def test_a_sheet_with_its_header_on_row_1_has_no_rows_above(tmp_path: Path) -> N
     assert "above the header" not in out.getvalue()
     report = json.loads((tmp_path / "r.json").read_text("utf-8"))
     assert report["above_header"] == []
-    assert report["rows"]["above_header"] == 0
 
 
 def test_a_legend_over_several_rows_under_its_title_and_notes() -> None:
@@ -87,3 +90,25 @@ def test_a_legend_over_several_rows_under_its_title_and_notes() -> None:
         AboveRow(1, "people", "Annotator: Ana"), AboveRow(2, "legend", "Legend"),
         AboveRow(3, "legend", "0 = not relevant"), AboveRow(4, "legend", "1 = relevant"),
         AboveRow(5, "blank", ""), AboveRow(6, "note", "Grade every result | see the guide"))
+
+
+#: Sheets drawn with their legend above the header, after a title and who
+#: made the sheet or not.
+ABOVE_SHEETS = 12
+
+
+@settings(PROFILE, max_examples=ABOVE_SHEETS)
+@given(sheets(legend="right"),
+       st.sampled_from([".csv", ".xlsx"]))
+def test_drawn_rows_above_the_header_are_each_named(sheet: Drawn, suffix: str) -> None:
+    """Every row above the header of a drawn sheet (a title, who made it,
+    the legend, a blank row) is in the report with what it held, and with
+    the header and the rows read makes the file's every row
+    (tests/sheetimport.holds)."""
+    assume(sheet.above and sheet.legend_lacks is None)
+    event("above: " + ", ".join(dict.fromkeys(sheet.above_kinds)))
+    code, err, report, rows = run_sheet(sheet, suffix)
+    holds(sheet, code, err, report, rows, suffix)
+    if code == 0:
+        assert report is not None
+        assert [a["kind"] for a in report["above_header"]] == sheet.above_kinds

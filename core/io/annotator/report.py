@@ -359,8 +359,7 @@ class ImportReport:
             "rubric": dict(self.labels), "scale": self.scale,
             "alternatives": [{"scale": n, "rubric": t} for n, t in self.alternatives],
             "columns": [c.to_json() for c in self.columns],
-            "rows": None if self.row_tally is None else {
-                **self.row_tally.to_json(), "above_header": len(self.above)},
+            "rows": self.row_tally.to_json() if self.row_tally is not None else None,
             "above_header": [a.to_json() for a in self.above],
             "rows_read": self.rows_read, "judgments_read": self.judgments_read,
             "imported": self.judgments_imported, "blank_grades": self.blank_grades,
