@@ -634,7 +634,12 @@ class FileOps(QObject):
             self.journaling.saved(None, self.file_state)
         Settings().last_directory = str(path.parent)
         self.add_recent(path)
-        self.window.show_message(self.tr("Saved {0}").format(path), 10000)
+        # One rule, however the path was given (a file opened by a relative
+        # name was said "Saved run_a-lo.ods", one chosen in the dialog by
+        # its whole path): the name first, then the folder it is in.
+        where = path.absolute()
+        self.window.show_message(self.tr("Saved {0} in {1}").format(where.name, where.parent),
+                                 10000)
         self.saved.emit(str(path))
 
     # -- export (app.exports) -----------------------------------------------------------

@@ -33,6 +33,23 @@ WORD_SCALES: dict[str, tuple[list[int], Callable[[int], Any]]] = {
     "labels": SCALES["labels"], "words": ([0, 1, 2, 3], lambda g: WORDS[g])}
 
 
+#: The titles and the people an annotators' sheet names above its header.
+TITLES = ["Relevance judgments - round 2", "Search quality review, Q3", "Judging sheet"]
+PEOPLE = ["Prepared by: Dana Lee", "Annotators: Ana, Ben", "Reviewed by Sam Ortiz"]
+
+
+def above_rows(sheet: Drawn, rnd: Random, legend: list[list[Any]]) -> None:
+    """The legend's rows above the header as annotators write them: after a
+    title (a cell a spreadsheet merges across the table) and who made the
+    sheet, either or both or neither, a blank row below; their kinds kept
+    (:attr:`~tests.sheetgen_drawn.Drawn.above_kinds`)."""
+    head = rnd.choice([[], ["title"], ["people"], ["title", "people"],
+                       ["title", "people", "blank"]])
+    said = {"title": [rnd.choice(TITLES)], "people": [rnd.choice(PEOPLE)], "blank": []}
+    sheet.above = [*(said[k] for k in head), *legend, []]
+    sheet.above_kinds = [*head, *(["legend"] * len(legend)), "blank"]
+
+
 def words_legend(sheet: Drawn, rnd: Random, scale: str, wrong: bool) -> None:
     """A legend of ``scale``'s labels without grades (without its top label
     when ``wrong``), each as the cells write it or in other case: in one
@@ -64,7 +81,7 @@ def words_legend(sheet: Drawn, rnd: Random, scale: str, wrong: bool) -> None:
                       for i, r in enumerate(sheet.rows)]
         sheet.column_kinds = [*sheet.column_kinds, "legend"]
     elif place < 0.65:
-        sheet.above = [*rows, []]
+        above_rows(sheet, rnd, rows)
     else:
         sheet.legend_sheet = rows
     sheet.legend_words, sheet.legend_order = tuple(listed), order
@@ -97,7 +114,7 @@ def scale_legend(sheet: Drawn, rnd: Random, scale: str, wrong: bool) -> None:
                       for i, r in enumerate(sheet.rows)]
         sheet.column_kinds = [*sheet.column_kinds, *(["legend"] * len(beside[0]))]
     elif place < 0.6:
-        sheet.above = [*rows, []]
+        above_rows(sheet, rnd, rows)
     else:
         sheet.legend_sheet = [["Grade", "Meaning"] if form == "pairs" else ["Legend"], *rows]
     sheet.legend_lacks = float(LEGENDS[scale][-1][0]) if wrong else None

@@ -92,6 +92,15 @@ def holds(sheet: Drawn, code: int, err: str, report: dict | None, rows: list[dic
     # The rows add up, every column is accounted for.
     tally = report["rows"]
     assert tally["read"] == len(sheet.rows) - 1 or sheet.layout in ("transposed", "survey")
+    # and the rows above the header (a legend, a blank row), each named
+    above = getattr(sheet, "above", [])
+    assert [a["row"] for a in report["above_header"]] == list(range(1, len(above) + 1)) \
+        or sheet.layout in ("transposed", "survey")
+    assert len(report["above_header"]) + 1 + tally["read"] == len(above) + len(sheet.rows) \
+        or sheet.layout in ("transposed", "survey")
+    event("above the header: " + (", ".join(getattr(sheet, "above_kinds", [])) or "none"))
+    assert [a["kind"] for a in report["above_header"]] == getattr(sheet, "above_kinds", []) \
+        or sheet.layout in ("transposed", "survey")
     assert tally["read"] == tally["imported"] + tally["ungraded"] \
         + sum(tally["skipped"].values()) + tally["rejected"] + tally["blank"]
     assert [c["index"] for c in report["columns"]] == list(range(len(report["columns"])))

@@ -233,7 +233,7 @@ def test_save_writes_the_edits_clears_the_journal_and_the_modified_flag(
     assert back.grade[0] == 2.5
     assert (back.state[4], back.reason[4]) == (GradeState.UNRATEABLE, "paywall")
     assert boxes.shown == []
-    assert window.statusBar().currentMessage() == f"Saved {sheet}"
+    assert window.statusBar().currentMessage() == f"Saved {sheet.name} in {sheet.parent}"
     _grade(window, 1, 0.0)
     assert ops.save(blocking=True)  # the format was accepted once for this file
     assert len(boxes.questions) == 1

@@ -257,3 +257,21 @@ def test_the_columns_table_gives_the_headers_what_they_ask_up_to_a_share(
     qtbot.waitUntil(lambda: wide.columnWidth(HEADER_COLUMN) == ask)
     assert wide.columnWidth(WHY_COLUMN) >= max(
         text_width(font, model.index(r, WHY_COLUMN).data()) for r in rows)
+
+
+def test_the_report_page_names_the_rows_above_the_header(qtbot: Any, tmp_path: Path) -> None:
+    """A title, who prepared the sheet, its legend and a blank row above the
+    header on row 5: the summary names each with what it held and the rows'
+    tally says them after the rows read (rows 1-4 were in no line)."""
+    from tests.test_import_above_header import annotators_sheet
+
+    view = _report(qtbot, annotators_sheet(tmp_path / "annotators.xlsx"))
+    assert view.rows_tally.text() == (
+        "Rows: 7 read = 6 imported + 0 skipped + 0 rejected + 1 blank; rows 1-4 above the "
+        "header, not imported: a title, who made the sheet, the legend, blank")
+    assert view.summary.text().splitlines()[1] == (
+        "rows 1-4, above the header on row 5, not imported: row 1 a title ('Relevance "
+        "judgments - Q3 2026 review'), row 2 who made the sheet ('Prepared by: Dana Lee and "
+        "Sam Ortiz, 30…'), row 3 the legend ('Scale: 0 = not relevant, 1 = partial, 2…'), "
+        "row 4 blank")
+    assert "above the header" not in view.notes.toPlainText()

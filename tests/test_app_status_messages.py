@@ -27,7 +27,7 @@ def test_a_save_is_seen_in_the_status_bar(qtbot, window, tmp_path):
     assert footer.text().startswith("equal-query mean: NDCG@1")
     window.file_ops.save_as(tmp_path / "saved.xlsx", blocking=True)
     message = window.statusBar().currentMessage()
-    assert message == f"Saved {tmp_path / 'saved.xlsx'}"
+    assert message == f"Saved saved.xlsx in {tmp_path}"
     width = window.statusBar().fontMetrics().horizontalAdvance(message)
     assert room_for_messages(window) > width  # was 0: the footer began at the left edge
     assert not footer.isVisible()
@@ -66,3 +66,18 @@ def test_the_footer_says_a_mean_of_no_defined_query_as_a_sentence(qtbot, window)
         conventions=Conventions(cutoffs=(None,))))
     assert footer.text() == (
         "equal-query mean: NDCG@all: no mean (0 of 1 query counted; excluded: 1 undefined)")
+
+
+def test_a_save_says_the_name_and_its_folder_however_the_path_was_given(
+        qtbot, window, tmp_path, monkeypatch):
+    """A file given by a relative name (opened from the command line in its
+    folder) and one by its whole path are said alike: the name, then the
+    folder (the first was said "Saved run_a-lo.ods", the second "Saved
+    /tmp/.../run_a.xlsx", in a new user's trial)."""
+    from pathlib import Path
+
+    monkeypatch.chdir(tmp_path)
+    window.file_ops.save_as(Path("run_a-lo.ods"), blocking=True)
+    assert window.statusBar().currentMessage() == f"Saved run_a-lo.ods in {tmp_path}"
+    window.file_ops.save_as(tmp_path / "run_a.xlsx", blocking=True)
+    assert window.statusBar().currentMessage() == f"Saved run_a.xlsx in {tmp_path}"

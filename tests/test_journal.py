@@ -76,11 +76,12 @@ def test_grade_note_conventions_replay_exactly_with_audit(sheet: Path):
     assert fresh.original_grade[1] == doc.original_grade[1] == 3.0  # raw grade kept
     assert fresh.conventions == conventions
     assert fresh.conventions.gain.rule is GainRule.EXPONENTIAL
-    # Audit entries come back with the original author, note and time.
+    # Audit entries come back with the original author, note and time (an
+    # unrateable grade's with its reason, as the grid shows it).
     got = [(a.who, a.source_id, a.before, a.after, a.note, a.when) for a in fresh.audit]
     assert [g[:5] for g in got] == [
         ("ana", "A", "3", "2.5", "re-read"),
-        ("bo", "A", "3", "unrateable", ""),
+        ("bo", "A", "3", "unrateable: page is blank", ""),
         ("ana", "A", "2.5", "unknown", ""),
     ]
     assert [g[5] for g in got] == [e["when"] for e in journal.entries()[:3]]

@@ -71,11 +71,11 @@ def test_undo_and_redo_restore_exactly_and_append_to_the_audit(session: Workshee
     assert doc.state[1] == UNRATEABLE
     assert doc.reason[1] == "broken link"
     assert [(a.source_id, a.before, a.after, a.note, a.origin) for a in doc.audit] == [
-        ("A", "3", "unrateable", "pasted", "app"),
+        ("A", "3", "unrateable: broken link", "pasted", "app"),
         ("C", "0", "2", "pasted", "app"),
         ("C", "2", "0", "undo of 0 → 2", "undo"),
-        ("A", "unrateable", "3", "undo of 3 → unrateable", "undo"),
-        ("A", "3", "unrateable", "redo: pasted", "redo"),
+        ("A", "unrateable: broken link", "3", "undo of 3 → unrateable", "undo"),
+        ("A", "3", "unrateable: broken link", "redo: pasted", "redo"),
         ("C", "0", "2", "redo: pasted", "redo"),
     ]
     assert session.redo() is None

@@ -424,7 +424,7 @@ def test_grade_cells_read_like_typed_and_pasted_grades(tmp_path: Path) -> None:
     assert (back.state[m["A"]], back.reason[m["A"]]) == (GradeState.UNRATEABLE, "page gone")
     assert (back.grade[m["C"]], back.state[m["C"]]) == (2.5, GradeState.NUMBER)
     assert [(e.source_id, e.after) for e in back.audit] == [
-        ("B", "unrateable"), ("A", "unrateable"), ("C", "2.5")]
+        ("B", "unrateable"), ("A", "unrateable: page gone"), ("C", "2.5")]
 
 
 @pytest.mark.parametrize(("value", "message"), [

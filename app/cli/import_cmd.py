@@ -188,8 +188,7 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
     if args.output == STDIN:  # the sheet went to stdout: what was done is said on stderr
         out = sys.stderr
     out.write(report.headline() + "\n")
-    if report.hidden_text():
-        out.write(report.hidden_text() + "\n")
+    out.writelines(line + "\n" for line in (report.hidden_text(), report.above_text()) if line)
     if report.excluded:
         out.write(report.skipped_text() + "\n")
     out.writelines(line + "\n" for line in report.warnings)

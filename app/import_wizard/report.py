@@ -94,9 +94,28 @@ def report_counts(report: ImportReport) -> dict[str, str]:
     }
 
 
+#: How the rows' tally names what a row above the header held.
+_ABOVE = {"title": "a title", "people": "who made the sheet", "legend": "the legend",
+          "note": "a note", "blank": "blank"}
+
+
+def _above_line(report: ImportReport) -> str:
+    """The rows above the header and what they held, after the tally: ``;
+    rows 1-4 above the header: a title, who made the sheet, the legend,
+    blank`` ("" when there are none)."""
+    if not report.above:
+        return ""
+    kinds = [_ABOVE[a.kind] for a in report.above]
+    held = [k for n, k in enumerate(kinds) if n == 0 or k != kinds[n - 1]]  # (runs once)
+    first, last = report.above[0].row, report.above[-1].row
+    rows = f"row {first}" if first == last else f"rows {first}-{last}"
+    return f"; {rows} above the header, not imported: {', '.join(held)}"
+
+
 def rows_line(report: ImportReport) -> str:
     """The rows' tally in one line: read = imported + ungraded (every grade
-    cell blank: :data:`NO_GRADE`) + skipped (by reason) + rejected + blank."""
+    cell blank: :data:`NO_GRADE`) + skipped (by reason) + rejected + blank;
+    then the rows above the header and what they held."""
     tally = report.row_tally
     if tally is None:
         return ""
@@ -106,7 +125,7 @@ def rows_line(report: ImportReport) -> str:
             + (f" + {tally.ungraded} {NO_GRADE}" if tally.ungraded else "")
             + f" + {skipped} skipped"
             + (f" ({why})" if why else "") + f" + {tally.rejected} rejected + {tally.blank} "
-            "blank")
+            "blank" + _above_line(report))
 
 
 class ImportReportView(QWidget):
@@ -257,7 +276,8 @@ class ImportReportView(QWidget):
             self.notes.setPlainText("")
             return
         lines = [in_the_wizard(line) for line in report.summary()]  # (the flags as controls)
-        hidden = 1 + bool(report.hidden_text())  # the headline, and what the sheet hides
+        # the headline, what the sheet hides and what its rows above the header hold
+        hidden = 1 + bool(report.hidden_text()) + bool(report.above_text())
         self.summary.setText("\n".join(lines[:hidden]))
         for key, text in report_counts(report).items():
             self.counts[key].setText(text)

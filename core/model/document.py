@@ -484,10 +484,11 @@ class Document:
         otherwise; ``reason`` is kept beside a grade that is not a number
         (an unrateable one's, or why one is unknown: an undo putting back
         an item declined). The original grade is untouched. The entry's
-        from says an unknown grade's reason (``unknown: declined by 2
-        annotators``: :func:`~core.model.grades.audit_grade` reads the
-        grade alone). ``seconds``: the active
-        time the judgment took, when timed. Returns the audit entry.
+        from and to say a grade's reason as :meth:`said_grade` does
+        (``unrateable: paywall``, ``unknown: declined by 2 annotators``:
+        :func:`~core.model.grades.audit_grade` reads the grade alone).
+        ``seconds``: the active time the judgment took, when timed.
+        Returns the audit entry.
         """
         state = GradeState(state)
         if state is GradeState.NUMBER:
@@ -495,7 +496,7 @@ class Document:
                 raise ValueError("a numeric grade must be a finite number")
         else:
             grade = None
-        before = self.grade_said(index)
+        before = self.said_grade(index)  # (with its reason: kept in the log)
         self.grades_to_edit()[index] = np.nan if grade is None else float(grade)
         self.state[index] = state
         self.reason[index] = reason if state is not GradeState.NUMBER else ""
@@ -505,29 +506,13 @@ class Document:
             query=self.query_ids[int(self.query[index])],
             source_id=self.source_text(index),
             before=before,
-            after=grade_text(np.nan if grade is None else float(grade), int(state)),
+            after=self.said_grade(index),
             note=note,
             origin=origin,
             seconds=seconds,
         )
         self.audit.append(entry)
         return entry
-
-    def grade_said(self, index: int) -> str:
-        """Candidate ``index``'s grade as an audit entry's from says it: the
-        number or the state's word, and an unknown grade's reason (why it
-        was unknown, kept in the log: :func:`~core.model.grades.audit_grade`
-        reads the grade alone).
-
-        >>> doc = Document.from_columns(query=["q"] * 2, source_id=list("ab"),
-        ...                             grade=[None, 1.0], reason=["declined by 2 annotators", ""])
-        >>> doc.grade_said(0), doc.grade_said(1)
-        ('unknown: declined by 2 annotators', '1')
-        """
-        said = grade_text(float(self.grade[index]), int(self.state[index]))
-        if int(self.state[index]) == GradeState.UNKNOWN and self.reason_text(index):
-            said += f": {self.reason_text(index)}"
-        return said
 
     def set_conventions(self, conventions: Conventions, *, who: str, note: str = "",
                         origin: str = "app") -> list[AuditEntry]:
@@ -556,6 +541,22 @@ class Document:
         if np.may_share_memory(self.grade, self.original_grade):
             self.grade = self.grade.copy()
         return self.grade
+
+    def said_grade(self, i: int) -> str:
+        """Candidate ``i``'s grade as its audit entries say it: the number,
+        or the state with its reason, if any (``unrateable: paywall``,
+        ``unknown: declined by 2 annotators``), as the grid shows it.
+
+        >>> doc = Document.from_columns(query=["q"] * 2, source_id=["a", "b"],
+        ...                             grade=[1.0, None])
+        >>> doc.set_grade(1, None, GradeState.UNRATEABLE, who="ana", reason="paywall").after
+        'unrateable: paywall'
+        >>> doc.set_grade(1, 2.0, who="ana").before, doc.said_grade(0)
+        ('unrateable: paywall', '1')
+        """
+        said = grade_text(float(self.grade[i]), int(self.state[i]))
+        why = self.reason_text(i) if int(self.state[i]) != GradeState.NUMBER else ""
+        return f"{said}: {why}" if why else said
 
     def reason_text(self, i: int) -> str:
         """Candidate ``i``'s reason (an unrateable grade's, or why an unknown

@@ -54,7 +54,9 @@ class GradeValue:
 
     @property
     def text(self) -> str:
-        """How the audit log and the undo menu write it."""
+        """How the undo menu and an undo's note write it: the state alone
+        (the audit entry's from and to add an unrateable grade's reason:
+        :meth:`~core.model.document.Document.said_grade`)."""
         return grade_text(math.nan if self.grade is None else self.grade, int(self.state))
 
     def put(self, doc: Document, index: int) -> None:

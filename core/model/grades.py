@@ -194,14 +194,17 @@ def reasons_said(kinds: dict[str, int]) -> list[str]:
 
 def audit_grade(said: str) -> str:
     """The grade an audit entry's from or to says (:meth:`Document.set_grade`
-    writes an unknown grade with its reason, ``unknown: declined by 2
-    annotators``), without that reason.
+    writes a grade that is not a number with its reason, ``unknown: declined
+    by 2 annotators``, ``unrateable: paywall``), without that reason.
 
     >>> audit_grade("unknown: declined by 2 annotators"), audit_grade("2")
     ('unknown', '2')
+    >>> audit_grade("unrateable: paywall"), audit_grade("unrateable")
+    ('unrateable', 'unrateable')
     """
     head, colon, _ = said.partition(": ")
-    return head if colon and head == GradeState.UNKNOWN.label else said
+    return head if colon and head in (GradeState.UNKNOWN.label,
+                                      GradeState.UNRATEABLE.label) else said
 
 
 @dataclass(frozen=True)

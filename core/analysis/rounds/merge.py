@@ -378,7 +378,7 @@ class _Outcome:
             before = grade_key(doc, i)
             if key == before:
                 continue
-            said = doc.grade_said(i)  # (an unknown grade's reason too: why it was unknown)
+            said = doc.said_grade(i)  # (a grade's reason too: why it was unknown)
             state, grade, reason = key
             doc.grades_to_edit()[i] = np.nan if grade is None else grade
             doc.state[i] = state

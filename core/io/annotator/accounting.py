@@ -4,7 +4,12 @@ use it), and the rows read as imported + ungraded (every grade cell blank:
 no judgment, the candidate listed with an unknown grade) + skipped (by
 reason) + rejected + blank, checked before anything is written.
 
-Plain values (:class:`ColumnRecord`, :class:`RowTally`) on the
+The rows above the header are named too, each with what it held (a title,
+who made the sheet, the legend, a note, blank: :class:`AboveRow`, read by
+:func:`~core.io.annotator.above.rows_above`), so that every row of the file
+is in a line of the report.
+
+Plain values (:class:`ColumnRecord`, :class:`RowTally`, :class:`AboveRow`) on the
 :class:`~core.io.annotator.report.ImportReport`, for the JSON report and
 the wizard alike.
 """
@@ -12,6 +17,7 @@ the wizard alike.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -20,7 +26,8 @@ import numpy.typing as npt
 from core.io.annotator.model import ColumnMapping, Origin
 from core.io.safety import column_letters
 
-__all__ = ["REPEAT", "ColumnRecord", "RowTally", "column_records", "row_tally"]
+__all__ = ["ABOVE_KINDS", "REPEAT", "AboveRow", "ColumnRecord", "RowTally", "above_text",
+           "column_records", "row_tally"]
 
 #: Why a row repeating an earlier row's query and source is not read.
 REPEAT = "a repeat of an earlier row's query and source, the first kept"
@@ -184,3 +191,53 @@ def row_tally(n_rows: int, row_number: int, skipped: list[tuple[int, str]],
 #: Which of its data rows' statuses a file row of items takes: imported if
 #: any is, else ungraded if any is, else the first by code.
 _RANK = (0, 2, 3, 4, 5, 1)
+
+
+#: What a row above the header holds, as the report names it.
+ABOVE_KINDS = ("title", "people", "legend", "note", "blank")
+
+#: The length a row's text is quoted to in a sentence (longer: clipped, …).
+_SAID_LENGTH = 40
+
+
+class AboveRow(NamedTuple):
+    """One row above the header: its 1-based ``row``, its ``kind`` (one of
+    :data:`ABOVE_KINDS`) and its ``text`` (its filled cells, `` | `` between)."""
+
+    row: int
+    kind: str
+    text: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"row": self.row, "kind": self.kind, "text": self.text}
+
+
+def _quoted(text: str) -> str:
+    return repr(text if len(text) <= _SAID_LENGTH else text[:_SAID_LENGTH - 1].rstrip() + "…")
+
+
+def _rows(first: int, last: int) -> str:
+    return f"row {first}" if first == last else f"rows {first}-{last}"
+
+
+def above_text(above: Sequence[AboveRow], header_row: int) -> str:
+    """The rows above the header (1-based ``header_row``) in one line, a
+    run of legend or blank rows said once: ``rows 1-4, above the header on
+    row 5, not imported: row 1 a title ('Relevance judgments'), row 2 who
+    made the sheet ('Prepared by: Dana Lee'), row 3 the legend ('Scale: 0 =
+    not…'), row 4 blank``; "" when there are none."""
+    if not above:
+        return ""
+    runs: list[list[AboveRow]] = []
+    for a in above:
+        if runs and a.kind in ("legend", "blank") and runs[-1][-1].kind == a.kind:
+            runs[-1].append(a)
+        else:
+            runs.append([a])
+    said = {"title": "a title", "people": "who made the sheet", "legend": "the legend",
+            "note": "a note", "blank": "blank"}
+    parts = [f"{_rows(run[0].row, run[-1].row)} {said[run[0].kind]}"
+             + (f" ({_quoted(run[0].text)})" if run[0].kind != "blank" else "")
+             for run in runs]
+    return (f"{_rows(1, len(above))}, above the header on row {header_row}, not imported: "
+            + ", ".join(parts))

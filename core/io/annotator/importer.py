@@ -11,6 +11,7 @@ from operator import itemgetter
 from pathlib import Path
 
 from core.errors import InputError
+from core.io.annotator.above import rows_above
 from core.io.annotator.accounting import REPEAT as _REPEAT
 from core.io.annotator.accounting import column_records, row_tally
 from core.io.annotator.build import build_document
@@ -134,6 +135,8 @@ def import_table(
     restore_places(report, sheet)  # a reshaped table's places: the file's own
     report.notes.extend(table.notes)
     report.hidden = table.hidden
+    if table.origin is None:  # (a reshaped table's rows are not the file's)
+        report.above = rows_above(table.rows, mapping.header_row)
     if strict:
         _raise_first_problem(sheet, report)
     doc = build_document(sheet, report, conventions, grades, kept_ev, again, rows, cands,

@@ -47,6 +47,7 @@ __all__ = [
     "legend_columns",
     "legend_labels",
     "legend_only",
+    "legend_rows",
     "legend_words",
     "read_labels",
 ]
@@ -166,6 +167,32 @@ def legend_only(rows: Sequence[Sequence[Any]]) -> bool:
     return (sum(lv is not None for lv in levels) >= 2 and None not in levels[1:]
             and _levels([lv for lv in levels if lv is not None]) is not None) or (
         len(filled) <= 2 and bool(_in_rows(filled, "") or in_cells(filled, "")))
+
+
+#: Where a legend found in rows is (``row 3``, ``rows 3-6``, ``cell B3``,
+#: ``cells A3-D3``): its rows.
+_WHERE = re.compile(r"^(?:rows?|cells?) [A-Z]*(\d+)(?:-[A-Z]*(\d+))?$")
+#: A legend's title row (``Legend``, ``Key:``, ``Scale (best first)``).
+_LEGEND_TITLE = re.compile(r"^\s*(?:legend|key|scale|grades?|grading|ratings?)\b", re.I)
+
+
+def legend_rows(rows: Sequence[Sequence[Any]]) -> set[int]:
+    """The rows (1-based) of ``rows`` (a sheet's rows above its header) a
+    legend takes: a grade scale's levels or labels, as the import reads
+    them, and a title row just above them (``Legend``)."""
+    out: set[int] = set()
+    found: list[Legend | Vocabulary] = [*_in_rows(rows, ""), *in_cells(rows, "")]
+    for legend in found:
+        m = _WHERE.match(legend.where)
+        if m is None:
+            continue
+        first, last = int(m.group(1)), int(m.group(2) or m.group(1))
+        out.update(range(first, last + 1))
+        filled = [cell_text(c).strip() for c in rows[first - 2] if cell_text(c).strip()] \
+            if first >= 2 else []
+        if len(filled) == 1 and _LEGEND_TITLE.match(filled[0]):
+            out.add(first - 1)
+    return out
 
 
 def _other_sheets(table: Table) -> tuple[Legend | Vocabulary, ...]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from core.io.annotator.accounting import ColumnRecord, RowTally
+from core.io.annotator.accounting import AboveRow, ColumnRecord, RowTally, above_text
 from core.io.annotator.model import SINGLE_FIELDS, ColumnMapping
 from core.io.annotator.scales import Vocabulary, label_key
 from core.io.safety import column_letters
@@ -185,8 +185,15 @@ class ImportReport:
     #: The data rows: imported + ungraded + skipped (by reason) + rejected +
     #: blank.
     row_tally: RowTally | None = None
+    #: The rows above the header, each with what it held (none imported).
+    above: tuple[AboveRow, ...] = ()
     #: The rows and columns the sheet hides, read all the same (a workbook's).
     hidden: HiddenLines | None = None
+
+    def above_text(self) -> str:
+        """The rows above the header and what each held, in one line ("" when
+        the header is on row 1 or there is none)."""
+        return above_text(self.above, self.header_row)
 
     def hidden_text(self) -> str:
         """The hidden rows and columns, read all the same, in a sentence
@@ -313,7 +320,8 @@ class ImportReport:
 
     def summary(self) -> list[str]:
         """Sentences for people, most important first."""
-        lines = [self.headline(), *filter(None, [self.hidden_text()]), *self.guesses(),
+        lines = [self.headline(), *filter(None, [self.hidden_text(), self.above_text()]),
+                 *self.guesses(),
                  *filter(None, [self.skipped_text()])]
         counts: dict[str, int] = {}
         for issue in self.to_review():
@@ -352,6 +360,7 @@ class ImportReport:
             "alternatives": [{"scale": n, "rubric": t} for n, t in self.alternatives],
             "columns": [c.to_json() for c in self.columns],
             "rows": self.row_tally.to_json() if self.row_tally is not None else None,
+            "above_header": [a.to_json() for a in self.above],
             "rows_read": self.rows_read, "judgments_read": self.judgments_read,
             "imported": self.judgments_imported, "blank_grades": self.blank_grades,
             "rows_predicted": {"rows": self.rows_predicted,
