@@ -184,6 +184,28 @@ def test_a_copy_graded_where_the_item_was_declined_merges_as_any_unknown(
     assert [(r.assigned, r.graded) for r in result.reviewers] == [(1, 1)]
 
 
+def test_a_run_judged_by_the_sheet_carries_the_reason(tmp_path: Path) -> None:
+    """A run given the export as its judgments (evaluate RUN --qrels SHEET,
+    compare, the editor's run opened with a sheet): d2, ranked by the run
+    and declined by both annotators in the sheet, is unknown there too, and
+    says why; d5, which the sheet never lists, is unknown with no reason;
+    the numbers are those of the join (the reason changes none)."""
+    from core.io.annotator.qrels import run_with_judgments
+
+    write, ext, _ = _SHAPES["prodigy"]
+    sheet = tmp_path / f"export.{ext}"
+    write(sheet, _ITEMS)
+    run = tmp_path / "run.txt"
+    run.write_text("".join(f"q Q0 d{i} {i} {10 - i} bm25\n" for i in range(1, 6)),
+                   encoding="utf-8")
+    doc = run_with_judgments(run, sheet)
+    assert doc.source_id.tolist() == ["d1", "d2", "d3", "d4", "d5"]
+    assert doc.state.tolist() == [0, 1, 0, 0, 1]
+    assert doc.reason.tolist() == ["", "declined by 2 annotators", "", "", ""]
+    assert unknown_counted(int(evaluate(doc).n_unknown[0]), doc.unknown_reasons(
+        doc.members(0))) == "2 unknown, 1 of them declined"
+
+
 @pytest.mark.libreoffice
 def test_the_reason_survives_a_libreoffice_round_trip(tmp_path: Path) -> None:
     """The workbook (.xlsx and .ods) opened in LibreOffice (through UNO), d3

@@ -25,11 +25,14 @@ _LABELS = ["Not relevant", "Somewhat relevant", "Relevant", "Highly relevant"]
 
 
 def _label_studio(path: Path, grades: dict[str, list[int | None]], *,
-                  predictions: int) -> None:
+                  predictions: int, predicted: int | None = None,
+                  queries: dict[str, str] | None = None) -> None:
     """A Label Studio JSON export: a task per document of query ``q``, an
     annotation by ana and by ben (None: cancelled, its result empty), and
     ``predictions`` model predictions a task (each a model's choice and
-    score: no one's judgment)."""
+    score: no one's judgment), on the first ``predicted`` tasks only (None:
+    on every one); each document's query ``queries`` says (``q`` by
+    default)."""
     tasks: list[dict[str, Any]] = []
     n = 0
     for k, (doc, given) in enumerate(grades.items()):
@@ -49,8 +52,10 @@ def _label_studio(path: Path, grades: dict[str, list[int | None]], *,
                              "score": 0.9 - 0.1 * k - 0.01 * m, "result": [{
                                  "value": {"choices": [_LABELS[m]]}, "from_name": "relevance",
                                  "to_name": "text", "type": "choices"}], "task": k + 1}
-                            for m in range(predictions)],
-            "data": {"query": "q", "doc": doc}, "total_predictions": predictions})
+                            for m in range(predictions if predicted is None or k < predicted
+                                           else 0)],
+            "data": {"query": (queries or {}).get(doc, "q"), "doc": doc},
+            "total_predictions": predictions})
     path.write_text(json.dumps(tasks, indent=1), encoding="utf-8")
 
 
@@ -81,6 +86,52 @@ def test_label_studio_two_predictions_a_task_read_the_annotators(tmp_path: Path)
     assert got == {"d1": [3.0, 2.0], "d2": [0.0, 1.0], "d3": [1.0, None], "d4": [2.0, 2.0]}
     # the models' choices (Not relevant, Somewhat relevant) are no grade of anyone's
     assert doc.ratings.shape == (4, 2)
+
+
+def test_label_studio_predictions_of_the_first_task_alone_are_no_legend(tmp_path: Path):
+    """A model's two predictions of the first task alone fill their columns
+    on two rows near the top, the rest blank: in a JSON export every row is
+    a record, never a legend (the predictions' ids and model versions were
+    read as a legend '3000=ranker-v1,3001=ranker-v2' that the labels were
+    not on, and the import refused, exit 2; their choices, Not relevant /
+    Somewhat relevant, as a legend of labels lacking Highly relevant)."""
+    path = tmp_path / "project.json"
+    grades: dict[str, list[int | None]] = {
+        "d1": [3, 2], "d2": [0, 1], "d3": [1, None], "d4": [2, 2]}
+    _label_studio(path, grades, predictions=2, predicted=1)
+    result = import_annotations(path)
+    doc, report = result.document, result.report
+    assert report.vocabulary is None
+    assert doc.annotators == ["ana@lab.example", "ben@lab.example"]
+    assert (report.judgments_read, report.judgments_imported) == (7, 7)
+    assert report.rows_predicted == 2
+    got = {str(s): [None if np.isnan(x) else float(x) for x in row]
+           for s, row in zip(doc.source_id, doc.ratings, strict=True)}
+    assert got == {"d1": [3.0, 2.0], "d2": [0.0, 1.0], "d3": [1.0, None], "d4": [2.0, 2.0]}
+
+
+def test_label_studio_was_cancelled_on_one_querys_tasks_is_no_querys_text(tmp_path: Path):
+    """Every annotation of q2's tasks cancelled, none of q1's: the
+    ``was_cancelled`` column (false on q1's rows, true on q2's) is one to
+    one with the query, yet a true/false flag, never its text. It was read
+    as the query's text ('True', 'False' shown beside the ids) and so not as
+    the flag: the cancelled rows counted as rows of no grade, not skipped,
+    and q2's tasks lost why they are unknown."""
+    path = tmp_path / "project.json"
+    grades: dict[str, list[int | None]] = {
+        "d1": [3, 2], "d2": [0, 1], "d3": [None, None], "d4": [None, None]}
+    _label_studio(path, grades, predictions=0, queries={"d3": "q2", "d4": "q2"})
+    result = import_annotations(path)
+    doc, report = result.document, result.report
+    assert report.mapping is not None
+    assert report.mapping.query_text is None
+    assert doc.query_texts == {}
+    assert report.excluded == {"cancelled": 4}
+    assert (report.judgments_read, report.judgments_imported) == (4, 4)
+    assert doc.source_id.tolist() == ["d1", "d2", "d3", "d4"]
+    assert doc.state.tolist() == [0, 0, 1, 1]
+    assert doc.reason.tolist() == ["", "", "declined by 2 annotators",
+                                   "declined by 2 annotators"]
 
 
 def _prodigy(path: Path, answers: list[tuple[str, str, int | str | None]],

@@ -301,13 +301,16 @@ def _query_text(profiles: list[Profile], found: dict[str, int], taken: set[int],
     beside its Query ID, :func:`~core.io.annotator.roles.names_the_query`),
     the longest such when several, never a column of statuses that mark
     rows (Prodigy's ``answer``, accept on one query's tasks, ignore or
-    reject on another's). A query given two texts (one retyped) keeps the
-    first, said by the import."""
+    reject on another's) nor of true/false (Label Studio's
+    ``was_cancelled``, true on the tasks of the one query every annotator
+    cancelled: a flag, :func:`~core.io.annotator.platform.find_flags`). A
+    query given two texts (one retyped) keeps the first, said by the import."""
     if "query_text" in found or found.get("query", len(profiles)) >= len(profiles):
         return
     query = profiles[found["query"]]
     texts = [p for p in profiles if p.col not in found.values() and p.col not in taken
-             and names_the_query(p, query, share=0.5) and not status_like(p)]
+             and names_the_query(p, query, share=0.5) and not status_like(p)
+             and p.boolean < 0.5]
     if not texts:
         return
     p = max(texts, key=lambda p: sum(map(len, p.texts)))

@@ -369,6 +369,9 @@ class Table:
     merged: dict[int, str] = field(default_factory=dict)
     #: Legends of labels the file's records list (Prodigy's ``options``).
     listed: tuple[Vocabulary, ...] = ()
+    #: Every row below the header is one of the file's records (a JSON or
+    #: JSON Lines export): none is a legend beside the judgments.
+    records: bool = False
 
     def unnamed(self) -> str:
         """A headerless table's columns as messages list them: ``the columns

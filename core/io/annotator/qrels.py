@@ -184,7 +184,10 @@ def _with_scale(conventions: Conventions, theirs: Conventions) -> Conventions:
 
 def carry_record(doc: Document, judgments: Document) -> Document:
     """``doc``, a run joined with the current grades of ``judgments``, given
-    what else the judgments hold of its candidates: each one's note, each
+    what else the judgments hold of its candidates: each one's note, the
+    reason of each one whose grade is not a number in both (why no one
+    judged it: ``declined by 2 annotators``; a join of grades alone left the
+    item an unknown grade saying nothing), each
     annotator's grade (and unrateable mark), the judgments' scale (rubric,
     consensus and rounding) where ``doc``'s conventions declare no rubric
     and their guidelines where they declare none (:func:`_with_scale`),
@@ -202,7 +205,7 @@ def carry_record(doc: Document, judgments: Document) -> Document:
     doc.query_texts = {q: texts[q] for q in doc.query_ids if q in texts}
     has_notes = vars(Document)["note"].is_made(judgments) and any(judgments.note)
     has_reasons = bool(judgments.reasoned_rows().size)
-    if not has_notes and judgments.ratings is None and not has_reasons:
+    if not (has_notes or has_reasons) and judgments.ratings is None:
         return doc
     rows = _rows_of(doc, judgments)
     found = rows >= 0
@@ -210,13 +213,8 @@ def carry_record(doc: Document, judgments: Document) -> Document:
         notes = np.full(len(doc), "", dtype=object)
         notes[found] = judgments.note[rows[found]]
         doc.note = notes
-    if has_reasons:  # why an item the annotators declined is unknown
-        unknown = int(GradeState.UNKNOWN)
-        taken = found & (doc.state == unknown)
-        taken[taken] = judgments.state[rows[taken]] == unknown
-        reasons = np.full(len(doc), "", dtype=object)
-        reasons[taken] = judgments.reason[rows[taken]]
-        doc.reason = reasons
+    if has_reasons:
+        _carry_reasons(doc, judgments, rows)
     if judgments.ratings is not None:
         doc.annotators = list(judgments.annotators)
         doc.ratings = _taken(judgments.ratings, rows, np.nan)
@@ -225,6 +223,19 @@ def carry_record(doc: Document, judgments: Document) -> Document:
         if judgments.unrateable_words is not None:
             doc.unrateable_words = _taken(judgments.unrateable_words, rows, "")
     return doc
+
+
+def _carry_reasons(doc: Document, judgments: Document, rows: npt.NDArray[np.int64]) -> None:
+    """Give ``doc``'s rows (``rows``: each one's in ``judgments``, -1 for
+    none) the judgments' reason where the grade is in the same state there
+    and no number (an unknown grade's why, an unrateable one's words)."""
+    found = np.flatnonzero(rows >= 0)
+    theirs = rows[found]
+    same = (doc.state[found] == judgments.state[theirs]) & (
+        judgments.state[theirs] != GradeState.NUMBER)
+    if not same.any():
+        return
+    doc.reason[found[same]] = judgments.reason[theirs[same]]
 
 
 #: Rows of a run whose ids :func:`_rows_of` decodes at once (their texts,

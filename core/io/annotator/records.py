@@ -198,7 +198,7 @@ def records_table(text: str, name: str, encoding: str | None) -> Table:
     rows = records_rows(text, name, listed)
     return Table(file=name, rows=rows, encoding=encoding, listed=tuple(
         Vocabulary(labels, f"{key}, the choices each record lists")
-        for key, labels in listed.items() if len(set(labels)) > 1))
+        for key, labels in listed.items() if len(set(labels)) > 1), records=True)
 
 
 def records_rows(text: str, name: str, listed: dict[str, tuple[str, ...]] | None = None,
