@@ -9,7 +9,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 
-from app.models.roles import DISPLAY, TOOLTIP, WHOLE_ROLE, Index
+from app.models.roles import DISPLAY, RIGHT_ALIGNED, TOOLTIP, WHOLE_ROLE, Index
 from app.shown import CELL_SHOWN, bounded, id_tip, shown_id
 from core.model.audit import AuditEntry
 from core.model.document import Document
@@ -115,7 +115,7 @@ class AuditModel(QAbstractTableModel):
                         if e.seconds is None else
                         f"{e.seconds!r} active seconds from the previous grade")
             if role == Qt.ItemDataRole.TextAlignmentRole:
-                return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                return RIGHT_ALIGNED
             return None
         if index.column() == AuditColumn.WHEN and role == DISPLAY:
             today = dt.datetime.now().date()  # (now: no import)

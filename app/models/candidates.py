@@ -18,14 +18,20 @@ from PySide6.QtGui import QFont
 from app.models.grade_input import parse_grade_text
 from app.models.looks import ITALIC, STATE_TONE, brush
 from app.models.roles import (
+    ALIGNMENT,
+    BACKGROUND,
     CANDIDATE_ROLE,
     CHOICES_ROLE,
     DIGITS_ROLE,
     DISPLAY,
     EDIT,
     EDITED_ROLE,
+    FONT,
+    FOREGROUND,
     LABEL_ROLE,
+    RIGHT_ALIGNED,
     SORT_ROLE,
+    SPOKEN,
     TIE_ROLE,
     TOOLTIP,
     WHOLE_ROLE,
@@ -49,8 +55,7 @@ from core.model.numbers import digits_apart
 __all__ = ["CandidateModel", "GridColumn"]
 
 _TIE_SHADES = ("tie_even", "tie_odd")  # tones of app.models.looks
-_ALIGN = {Align.LEFT: None,
-          Align.RIGHT: int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)}
+_ALIGN = {Align.LEFT: None, Align.RIGHT: RIGHT_ALIGNED}
 
 
 def _differs(a: npt.NDArray[Any], b: npt.NDArray[Any]) -> npt.NDArray[np.bool_]:
@@ -96,10 +101,13 @@ class GridColumn(IntEnum):
 _GRID_ROLES = frozenset({
     DISPLAY, EDIT, TOOLTIP, SORT_ROLE, TIE_ROLE, CANDIDATE_ROLE, LABEL_ROLE, CHOICES_ROLE,
     WHOLE_ROLE, DIGITS_ROLE, EDITED_ROLE,
-    Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.FontRole, Qt.ItemDataRole.ForegroundRole,
-    Qt.ItemDataRole.TextAlignmentRole, Qt.ItemDataRole.AccessibleDescriptionRole,
+    BACKGROUND, FONT, FOREGROUND, ALIGNMENT, SPOKEN,
 })
 _STATES: tuple[GradeState, ...] = tuple(GradeState)
+#: A cell's flags, made once: a view asks them of each cell it paints, and
+#: each ``|`` of two flags is a call into Python's enum (~2 us).
+_SHOWN = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+_EDITABLE = _SHOWN | Qt.ItemFlag.ItemIsEditable
 #: The columns holding an id (a version too is a key read from a file): shown
 #: with their line breaks marked, and what the marks are said on hover.
 _ID_KEYS = frozenset({"query", "source", "version"})
@@ -319,11 +327,8 @@ class CandidateModel(QAbstractTableModel):
     def flags(self, index: Index) -> Qt.ItemFlag:
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
-        base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-        if self.columns[index.column()].edit is not None:
-            # The score's editor is read-only: it shows the full precision.
-            base |= Qt.ItemFlag.ItemIsEditable
-        return base
+        # The score's editor is read-only: it shows the full precision.
+        return _EDITABLE if self.columns[index.column()].edit is not None else _SHOWN
 
     def data(self, index: Index, role: int = DISPLAY) -> Any:
         shown = self._shown
@@ -341,8 +346,21 @@ class CandidateModel(QAbstractTableModel):
             if tip is None and col.key in _ID_KEYS:
                 return id_note(col.value(shown, row)) or None
             return bounded(tip, CELL_SHOWN) if isinstance(tip, str) else tip
-        if role == Qt.ItemDataRole.TextAlignmentRole:
+        if role == ALIGNMENT:
             return _ALIGN[col.align]
+        if role in (FONT, FOREGROUND):
+            # (the word's own state: a running DCG below an unknown grade
+            # says "unknown" on a row whose grade is a number)
+            word = col.value(shown, row) if col.state_words else None
+            if word not in _STATE_WORDS:
+                # (an original grade still current, muted: the edited ones
+                # stand out, beside a grade marked edited)
+                unchanged = role == FOREGROUND and col.key == "original" and (
+                    not edited(shown, row))
+                return brush("muted") if unchanged else None
+            if role == FONT:
+                return ITALIC  # (as _font)
+            return brush(STATE_TONE[_STATE_OF_WORD[word]])
         if role == EDIT:
             return (col.edit or col.value)(shown, row)
         i = int(self._rows[row])
@@ -352,7 +370,7 @@ class CandidateModel(QAbstractTableModel):
             return self._score_digits(shown, row) if col.key == "score" else None
         if role == EDITED_ROLE:
             return edited(shown, row) if col.key == "grade" else None
-        if role == Qt.ItemDataRole.AccessibleDescriptionRole:  # where the cell is, spoken
+        if role == SPOKEN:  # where the cell is, spoken
             doc = shown.ev.doc
             ids = doc.query_ids[int(doc.query[i])], doc.source_text(i)
             # (what a tooltip says of the marks, spoken too)
@@ -367,21 +385,7 @@ class CandidateModel(QAbstractTableModel):
             if col.key == "note":  # the whole note (the cell elides it), or none
                 said += f", {note_said(str(doc.note[i]))}"
             return f"{said}. {notes}" if notes else said
-        state = _STATES[int(shown.ev.doc.state[i])]
-        if role in (Qt.ItemDataRole.FontRole, Qt.ItemDataRole.ForegroundRole):
-            # (the word's own state: a running DCG below an unknown grade
-            # says "unknown" on a row whose grade is a number)
-            word = col.value(shown, row) if col.state_words else None
-            if word not in _STATE_WORDS:
-                # (an original grade still current, muted: the edited ones
-                # stand out, beside a grade marked edited)
-                unchanged = role == Qt.ItemDataRole.ForegroundRole and col.key == "original" and (
-                    not edited(shown, row))
-                return brush("muted") if unchanged else None
-            if role == Qt.ItemDataRole.FontRole:
-                return ITALIC  # (as _font)
-            return brush(STATE_TONE[_STATE_OF_WORD[word]])
-        return self._grade_and_tie_roles(shown, row, i, col.key, role, state)
+        return self._grade_and_tie_roles(shown, row, i, col.key, role)
 
     def shown(self, rows: Sequence[int], column: int) -> list[tuple[Any, QFont | None]]:
         """Each of ``rows``' cells in ``column`` as :meth:`data` answers its
@@ -403,11 +407,12 @@ class CandidateModel(QAbstractTableModel):
         return max((digits_apart(here, float(score[shown.row(r)]))
                     for r in (row - 1, row + 1) if 0 <= r < self._rows.size), default=0)
 
-    def _grade_and_tie_roles(self, shown: ShownRows, row: int, i: int, key: str, role: int,
-                             state: GradeState) -> Any:
+    def _grade_and_tie_roles(self, shown: ShownRows, row: int, i: int, key: str,
+                             role: int) -> Any:
         """The looks of the grade (its rubric label, the choices, outside the
         rubric) and of tie groups (brackets at the rank, shades)."""
         if role == LABEL_ROLE and key == "grade":
+            state = _STATES[int(shown.ev.doc.state[i])]
             if state is not GradeState.NUMBER:
                 # shown beside "unrateable" or "unknown" (declined by 2
                 # annotators), not only on hover
@@ -424,7 +429,7 @@ class CandidateModel(QAbstractTableModel):
         tie = shown.ties.get(i)
         if role == TIE_ROLE and key == "rank":
             return tie.place if tie else None
-        if role == Qt.ItemDataRole.BackgroundRole:
+        if role == BACKGROUND:
             if key in ("grade", "state") and shown.outside[row]:
                 return brush("outside_rubric")
             if tie is not None and key in ("rank", "score"):

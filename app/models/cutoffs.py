@@ -9,7 +9,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 
 from app.models.looks import STATUS_LOOK, STATUS_TOOLTIP, brush, full_text
-from app.models.roles import DISPLAY, SORT_ROLE, TOOLTIP, Index
+from app.models.roles import DISPLAY, RIGHT_ALIGNED, SORT_ROLE, TOOLTIP, Index
 from core.engine.evaluation import Evaluation
 from core.model.conventions import format_cutoff
 
@@ -108,7 +108,7 @@ class CutoffResultsModel(QAbstractTableModel):
                 return full_text((ev.dcg, ev.idcg, ev.ndcg)[col - 1][q, j])
         if role == Qt.ItemDataRole.TextAlignmentRole and col is not CutoffColumn.STATUS:
             # (the cutoffs and the numbers, a status's symbol in their place too)
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            return RIGHT_ALIGNED
         if role == Qt.ItemDataRole.ForegroundRole and (
                 col in (CutoffColumn.STATUS, CutoffColumn.NDCG)
                 or (col is not CutoffColumn.K
