@@ -245,10 +245,11 @@ def test_prodigy_sessions_few_judged_twice_are_named_by_the_refusal(tmp_path: Pa
     err = io.StringIO()
     with contextlib.redirect_stderr(err):
         assert main(["import", str(path), "-o", str(out)], io.StringIO()) == 2
-    (said,) = err.getvalue().splitlines()  # (its line and row numbers: see the report)
-    assert said.startswith(f"ndcg-worksheet: error: {path}, line "), said
-    assert "column 'doc_id': 1 of the 7 judgments read was rejected, so nothing was written; " \
-        "the first: query 'q1' lists 'd2' again (first on row " in said, said
+    (said,) = err.getvalue().splitlines()  # (ben's d2 on line 7, ana's on line 2)
+    assert said.startswith(
+        f"ndcg-worksheet: error: {path}, line 7, column 'doc_id': 1 of the 7 judgments read was "
+        "rejected, so nothing was written; the first: query 'q1' lists 'd2' again (first on "
+        "line 2); "), said
     assert said.endswith(
         "the first row is kept (pass --map annotator=_session_id if I (_session_id) names who "
         "judged each row (an item's rows then its judgments), or pass --allow-rejected to "
@@ -335,3 +336,4 @@ def test_argilla_users_beside_pending_records_are_who_judged(tmp_path: Path):
            for s, row in zip(doc.source_id, doc.ratings, strict=True)}
     assert got == {"d1": [0.0, 2.0], "d2": [1.0, 1.0], "d3": [2.0, 1.0], "d4": [3.0, 0.0],
                    "d5": [None, None], "d6": [None, None]}
+
