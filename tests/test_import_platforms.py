@@ -285,6 +285,10 @@ def test_label_studio_json_exports_are_read_as_their_annotations(sheet: Drawn) -
             assert c["reason"] == (
                 f"{c['header']}: one value per annotator ({who}), the same on each of their "
                 "rows: who judged, named another way; not imported"), c
+    # the notes are the comment box's texts, never who commented on the task
+    # (comment_authors, user ids: notes '(no name): 2; (no name): 2')
+    assert report["mapping"].get("note") in (None, "annotations.result.comment.value.text")
+    assert not any("(no name)" in r.get("note", "") for r in rows), [r.get("note") for r in rows]
     stamped = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d")
     assert not any(stamped.search(r.get("note", "")) for r in rows), [r.get("note") for r in rows]
 

@@ -337,3 +337,26 @@ def test_argilla_users_beside_pending_records_are_who_judged(tmp_path: Path):
     assert got == {"d1": [0.0, 2.0], "d2": [1.0, 1.0], "d3": [2.0, 1.0], "d4": [3.0, 0.0],
                    "d5": [None, None], "d6": [None, None]}
 
+
+def test_label_studio_comment_authors_are_no_note(tmp_path: Path):
+    """A task's ``comment_authors`` (the ids of who commented on it, ana's
+    1; its ``comment_count`` beside) names people, not a note: left out and
+    accounted for, every note empty (it was read as the note column, each
+    commented task's note ``(no name): 1; (no name): 1``: the prediction
+    rows naming no one, the text their user id). The export holds no
+    comment's text to read."""
+    path = tmp_path / "project.json"
+    _label_studio(path, {"d1": [3, 2], "d2": [0, 1], "d3": [1, 2], "d4": [2, 2]},
+                  predictions=2)
+    tasks = json.loads(path.read_text("utf-8"))
+    for k, task in enumerate(tasks):
+        task.update({"comment_count": int(k != 1), "comment_authors": [1] if k != 1 else []})
+    path.write_text(json.dumps(tasks, indent=1), encoding="utf-8")
+    result = import_annotations(path)
+    report = result.report
+    assert report.mapping is not None
+    assert report.mapping.note is None, report.column_names
+    assert set(result.document.note) == {""}
+    authors = next(c for c in report.columns if c.header == "comment_authors")
+    assert (authors.role, authors.reason) == (
+        "", "comment_authors: the number 1 on 12 rows of 16, no role read from it; not imported")
