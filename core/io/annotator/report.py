@@ -76,7 +76,14 @@ class Issue(NamedTuple):
     value: str = ""
 
     def __str__(self) -> str:
-        where = f"row {self.row}" + (f", column {self.column!r}" if self.column else "")
+        return self.said()
+
+    def said(self, records: RecordPlaces | None = None) -> str:
+        """The finding in one line, its place as the file has it: ``row 5``
+        of a sheet, a JSON export's ``line 16`` or ``record 3 (id 17)``
+        (``records``: :attr:`ImportReport.records`)."""
+        where = row_place(records, self.row) + (f", column {self.column!r}" if self.column
+                                                 else "")
         return f"{where}: {self.problem}"
 
 
