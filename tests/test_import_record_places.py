@@ -16,6 +16,7 @@ import pytest
 from app.cli.main import main
 from core.errors import InputError
 from core.io.annotator import import_annotations
+from core.model.conventions import Conventions, Rubric
 
 #: One annotator's judgments: d1 graded again on the fourth record (a
 #: different grade), an unknown label on the fifth.
@@ -141,3 +142,17 @@ def test_a_field_missing_is_said_of_the_records_fields(tmp_path: Path) -> None:
     assert (code, err) == (2, f"ndcg-worksheet: error: {path}: no query column found among the "
                            "records' fields (A (q), B (doc), C (x)) (pass --map query=COLUMN, or "
                            "name the column query/qid/query_id/topic)\n")
+
+
+def test_a_json_export_as_qrels_is_refused_naming_its_record(tmp_path: Path) -> None:
+    """Read as qrels (``compare ... --qrels``), a JSON array's repeat is
+    refused naming its record and id, not 'line 3' (it has no lines)."""
+    from core.io.annotator.qrels import sheet_judgments
+
+    path = _array(tmp_path / "judged.json")
+    with pytest.raises(InputError) as got:
+        sheet_judgments(path, Conventions(rubric=Rubric.parse("0=x,1=a,2=b")))
+    assert (got.value.line, got.value.place, got.value.column) == (
+        None, "record 3 (id 103)", "label")
+    assert str(got.value).startswith(f"{path}, record 3 (id 103), column 'label': ann graded "
+                                     "'d1' for 'vpn drops' again (first on record 1 (id 101))")
