@@ -38,6 +38,9 @@ class InputError(NdcgError):
         The document's row (0-based candidate) the problem is about, when a
         document was read already: not shown; a caller that knows the file
         the row came from finds its line (:func:`core.io.locate.line_of`).
+    place : str, optional
+        Where in the file, in words, where it has no lines to count (a JSON
+        array's ``record 3 (id 17)``): said in the line's stead.
     """
 
     problem: str
@@ -47,6 +50,7 @@ class InputError(NdcgError):
     sheet: str | None = None
     hint: str | None = None
     row: int | None = None
+    place: str | None = None
 
     def __post_init__(self) -> None:
         super().__init__(str(self))
@@ -57,7 +61,9 @@ class InputError(NdcgError):
             where.append(self.file)
         if self.sheet:
             where.append(f"sheet {self.sheet!r}")
-        if self.line is not None:
+        if self.place:
+            where.append(self.place)
+        elif self.line is not None:
             where.append(f"line {self.line}" if not self.sheet else f"row {self.line}")
         if self.column:
             where.append(f"column {self.column!r}")

@@ -439,7 +439,7 @@ def test_lists_that_do_not_pair_are_one_line_naming_file_row_and_columns(
     code, out, err = run_cli(["import", str(records), "-o", str(tmp_path / "o.csv")], capsys)
     assert (code, out) == (2, "")
     assert err.count("\n") == 1
-    assert f"{records}, line 1: record 1: lists of different lengths side by side: " \
+    assert f"{records}, line 1: lists of different lengths side by side: " \
         "relevance.responses (2), relevance.responses.users (1)" in err
 
 
@@ -488,8 +488,8 @@ def test_prodigy_tasks_ignored_or_declined_are_skipped_and_counted(
     assert "skipped: 2 skipped (pass --keep skipped to import them)" in out
     report = json.loads(report_path.read_text("utf-8"))
     assert [(s["row"], s["reason"]) for s in report["skipped"]] == [
-        (6, "a task the annotator skipped or declined, no judgment: answer is 'ignore'"),
-        (11, "a task the annotator skipped or declined, no judgment: answer is 'reject'")]
+        (5, "a task the annotator skipped or declined, no judgment: answer is 'ignore'"),
+        (10, "a task the annotator skipped or declined, no judgment: answer is 'reject'")]
     assert report["judgments_read"] == report["imported"] == 13
     doc = import_annotations(sheet).document
     carol = doc.annotators.index("relevance-carol")
@@ -512,8 +512,8 @@ def test_prodigy_tasks_ignored_or_declined_are_skipped_and_counted(
         encoding="utf-8")
     result = import_annotations(binary, rubric=Rubric.parse("0=reject,1=accept"))
     assert result.report.excluded == {"skipped": 1}
-    assert result.report.skipped_rows == [
-        (4, "a task the annotator skipped or declined, no judgment: answer is 'ignore'")]
+    assert result.report.skipped_rows == [  # (ana's ignore: line 3 of the file)
+        (3, "a task the annotator skipped or declined, no judgment: answer is 'ignore'")]
     assert result.report.judgments_read == result.report.judgments_imported == 5
     got = {str(s): float(g) for s, g in zip(result.document.source_id, result.document.grade,
                                             strict=True)}

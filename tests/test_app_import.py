@@ -7,6 +7,7 @@ line says, the wizard says in its own words: tests/test_app_import_words.py.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -194,6 +195,30 @@ def test_every_wizard_model_passes_the_model_tester(qtmodeltester: Any, wide_csv
     assert [issues.index(0, c).data() for c in range(5)] == [
         "row rejected", 4, "model_conf", "'abc' is not a number; row rejected", "abc"]
     qtmodeltester.check(issues)
+
+
+def test_issues_of_a_json_export_are_listed_by_line_or_record(tmp_path: Path,
+                                                                qtmodeltester: Any):
+    """A JSON export's findings are listed by the file's line (JSON Lines) or
+    record (a JSON array, its id in the tooltip), the column titled so: a
+    JSON Lines file's line 3 was listed as row 4 under 'Row'."""
+    lines = tmp_path / "judged.jsonl"
+    records = [{"id": 7 + k, "query": "q", "doc": d, "annotator": "ann", "label": g}
+               for k, (d, g) in enumerate([("d1", 2), ("d2", 1), ("d1", 0)])]
+    lines.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    array = tmp_path / "judged.json"
+    array.write_text(json.dumps(records, indent=2), encoding="utf-8")
+    issues = IssuesModel()
+    for path, title, tip in ((lines, "Line", "line 3, column 'label': "),
+                             (array, "Record", "record 3 (id 9), column 'label': ")):
+        issues.set_report(import_annotations(path, rubric=Rubric.parse("0=a,1=b,2=c"),
+                                             empty_ok=True).report)
+        assert issues.rowCount() == 1
+        assert issues.headerData(1, Qt.Orientation.Horizontal) == title
+        assert [issues.index(0, c).data() for c in range(3)] == ["conflict", 3, "label"]
+        tooltip = issues.index(0, 3).data(Qt.ItemDataRole.ToolTipRole)
+        assert tooltip.startswith(tip + "ann graded 'd1' for 'q' again (first on "), tooltip
+        qtmodeltester.check(issues)
 
 
 # -- the wizard on a wide CSV ----------------------------------------------------------

@@ -106,6 +106,14 @@ _SHAPES = {"argilla 1.x": (_argilla_v1, "jsonl", ()), "argilla 2.x": (_argilla_v
            "label studio": (_label_studio, "json", _RUBRIC)}
 
 
+#: Where each shape's file holds d2, the declined item, as the import
+#: names it: a JSON Lines file's line (Prodigy: an answer a line, u1's
+#: first), a JSON array's record and its task id (never the row of the
+#: table built from the records: row 4 under the header it adds).
+_D2 = {"argilla 1.x": "line 2", "argilla 2.x": "line 2", "prodigy": "line 3",
+       "label studio": "record 2 (id 9001)"}
+
+
 def _run(args: list[str]) -> tuple[int, str, str]:
     said, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stderr(err):
@@ -154,8 +162,8 @@ def test_an_item_every_annotator_declined_stays_at_its_rank_unknown(tmp_path: Pa
     assert got == [("d1", "-1", "3", "number"), ("d2", "-2", "", "unknown"),
                    ("d3", "-3", "1", "number"), ("d4", "-4", "0", "number")]
     note = [n for n in report["notes"] if "declined by every annotator" in n]
-    assert note == ["1 item declined by every annotator: kept as unknown, at its place (row "
-                    "4); the unknown-grade convention decides its gain"]
+    assert note == [f"1 item declined by every annotator: kept as unknown, at its place "
+                    f"({_D2[shape]}); the unknown-grade convention decides its gain"]
     assert note[0] in said
     assert report["candidates"] == 4
     assert sum(report["rows"]["skipped"].values()) == len(report["skipped"]) \
@@ -220,11 +228,11 @@ def test_an_argilla_draft_is_pending_not_a_grade(tmp_path: Path, version: str) -
     column = "relevance.status" if version == "1.x" else "relevance.responses.status"
     draft = "a draft response, saved and not submitted, no judgment yet"
     assert [(s["row"], s["reason"]) for s in report["skipped"]] == [
-        (r, f"{draft}: {column} is 'draft'") for r in (3, 4, 5)]
+        (r, f"{draft}: {column} is 'draft'") for r in (1, 2, 2)]  # (u2's of d1, both of d2)
     assert report["excluded"] == {"draft": 3}
     assert "skipped: 3 draft (pass --keep draft to import them)" in said
     note = ("1 item with draft responses alone (saved, not submitted: pending): kept as "
-            "unknown, at its place (row 4); the unknown-grade convention decides its gain")
+            "unknown, at its place (line 2); the unknown-grade convention decides its gain")
     assert note in report["notes"]
     assert note in said
     assert _ndcg(out, "zero") == "0.9639"  # (3, ?, 1, 0 as above)
@@ -314,7 +322,7 @@ def test_an_item_declined_by_all_whose_rank_is_no_number_is_said(shape: str, tmp
     assert got == [("d1", "-1", "number"), ("d2", "", "unknown"), ("d3", "-3", "number"),
                    ("d4", "-4", "number")]
     column = {"prodigy": "meta.rank", "label studio": "data.rank"}.get(shape, "rank")
-    note = (f"row 4, column {column!r}: 'n/a' is not a number; the item declined by every "
+    note = (f"{_D2[shape]}, column {column!r}: 'n/a' is not a number; the item declined by every "
             "annotator is kept with no rank: an unranked candidate, outside the ranked list "
             "(give it its number in the sheet to rank it)")
     assert note in report["notes"]
@@ -335,7 +343,7 @@ def test_an_argilla_export_of_drafts_alone_imports_no_grade(tmp_path: Path, vers
         ("d1", "-1", "", "unknown"), ("d2", "-2", "", "unknown"), ("d3", "-3", "", "unknown")]
     assert report["excluded"] == {"draft": 6}
     assert ("3 items with draft responses alone (saved, not submitted: pending): kept as "
-            "unknown, at their places (rows 2, 4, 6)") in said
+            "unknown, at their places (lines 1, 2, 3)") in said  # (a record a line)
 
 
 def test_an_item_declined_by_all_without_a_rank_is_said_unranked(tmp_path: Path) -> None:

@@ -90,9 +90,11 @@ def test_an_items_ranking_is_the_number_its_rows_give(sheet: Drawn, suffix: str)
         assert got[(query, source)] == (value if field == "score" else -value)
     conflicts = sorted((i["row"], i["problem"]) for i in report["issues"]
                        if i["kind"] == "conflict")
+    # (JSON Lines: a record a line, no header line: the sheet's row r is line r - 1)
+    unit, back = ("line", 1) if suffix == ".jsonl" else ("row", 0)
     assert conflicts == sorted(
-        (blank, f"no {field} here, where row {giving} gives the same candidate "
-         f"{number_text(float(value))}; that {field} is kept")
+        (blank - back, f"no {field} here, where {unit} {giving - back} gives the same "
+         f"candidate {number_text(float(value))}; that {field} is kept")
         for _, _, blank, giving, value in sheet.gaps)
 
 

@@ -265,6 +265,11 @@ def test_label_studio_json_exports_are_read_as_their_annotations(sheet: Drawn) -
     got = {(r["query"], r["source_id"]): _grades(r, True) for r in rows}
     assert got == sheet.truth
     _reasons_hold(sheet, rows)
+    # each cancelled annotation skipped at its task's record (its position in
+    # the array), never a row of the table built from the records
+    tasks = json.loads(sheet.text or "[]")
+    _places_hold(report, [k + 1 for k, task in enumerate(tasks)
+                          for a in task["annotations"] if a["was_cancelled"]])
     # the time of a task's last comment is no note ("1: 2024-03-10T09:..."),
     # whatever its header's word "comment" says (Label Studio's comments)
     assert report["mapping"].get("note") != "last_comment_updated_at", report["mapping"]
@@ -280,6 +285,10 @@ def test_label_studio_json_exports_are_read_as_their_annotations(sheet: Drawn) -
             assert c["reason"] == (
                 f"{c['header']}: one value per annotator ({who}), the same on each of their "
                 "rows: who judged, named another way; not imported"), c
+    # the notes are the comment box's texts, never who commented on the task
+    # (comment_authors, user ids: notes '(no name): 2; (no name): 2')
+    assert report["mapping"].get("note") in (None, "annotations.result.comment.value.text")
+    assert not any("(no name)" in r.get("note", "") for r in rows), [r.get("note") for r in rows]
     stamped = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d")
     assert not any(stamped.search(r.get("note", "")) for r in rows), [r.get("note") for r in rows]
 
@@ -319,6 +328,10 @@ def test_argilla_records_are_read_as_their_responses(sheet: Drawn) -> None:
     assert {k: v for k, v in got.items() if v} == {k: v for k, v in sheet.truth.items() if v}
     assert all(got[k] == [] for k, v in sheet.truth.items() if not v)  # kept, no grade
     _reasons_hold(sheet, rows)
+    # each response discarded or saved as a draft skipped at its record's line
+    records = [json.loads(line) for line in (sheet.text or "").splitlines()]
+    _places_hold(report, [n + 1 for n, record in enumerate(records)
+                          for s in record["relevance.responses.status"] if s != "submitted"])
 
 
 #: Doccano projects' exports drawn as JSON Lines.
@@ -371,6 +384,11 @@ def test_prodigy_answers_are_read_as_their_choices(sheet: Drawn) -> None:
         assert len(err.strip().splitlines()) == 1, err
         assert "lists 'doc-" in err, err
         assert "(pass --map annotator=_session_id if " in err, err
+        # the task listed again and its first: the lines of one task in the file
+        again, first = (int(n) for n in re.findall(
+            r", line (\d+), column .* again \(first on line (\d+)\)", err)[0])
+        assert first < again, err
+        assert _task(lines[first - 1]) == _task(lines[again - 1]), err
         sheet = replace(sheet, flags=[*sheet.flags, "--map", "annotator=_session_id"])
         code, err, report, rows = _run(sheet, ".jsonl")
     assert code == 0, err
@@ -397,6 +415,18 @@ def test_prodigy_answers_are_read_as_their_choices(sheet: Drawn) -> None:
            for r in rows}
     assert got == sheet.truth
     _reasons_hold(sheet, rows)
+    # each task ignored or declined skipped at its line in the file
+    _places_hold(report, [n + 1 for n, line in enumerate(lines) if line["answer"] == "ignore" or (
+        line["answer"] != "accept" and "label" not in line)])
+
+
+def _places_hold(report: dict[str, Any], places: list[int]) -> None:
+    """The rows skipped are the drawn file's places of the judgments it
+    declines (a JSON Lines file's lines, a JSON array's records), as the
+    file holds them: they were the rows of the table built from the records,
+    a header added (Prodigy's line 16 said 'line 17')."""
+    assert sorted(s["row"] for s in report["skipped"]) == places, report["skipped"]
+    assert report["rows_are"] in ("lines", "records"), report["rows_are"]
 
 
 def _prodigy_features(lines: list[dict[str, Any]]) -> list[str]:

@@ -296,10 +296,11 @@ def test_prodigy_sessions_few_judged_twice_are_named_by_the_refusal(tmp_path: Pa
     err = io.StringIO()
     with contextlib.redirect_stderr(err):
         assert main(["import", str(path), "-o", str(out)], io.StringIO()) == 2
-    (said,) = err.getvalue().splitlines()  # (its line and row numbers: see the report)
-    assert said.startswith(f"ndcg-worksheet: error: {path}, line "), said
-    assert "column 'doc_id': 1 of the 7 judgments read was rejected, so nothing was written; " \
-        "the first: query 'q1' lists 'd2' again (first on row " in said, said
+    (said,) = err.getvalue().splitlines()  # (ben's d2 on line 7, ana's on line 2)
+    assert said.startswith(
+        f"ndcg-worksheet: error: {path}, line 7, column 'doc_id': 1 of the 7 judgments read was "
+        "rejected, so nothing was written; the first: query 'q1' lists 'd2' again (first on "
+        "line 2); "), said
     assert said.endswith(
         "the first row is kept (pass --map annotator=_session_id if I (_session_id) names who "
         "judged each row (an item's rows then its judgments), or pass --allow-rejected to "
@@ -386,3 +387,27 @@ def test_argilla_users_beside_pending_records_are_who_judged(tmp_path: Path):
            for s, row in zip(doc.source_id, doc.ratings, strict=True)}
     assert got == {"d1": [0.0, 2.0], "d2": [1.0, 1.0], "d3": [2.0, 1.0], "d4": [3.0, 0.0],
                    "d5": [None, None], "d6": [None, None]}
+
+
+def test_label_studio_comment_authors_are_no_note(tmp_path: Path):
+    """A task's ``comment_authors`` (the ids of who commented on it, ana's
+    1; its ``comment_count`` beside) names people, not a note: left out and
+    accounted for, every note empty (it was read as the note column, each
+    commented task's note ``(no name): 1; (no name): 1``: the prediction
+    rows naming no one, the text their user id). The export holds no
+    comment's text to read."""
+    path = tmp_path / "project.json"
+    _label_studio(path, {"d1": [3, 2], "d2": [0, 1], "d3": [1, 2], "d4": [2, 2]},
+                  predictions=2)
+    tasks = json.loads(path.read_text("utf-8"))
+    for k, task in enumerate(tasks):
+        task.update({"comment_count": int(k != 1), "comment_authors": [1] if k != 1 else []})
+    path.write_text(json.dumps(tasks, indent=1), encoding="utf-8")
+    result = import_annotations(path)
+    report = result.report
+    assert report.mapping is not None
+    assert report.mapping.note is None, report.column_names
+    assert set(result.document.note) == {""}
+    authors = next(c for c in report.columns if c.header == "comment_authors")
+    assert (authors.role, authors.reason) == (
+        "", "comment_authors: the number 1 on 12 rows of 16, no role read from it; not imported")

@@ -211,7 +211,8 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
     if first is not None:
         row, column, why = first
         n = counted(len(report.rejected_judgments), "judgment")
-        out.write(f"{n} rejected, the first on row {row}, column {column!r}: {why}; {listed}\n")
+        out.write(f"{n} rejected, the first on {report.place(row)}, column {column!r}: "
+                  f"{why}; {listed}\n")
     name = "standard output" if args.output == STDIN else args.output
     out.write(f"wrote {name}: {counted(len(result.document), 'candidate')}\n")
     return 0

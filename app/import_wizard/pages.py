@@ -188,12 +188,12 @@ class ReportPage(QWizardPage):
         self.anyway.setChecked(False)
         self.anyway.setVisible(n > 0 and refused is None)
         row, column, _why = report.first_rejected() or (0, "", "")
-        self.anyway.setText((self.tr(
+        self.anyway.setText((self.tr(  # ({2}: 'row 4', a JSON export's 'line 3', 'record 2')
             "Import anyway: 1 of the {1} judgments read is rejected and will not be "
-            "imported (row {2}, column '{3}'; listed under Issues)") if n == 1 else self.tr(
+            "imported ({2}, column '{3}'; listed under Issues)") if n == 1 else self.tr(
             "Import anyway: {0} of the {1} judgments read are rejected and will not be "
-            "imported (the first on row {2}, column '{3}'; each is listed under "
-            "Issues)")).format(n, report.judgments_read, row, column))
+            "imported (the first on {2}, column '{3}'; each is listed under "
+            "Issues)")).format(n, report.judgments_read, report.place(row), column))
 
     def cleanupPage(self) -> None:
         self.wiz.result_value = None

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QWidget
 from app.import_wizard.hints import in_the_wizard
 from core.io.annotator import ColumnMapping, ImportReport, Issue, SheetPreview
 from core.io.annotator.names import column_annotator
+from core.io.annotator.positions import LINE, RecordPlaces
 from core.io.annotator.scales import label_key
 from core.io.safety import column_letters
 from core.model.numbers import counted, number_text
@@ -289,11 +290,14 @@ class IssuesModel(QAbstractTableModel):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._issues: list[Issue] = []
+        self._records: RecordPlaces | None = None  # (a JSON export's: lines or records)
 
     def set_report(self, report: ImportReport | None) -> None:
         self.beginResetModel()
         self._issues = report.to_review() if report is not None else []
+        self._records = report.records if report is not None else None
         self.endResetModel()
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, IssueColumn.ROW, IssueColumn.ROW)
 
     def issue(self, row: int) -> Issue:
         return self._issues[row]
@@ -310,9 +314,9 @@ class IssuesModel(QAbstractTableModel):
         issue = self._issues[index.row()]
         col = IssueColumn(index.column())
         if role == TOOLTIP:
-            return str(issue)
-        if col is IssueColumn.ROW:
-            return issue.row  # the file's own row number, as the report gives it
+            return issue.said(self._records)
+        if col is IssueColumn.ROW:  # the file's own row (a JSON export's line or record)
+            return issue.row
         return {IssueColumn.KIND: issue.kind, IssueColumn.COLUMN: issue.column,
                 IssueColumn.PROBLEM: issue.problem, IssueColumn.VALUE: issue.value}[col]
 
@@ -321,6 +325,8 @@ class IssuesModel(QAbstractTableModel):
             return None
         if not 0 <= section < len(IssueColumn):
             return None
+        if section == IssueColumn.ROW and self._records is not None:
+            return self.tr("Line") if self._records.unit == LINE else self.tr("Record")
         return self.tr(ISSUE_TITLES[IssueColumn(section)])
 
 

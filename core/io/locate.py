@@ -86,6 +86,7 @@ def _judgment(exc: InputError, path: Path, query: str, source: str) -> None:
     place = judgment_place(path, query, source)
     if place is not None:
         exc.sheet, exc.line, exc.column = place.sheet, place.row, place.column
+        exc.place = place.said
 
 
 def _json(path: Path) -> bool:

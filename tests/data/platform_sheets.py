@@ -249,7 +249,7 @@ def label_studio_json(spec: Spec) -> None:
                 "created_at": f"2024-03-0{1 + who % 2}T10:{t:02d}:00.000000Z",
                 "lead_time": 4.5 + t})
             if cancelled:
-                spec.exclude(len(tasks) * 2 + len(annotations) + 1, "cancelled")
+                spec.exclude(t, "cancelled")  # (its task's record: a JSON array has no rows)
             else:
                 spec.judge(q, doc, str(who), g)
                 spec.labels[scale[g]] = float(g)
@@ -429,7 +429,7 @@ def prodigy_jsonl(spec: Spec) -> None:
                     "_view_id": "choice", "_annotator_id": who, "_session_id": who,
                     "_timestamp": 1709800000 + 61 * n}))
                 if answer != "accept":
-                    spec.exclude(n + 1, "skipped")  # record n is row n + 1 (under the header)
+                    spec.exclude(n, "skipped")  # (record n is the file's line n)
                     continue
                 spec.judge(q, doc, who, g)
                 spec.labels[options[g]["text"]] = float(g)

@@ -43,8 +43,9 @@ def _missing(table: Table, mapping: ColumnMapping, need: str) -> InputError:
                           "source' (as a survey's grid question names its rows), or turn the "
                           "sheet into one row per judgment")
     ranking = mapping.ranking_not_grade(header) if need == "grade" else None
-    where = (f" in the header on row {mapping.header_row + 1} ({column_list(header)})"
-             if mapping.header_row >= 0 else f" in {table.unnamed()}")
+    where = (f" among the records' fields ({column_list(header)})" if table.records is not None
+             else f" in the header on row {mapping.header_row + 1} ({column_list(header)})"
+             if mapping.header_row >= 0 else f" in {table.unnamed()}")  # (a JSON export: no header)
     if ranking is not None:  # a run: what reads it, no --header-row (its header is none)
         return InputError(f"no grade column found{where}; {ranking[0]}", file=table.file,
                           sheet=table.sheet, hint=ranking[1])
@@ -57,7 +58,8 @@ def _missing(table: Table, mapping: ColumnMapping, need: str) -> InputError:
         problem = f"no {need.replace('_', ' ')} column found"
         hint = f"pass --map {need}=COLUMN, or name the column {_NAMES[need]}"
     return InputError(problem + where, file=table.file, sheet=table.sheet,
-                      hint=hint + ("" if mapping.header_row == 0 and len(table.rows) < 2
+                      hint=hint + ("" if (mapping.header_row == 0 and len(table.rows) < 2)
+                                   or table.records is not None
                                    else "; --header-row N if the header is another row"
                                    if header else "; --header-row N if row N is a header"))
 

@@ -22,6 +22,7 @@ from core.io.annotator.grades import IntArray, check_header_ranges, first_grades
 from core.io.annotator.judgments import count_judgments
 from core.io.annotator.legend import check_legend, read_labels
 from core.io.annotator.model import PREDICTED, ColumnMapping, Table, cell_text
+from core.io.annotator.positions import records_said
 from core.io.annotator.records import list_cell
 from core.io.annotator.refusal import refused_rejections, unreadable
 from core.io.annotator.report import (
@@ -92,8 +93,20 @@ def import_table(
     ``labels`` (label -> grade) are the user's answers for labels no rule
     reads; they come first. With ``strict`` the first refused row or cell,
     formula or duplicate raises :class:`InputError` instead of being
-    reported.
+    reported. A JSON export's rows are said as its lines or records
+    (:mod:`~core.io.annotator.positions`).
     """
+    with records_said(table.records):
+        result = _import_table(table, mapping, conventions, rubric=rubric, strict=strict,
+                               guess=guess, labels=labels)
+    result.report.said_of_records(table.records)
+    return result
+
+
+def _import_table(table: Table, mapping: ColumnMapping | None, conventions: Conventions | None,
+                  *, rubric: Rubric | None, strict: bool, guess: bool,
+                  labels: Mapping[str, float] | None) -> ImportResult:
+    """:func:`import_table`, its places the table's rows."""
     conventions = conventions or Conventions()
     if rubric is not None:
         conventions = conventions.replace(rubric=rubric)

@@ -255,7 +255,7 @@ def legend_columns(table: Table, header_row: int) -> dict[int, Legend | Vocabula
     (Prodigy's ``accept``, each label once on rows 2-4), never a legend;
     nor is any column of a JSON export's records (:attr:`Table.records`: a
     model's predictions of the first task alone, filled on its two rows)."""
-    if table.origin is not None or header_row < 0 or table.records:
+    if table.origin is not None or header_row < 0 or table.records is not None:
         return {}
     start, header = header_row + 1, table.header(ColumnMapping(header_row=header_row))
     data = table.rows[start:]

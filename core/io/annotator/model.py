@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from core.io.annotator.positions import RecordPlaces
 from core.io.annotator.scales import Vocabulary
 from core.io.safety import column_letters
 from core.io.safety.hidden import HiddenLines
@@ -369,9 +370,9 @@ class Table:
     merged: dict[int, str] = field(default_factory=dict)
     #: Legends of labels the file's records list (Prodigy's ``options``).
     listed: tuple[Vocabulary, ...] = ()
-    #: Every row below the header is one of the file's records (a JSON or
-    #: JSON Lines export): none is a legend beside the judgments.
-    records: bool = False
+    #: A JSON export's: each row's line or record in the file (None: a
+    #: sheet, its rows the file's).
+    records: RecordPlaces | None = None
 
     def unnamed(self) -> str:
         """A headerless table's columns as messages list them: ``the columns

@@ -72,8 +72,11 @@ _TOKEN_RANK = 1000
 #: A header's last word that makes it name no field, whatever words come
 #: before: a count (Label Studio's ``comment_count``: no note) or a moment
 #: (its ``last_comment_updated_at``, a time stamp: read as the note, each
-#: commented task's note was the date, once per annotator).
-_HEAD_OF_NO_FIELD = frozenset({"count", "at", "date", "datetime", "timestamp"})
+#: commented task's note was the date, once per annotator), or the people
+#: who wrote something (its ``comment_authors``, user ids: read as the
+#: note, each commented task's note was ``(no name): 1; (no name): 1``).
+_HEAD_OF_NO_FIELD = frozenset({"count", "at", "date", "datetime", "timestamp", "author",
+                               "authors"})
 #: Words beside ``score`` or ``rank`` that make it something else than a
 #: ranker's: a worker's trust or quality, an annotator's confidence, a count.
 #: A model's pre-annotation given with the task (Label Studio's

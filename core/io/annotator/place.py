@@ -1,8 +1,8 @@
 """Where in an annotators' sheet a judgment is, for a refusal found after
 reading (:mod:`core.io.locate`: the sklearn preset's negative grade): the
-sheet, the file's row and the grade's column, as the import read them (the
-sheet and the columns guessed again: a document keeps no rows of its
-file; this runs on the error path only)."""
+sheet, the file's row (a JSON export's line or record) and the grade's
+column, as the import read them (the sheet and the columns guessed again:
+a document keeps no rows of its file; this runs on the error path only)."""
 
 from __future__ import annotations
 
@@ -23,6 +23,9 @@ class Place(NamedTuple):
     sheet: str | None
     row: int
     column: str
+    #: A JSON array's record in words, said in the row's stead (it has no
+    #: lines: :class:`~core.io.annotator.positions.RecordPlaces`), or None.
+    said: str | None = None
 
 
 def judgment_place(path: str | Path, query: str, source: str) -> Place | None:
@@ -65,5 +68,9 @@ def _place(table: Table, mapping: ColumnMapping, i: int, col: int) -> Place:
         r, c = origin.cell(i, col)
         return Place(table.sheet, r + 1, origin.column_name(c))
     header = table.rows[mapping.header_row] if mapping.header_row >= 0 else []
-    return Place(table.sheet, i + 1,
-                 column_ref(col, cell_text(header[col]).strip() if col < len(header) else ""))
+    named = column_ref(col, cell_text(header[col]).strip() if col < len(header) else "")
+    records = table.records  # (a JSON export: the record's line, or its place in words)
+    if records is not None:
+        return Place(None, records.of(i + 1), named,
+                     records.where(records.of(i + 1)).get("place"))
+    return Place(table.sheet, i + 1, named)

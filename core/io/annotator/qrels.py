@@ -66,8 +66,8 @@ def _check(report: ImportReport, path: Path) -> None:
     if first is not None:
         row, column, why = first
         more = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
-        raise InputError(f"{why}{more}", file=str(path), sheet=report.sheet, line=row,
-                         column=column, hint=hint)
+        raise InputError(f"{why}{more}", file=str(path), sheet=report.sheet,
+                         **report.where(row), column=column, hint=hint)
 
 
 def _judged(doc: Document) -> dict[str, dict[str, float]]:

@@ -27,6 +27,7 @@ from typing import Any
 
 from core.errors import InputError
 from core.io.annotator.model import Table, cell_text
+from core.io.annotator.positions import LINE, RECORD, RecordPlaces
 from core.io.annotator.scales import Vocabulary
 from core.io.files import HEAD_BYTES
 from core.io.qrels_kind import refuse_report
@@ -195,17 +196,34 @@ def records_table(text: str, name: str, encoding: str | None) -> Table:
     relevant`` and ``Highly relevant``: read from the labels chosen, the
     scale was 0-2 and Highly relevant 2, not 3)."""
     listed: dict[str, tuple[str, ...]] = {}
-    rows = records_rows(text, name, listed)
+    places: list[int] = [0]  # (the header the table adds: no place in the file)
+    ids: dict[int, str] = {}
+    rows = records_rows(text, name, listed, (places, ids))
     return Table(file=name, rows=rows, encoding=encoding, listed=tuple(
         Vocabulary(labels, f"{key}, the choices each record lists")
-        for key, labels in listed.items() if len(set(labels)) > 1), records=True)
+        for key, labels in listed.items() if len(set(labels)) > 1),
+        records=RecordPlaces(_unit(text), tuple(places), ids))
+
+
+def _unit(text: str) -> str:
+    """What a JSON export's places count: a JSON array's records, a JSON
+    Lines file's lines."""
+    return RECORD if text.lstrip().startswith("[") else LINE
+
+
+def _record_id(rec: dict[str, Any]) -> str:
+    """A record's ``id`` (Label Studio's task id) as text, "" without one."""
+    got = rec.get("id")
+    return "" if isinstance(got, (dict, list, bool)) or got is None else cell_text(_cell(got))
 
 
 def records_rows(text: str, name: str, listed: dict[str, tuple[str, ...]] | None = None,
-                 ) -> list[list[Any]]:
+                 places: tuple[list[int], dict[int, str]] | None = None) -> list[list[Any]]:
     """A JSON or JSON Lines export as rows, the first of them the header (a
     report this program wrote as JSON refused, naming it); ``listed``
-    gathers the legends of choices the records list."""
+    gathers the legends of choices the records list, ``places`` each data
+    row's line or record and each record's id
+    (:class:`~core.io.annotator.positions.RecordPlaces`)."""
     refuse_report(text[:HEAD_BYTES].encode("utf-8"), name)
     columns: dict[str, None] = {}
     out: list[dict[str, Any]] = []
@@ -216,20 +234,27 @@ def records_rows(text: str, name: str, listed: dict[str, tuple[str, ...]] | None
         for _, rec in records:
             _controls(rec, "", found)
     controls = frozenset(found)
+    unit = _unit(text)
     for at, rec in records:
+        ident = _record_id(rec) if isinstance(rec, dict) else ""
+        where = RecordPlaces(unit, (), {at: ident}).where(at)  # (its line, or record and id)
         if not isinstance(rec, dict):
-            raise InputError(f"record {at} is {type(rec).__name__}, not an object",
-                             file=name, line=at,
+            raise InputError(f"the record is {type(rec).__name__}, not an object",
+                             file=name, **where,
                              hint="each record holds the query, the document and its ratings")
         try:
             rows = [r for row in _flatten(rec, "", controls, listed) for r in _spread(row)]
         except ValueError as exc:
-            raise InputError(f"record {at}: {exc}", file=name, line=at,
+            raise InputError(str(exc), file=name, **where,
                              hint="each rating needs its own row, or its list the same "
                              "length as its users'") from exc
         for row in rows:
             columns.update(dict.fromkeys(row))
         out.extend(rows)
+        if places is not None:
+            places[0].extend([at] * len(rows))
+            if ident:
+                places[1][at] = ident
     if not out:
         raise InputError("the file holds no records", file=name,
                          hint="export the annotations as JSON or JSON Lines")

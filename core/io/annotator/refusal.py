@@ -43,7 +43,7 @@ def unreadable(report: ImportReport) -> InputError | None:
         f"; or, if {_named(c)} holds the grades, pass {c.flag}"
         for c in report.columns if c.flag and c.flag.startswith("--map grade="))
     return InputError(problem, file=report.file, sheet=report.sheet,
-                      line=first.row if first else None,
+                      **report.where(first.row if first else None),
                       column=first.column if first else None, hint=hint)
 
 
@@ -79,7 +79,7 @@ def refused_rejections(report: ImportReport, listed: str, *, allowed: bool = Fal
     if not report.judgments_imported:
         every = "the one judgment read was" if n == 1 else f"all {n} judgments read were"
         return InputError(f"{every} rejected, so {outcome}; the first: {why}",
-                          file=report.file, sheet=report.sheet, line=row, column=column,
+                          file=report.file, sheet=report.sheet, **report.where(row), column=column,
                           hint=listed)
     if allowed:
         return None
@@ -87,7 +87,7 @@ def refused_rejections(report: ImportReport, listed: str, *, allowed: bool = Fal
     return InputError(
         f"{n} of the {report.judgments_read} judgments read {agreed(n, 'was')} "
         f"rejected, so {outcome}; the first: {why}", file=report.file, sheet=report.sheet,
-        line=row, column=column,
+        **report.where(row), column=column,
         hint=f"{_who_hinted(report)}pass --allow-rejected to import the other {kept} without "
         f"{agreed(n, 'it')}, or fix the sheet; {listed}")
 

@@ -8,6 +8,7 @@ from typing import Any, NamedTuple
 
 from core.io.annotator.accounting import AboveRow, ColumnRecord, RowTally, above_text
 from core.io.annotator.model import SINGLE_FIELDS, ColumnMapping
+from core.io.annotator.positions import RecordPlaces, row_place
 from core.io.annotator.scales import Vocabulary, label_key
 from core.io.safety import column_letters
 from core.io.safety.hidden import HiddenLines
@@ -75,7 +76,14 @@ class Issue(NamedTuple):
     value: str = ""
 
     def __str__(self) -> str:
-        where = f"row {self.row}" + (f", column {self.column!r}" if self.column else "")
+        return self.said()
+
+    def said(self, records: RecordPlaces | None = None) -> str:
+        """The finding in one line, its place as the file has it: ``row 5``
+        of a sheet, a JSON export's ``line 16`` or ``record 3 (id 17)``
+        (``records``: :attr:`ImportReport.records`)."""
+        where = row_place(records, self.row) + (f", column {self.column!r}" if self.column
+                                                 else "")
         return f"{where}: {self.problem}"
 
 
@@ -189,6 +197,39 @@ class ImportReport:
     above: tuple[AboveRow, ...] = ()
     #: The rows and columns the sheet hides, read all the same (a workbook's).
     hidden: HiddenLines | None = None
+    #: A JSON export's lines or records: the rows the report names are
+    #: then those (:func:`~core.io.annotator.positions.restore_records`).
+    records: RecordPlaces | None = None
+
+    def place(self, row: int) -> str:
+        """A row the report names, in words: ``row 5``; a JSON export's
+        ``line 16`` or ``record 3 (id 17)``."""
+        return row_place(self.records, row)
+
+    def where(self, row: int | None) -> dict[str, Any]:
+        """An :class:`~core.errors.InputError`'s place for a row the report
+        names (its ``line``, or a JSON array's record in words)."""
+        return {"line": row} if self.records is None else self.records.where(row)
+
+    def said_of_records(self, records: RecordPlaces | None) -> None:
+        """What the import says of a JSON export's table (the issues, the
+        rejected judgments, the skipped rows, the notes and warnings) said of the
+        file's lines or records; its rows then count places, as
+        :meth:`place` says them. Nothing happens to a sheet's (None)."""
+        if records is None:
+            return
+        def said(text: str) -> str:  # (most texts name no row: a label read, 100,000 of them)
+            return records.said(text) if "row" in text else text
+
+        self.records = records
+        at = records.at  # (records.of, inlined: row r is at[r - 1])
+        self.issues = [Issue(i.kind, at[i.row - 1], i.column, said(i.problem), i.value)
+                       for i in self.issues]
+        self.rejected_judgments = [(records.of(r), c, said(why))
+                                   for r, c, why in self.rejected_judgments]
+        self.skipped_rows = [(records.of(r), said(why)) for r, why in self.skipped_rows]
+        self.notes = [said(n) for n in self.notes]
+        self.warnings = [said(n) for n in self.warnings]
 
     def above_text(self) -> str:
         """The rows above the header and what each held, in one line ("" when
@@ -291,7 +332,8 @@ class ImportReport:
             f"{where}: "
             + ("one row per respondent (read as one row per respondent and item), "
                if self.per_respondent else f"{self.layout} layout, ")
-            + (f"header on row {self.header_row}; " if self.header_row > 0
+            + ("each record's fields as columns; " if self.records is not None
+               else f"header on row {self.header_row}; " if self.header_row > 0
                else "no header (row 1 is data, columns go by their letters); ") +
             f"{counted(self.judgments_read, 'judgment')} read in "
             f"{counted(self.rows_read, 'row')}: "
@@ -335,7 +377,7 @@ class ImportReport:
         if self.labels:
             lines.append(f"labels read as grades ({self.scale or 'the rubric'}): " + ", ".join(
                 f"{k!r} = {number_text(v)}" for k, v in self.labels.items()))
-        lines.extend(f"row {r} skipped: {why}" for r, why in self.skipped_rows[:20])
+        lines.extend(f"{self.place(r)} skipped: {why}" for r, why in self.skipped_rows[:20])
         if len(self.skipped_rows) > 20:
             lines.append(f"... and {len(self.skipped_rows) - 20} more rows without a judgment")
         lines.extend(self.notes)
@@ -353,6 +395,8 @@ class ImportReport:
         return {
             "file": self.file, "sheet": self.sheet, "layout": self.layout,
             "header_row": self.header_row, "encoding": self.encoding,
+            # (a JSON export's rows below are its lines or its records)
+            "rows_are": "rows" if self.records is None else f"{self.records.unit}s",
             "delimiter": self.delimiter, "mapping": fields, "guesses": self.guesses(),
             "annotators": list(self.annotators),
             "ranking": self.ranking or "none: judgments only",

@@ -67,7 +67,8 @@ def preview(path: str | Path, *, sheet: str | None = None,
         file=table.file, sheets=table.sheets, sheet=table.sheet, header_row=mapping.header_row,
         header=table.header(mapping),
         rows=[[cell_text(c) for c in r] for r in shown],
-        row_numbers=[(origin.rows[i] if origin is not None else i) + 1
+        row_numbers=[(origin.rows[i] + 1 if origin is not None else table.records.of(i + 1)
+                      if table.records is not None else i + 1)
                      for i in range(start, start + len(shown))],
         mapping=mapping, encoding=table.encoding, delimiter=table.delimiter,
         n_rows=file_rows, letters=origin.letters() if origin is not None else [],

@@ -1,0 +1,158 @@
+"""A JSON export's judgments named where the user finds them: a JSON Lines
+file's line (1-based, as an editor shows it), a JSON array's record (its
+position and its ``id``), never the row of the table the import builds
+from the records (a header added the file lacks, and a record of several
+ratings several rows: line 16 was said 'line 17', line 2 'row 3')."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from app.cli.main import main
+from core.errors import InputError
+from core.io.annotator import import_annotations
+from core.model.conventions import Conventions, Rubric
+
+#: One annotator's judgments: d1 graded again on the fourth record (a
+#: different grade), an unknown label on the fifth.
+_JUDGMENTS = [("d1", 2), ("d2", 1), ("d1", 0), ("d3", "x")]
+
+
+def _jsonl(path: Path) -> Path:
+    """A JSON Lines file, a blank line between the second and third records:
+    the records on lines 1, 2, 4 and 5."""
+    lines = [json.dumps({"query": "vpn drops", "doc": d, "annotator": "ann", "label": g})
+             for d, g in _JUDGMENTS]
+    path.write_text("\n".join([*lines[:2], "", *lines[2:]]) + "\n", encoding="utf-8")
+    return path
+
+
+def _array(path: Path) -> Path:
+    """A JSON array (pretty-printed: its lines are no records'), the first
+    three records with their ``id``, the fourth without."""
+    records = [{"id": 100 + k, "query": "vpn drops", "doc": d, "annotator": "ann", "label": g}
+               for k, (d, g) in enumerate(_JUDGMENTS, start=1)]
+    del records[3]["id"]
+    path.write_text(json.dumps(records, indent=2), encoding="utf-8")
+    return path
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    said, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code = main(list(args), said)
+    return code, said.getvalue(), err.getvalue()
+
+
+def test_a_json_lines_files_findings_name_its_lines(tmp_path: Path) -> None:
+    """The repeat on line 4 (first on line 1) and the label on line 5, in
+    the report, the refusal, the strict import and the report's JSON."""
+    path = _jsonl(tmp_path / "judged.jsonl")
+    report = import_annotations(path, empty_ok=True).report
+    assert [(i.row, i.column, i.problem) for i in report.issues] == [
+        (4, "label", "ann graded 'd1' for 'vpn drops' again (first on line 1); a different "
+         "grade, the first is kept"),
+        (5, "label", "label 'x' is not in the rubric (none declared) nor on a known scale; "
+         "not imported")]
+    assert [report.place(i.row) for i in report.issues] == ["line 4", "line 5"]
+    code, _said, err = _run("import", str(path), "-o", str(tmp_path / "o.csv"))
+    assert (code, err) == (2, f"ndcg-worksheet: error: {path}, line 5, column 'label': labels "
+                           "on no known scale and not in the rubric: 'x' (1 cell) (give every "
+                           "label its grade with --rubric, e.g. --rubric \"N=x\")\n")
+    code, _said, err = _run("import", str(path), "-o", str(tmp_path / "o.csv"),
+                            "--rubric", "0=x,1=a,2=b")
+    assert code == 2
+    assert err.startswith(f"ndcg-worksheet: error: {path}, line 4, column 'label': 1 of the 4 "
+                          "judgments read was rejected"), err
+    with pytest.raises(InputError) as got:
+        import_annotations(path, strict=True)
+    assert (got.value.line, got.value.place) == (4, None)
+    assert "(first on line 1)" in str(got.value)
+
+
+def test_a_json_arrays_findings_name_its_records_and_their_ids(tmp_path: Path) -> None:
+    """A JSON array has no lines to name: its third record (id 103) repeats
+    its first's (id 101), its fourth (no id) holds the label; the refusal
+    names the record, never a line or a row."""
+    path = _array(tmp_path / "judged.json")
+    report = import_annotations(path, empty_ok=True).report
+    assert [(i.row, i.problem.split(";")[0]) for i in report.issues] == [
+        (3, "ann graded 'd1' for 'vpn drops' again (first on record 1 (id 101))"),
+        (4, "label 'x' is not in the rubric (none declared) nor on a known scale")]
+    assert [report.place(i.row) for i in report.issues] == ["record 3 (id 103)", "record 4"]
+    code, _said, err = _run("import", str(path), "-o", str(tmp_path / "o.csv"))
+    assert code == 2
+    assert err.startswith(f"ndcg-worksheet: error: {path}, record 4, column 'label': labels "
+                          "on no known scale"), err
+    code, _said, err = _run("import", str(path), "-o", str(tmp_path / "o.csv"),
+                            "--rubric", "0=x,1=a,2=b")
+    assert code == 2
+    assert err.startswith(f"ndcg-worksheet: error: {path}, record 3 (id 103), column 'label': "
+                          "1 of the 4 judgments read was rejected"), err
+    with pytest.raises(InputError) as got:
+        import_annotations(path, strict=True)
+    assert (got.value.line, got.value.place) == (None, "record 3 (id 103)")
+    code, said, err = _run("import", str(path), "-o", str(tmp_path / "o.csv"),
+                           "--rubric", "0=x,1=a,2=b", "--allow-rejected", "--report",
+                           str(tmp_path / "r.json"))
+    assert code == 0, err
+    assert "1 judgment rejected, the first on record 3 (id 103), column 'label': " in said, said
+    data = json.loads((tmp_path / "r.json").read_text("utf-8"))
+    assert data["rows_are"] == "records"
+    assert [(r["row"], r["column"]) for r in data["rejected"]] == [(3, "label")]
+
+
+def test_a_record_that_cannot_be_read_is_named_by_its_place(tmp_path: Path) -> None:
+    """A record that is no object, or whose lists do not pair: a JSON
+    array's by its position and id, a JSON Lines file's by its line."""
+    array = tmp_path / "tasks.json"
+    array.write_text(json.dumps([{"id": 7, "query": "q", "doc": "d", "label": 1}, [1, 2],
+                                 {"id": 9, "query": "q", "doc": "d2", "label": [1, 2],
+                                  "user": ["u1"]}]), encoding="utf-8")
+    with pytest.raises(InputError) as got:
+        import_annotations(array)
+    assert str(got.value).startswith(f"{array}, record 2: the record is list, not an object")
+    array.write_text(json.dumps([{"id": 7, "query": "q", "doc": "d", "label": 1},
+                                 {"id": 9, "query": "q", "doc": "d2", "label": [1, 2],
+                                  "user": ["u1"]}]), encoding="utf-8")
+    with pytest.raises(InputError) as got:
+        import_annotations(array)
+    assert str(got.value).startswith(
+        f"{array}, record 2 (id 9): lists of different lengths side by side: label (2), user (1)")
+    lines = tmp_path / "tasks.jsonl"
+    lines.write_text('{"query": "q", "doc": "d", "label": 1}\n\n[1, 2]\n', encoding="utf-8")
+    with pytest.raises(InputError) as got:
+        import_annotations(lines)
+    assert str(got.value).startswith(f"{lines}, line 3: the record is list, not an object")
+
+
+def test_a_field_missing_is_said_of_the_records_fields(tmp_path: Path) -> None:
+    """A JSON export has no header row: a field not found is looked for
+    among the records' fields, with no --header-row to pass (it said 'in
+    the header on row 1 ... --header-row N if the header is another row')."""
+    path = tmp_path / "judged.jsonl"
+    path.write_text('{"q": "a", "doc": "d1", "x": 1}\n{"q": "a", "doc": "d2", "x": 2}\n',
+                    encoding="utf-8")
+    code, _said, err = _run("import", str(path), "-o", str(tmp_path / "o.csv"))
+    assert (code, err) == (2, f"ndcg-worksheet: error: {path}: no query column found among the "
+                           "records' fields (A (q), B (doc), C (x)) (pass --map query=COLUMN, or "
+                           "name the column query/qid/query_id/topic)\n")
+
+
+def test_a_json_export_as_qrels_is_refused_naming_its_record(tmp_path: Path) -> None:
+    """Read as qrels (``compare ... --qrels``), a JSON array's repeat is
+    refused naming its record and id, not 'line 3' (it has no lines)."""
+    from core.io.annotator.qrels import sheet_judgments
+
+    path = _array(tmp_path / "judged.json")
+    with pytest.raises(InputError) as got:
+        sheet_judgments(path, Conventions(rubric=Rubric.parse("0=x,1=a,2=b")))
+    assert (got.value.line, got.value.place, got.value.column) == (
+        None, "record 3 (id 103)", "label")
+    assert str(got.value).startswith(f"{path}, record 3 (id 103), column 'label': ann graded "
+                                     "'d1' for 'vpn drops' again (first on record 1 (id 101))")
