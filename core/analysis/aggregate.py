@@ -75,6 +75,10 @@ class Unjudged:
     retrieved: int
     unresolved: int
     queries: int
+    #: Of the ``unknown`` retrieved candidates, those whose unknown grade
+    #: carries a reason, by kind (:meth:`~core.model.document.Document.unknown_reasons`):
+    #: an item the annotators declined, not one the qrels leave out.
+    reasons: dict[str, int] = field(default_factory=dict)
 
 
 def unjudged_candidates(ev: Evaluation) -> Unjudged | None:
@@ -86,13 +90,15 @@ def unjudged_candidates(ev: Evaluation) -> Unjudged | None:
         return None
     doc = ev.doc
     # (under this rule the ranked rows are the retrieved ones, with a score)
-    unknown = int(np.count_nonzero((doc.state == int(GradeState.UNKNOWN)) & ev.ranked_mask))
+    ranked_unknown = np.flatnonzero((doc.state == int(GradeState.UNKNOWN)) & ev.ranked_mask)
+    unknown = int(ranked_unknown.size)
     if not unknown:
         return None
     retrieved = int(ev.n_retrieved.sum())  # (the evaluation's: a document's scores may be released)
     # Every query's worst status at once (as query_status, not a call per query).
     unresolved = ev.status_table()[1].count(Status.UNRESOLVED)
-    return Unjudged(unknown, retrieved, unresolved, doc.n_queries)
+    return Unjudged(unknown, retrieved, unresolved, doc.n_queries,
+                    doc.unknown_reasons(ranked_unknown))
 
 
 def unjudged_what(unknown: int, kinds: dict[str, int]) -> str:
