@@ -125,7 +125,7 @@ def _comment_rows(src: zipfile.ZipFile, part: str, name: str) -> set[int] | None
             return None
         data = read_part(src, src.getinfo(found), name)
         refs = _COMMENT_REF.findall(data)
-        if len(refs) != data.count(b"<comment "):
+        if not refs or len(refs) != data.count(b"<comment "):  # (none: prefixed tags, <x:comment>)
             return None
         rows.update(int(r) for r in refs)
     return rows
