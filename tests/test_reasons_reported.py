@@ -123,3 +123,16 @@ def test_the_unjudged_note_counts_the_retrieved_ones_declined_alone() -> None:
     assert found is not None
     assert (found.reasons, unjudged_what(found.unknown, found.reasons)) == (
         {}, "not in the qrels (unjudged)")
+
+
+def test_the_unjudged_note_says_no_zero_not_in_the_qrels() -> None:
+    """Every retrieved unknown candidate declined: the note says them alone
+    ('unknown (2 declined)'; it said 'unknown (0 not in the qrels, 2
+    declined)')."""
+    from core.analysis.aggregate import unjudged_what
+
+    assert unjudged_what(2, {"declined": 2}) == "unknown (2 declined)"
+    assert unjudged_what(3, {"declined": 1, "draft": 2}) == (
+        "unknown (1 declined, 2 with drafts alone)")
+    assert unjudged_what(1_200, {"declined": 1}) == (
+        "unknown (1,199 not in the qrels, 1 declined)")

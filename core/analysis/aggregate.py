@@ -110,11 +110,14 @@ def unjudged_what(unknown: int, kinds: dict[str, int]) -> str:
 
     >>> unjudged_what(2, {}), unjudged_what(2, {"declined": 1})
     ('not in the qrels (unjudged)', 'unknown (1 not in the qrels, 1 declined)')
+    >>> unjudged_what(2, {"declined": 2})
+    'unknown (2 declined)'
     """
     if not kinds:
         return "not in the qrels (unjudged)"
-    absent = unknown - sum(kinds.values())
-    return "unknown (" + ", ".join([f"{absent:,} not in the qrels", *reasons_said(kinds)]) + ")"
+    absent = unknown - sum(kinds.values())  # (said where there are any)
+    return "unknown (" + ", ".join([f"{absent:,} not in the qrels"] * bool(absent)
+                                   + reasons_said(kinds)) + ")"
 
 
 def summarize_values(ndcg: FloatArray, status_code: npt.NDArray[np.int8],
