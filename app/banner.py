@@ -114,7 +114,7 @@ class UnjudgedBanner(Banner):
             self.hide()
             return False
         self._following = True
-        kinds = self.window_.evaluation.doc.unknown_reasons()  # (some declined in the qrels)
+        kinds = found.reasons  # (some retrieved declined in the qrels)
         what = (self.tr("<b>{0} of {1} {2} not in the qrels</b> (unjudged)") if not kinds
                 else "<b>{0} of {1} {2} " + unjudged_what(found.unknown, kinds) + "</b>")
         self.text.setText((what + self.tr(

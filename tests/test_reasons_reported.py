@@ -99,3 +99,40 @@ def test_a_run_judged_by_an_annotators_export_carries_why(tmp_path: Path) -> Non
     assert (query["unknown"], query["unknown_reasons"], query["judged"]) == (2, {"declined": 1}, 3)
     assert ("run.txt: 2 of 4 retrieved candidates are unknown (1 not in the qrels, "
             "1 declined), so NDCG is unresolved for 1 of 1 query") in err
+
+
+def test_the_unjudged_note_counts_the_retrieved_ones_declined_alone() -> None:
+    """A run opened against a document: b (retrieved) declined, c
+    (retrieved) not in the qrels, e declined but not retrieved (no score,
+    judged-not-retrieved). Of the 2 retrieved unknown, 1 is declined and 1
+    not in the qrels; e is no retrieved candidate (it said '0 not in the
+    qrels, 2 declined', e counted among the retrieved's reasons)."""
+    from core.analysis.aggregate import unjudged_candidates, unjudged_what
+
+    doc = Document.from_columns(
+        query=["q1"] * 4, source_id=list("abce"), score=[3.0, 2.0, 1.0, float("nan")],
+        grade=[1.0, None, None, None],
+        reason=["", "declined by 2 annotators", "", "declined by 1 annotator"])
+    found = unjudged_candidates(evaluate(doc))
+    assert found is not None
+    assert (found.unknown, found.retrieved, found.reasons) == (2, 3, {"declined": 1})
+    assert unjudged_what(found.unknown, found.reasons) == (
+        "unknown (1 not in the qrels, 1 declined)")
+    doc.reason[1] = ""  # the declined one not retrieved alone: as a TREC run says it
+    found = unjudged_candidates(evaluate(doc))
+    assert found is not None
+    assert (found.reasons, unjudged_what(found.unknown, found.reasons)) == (
+        {}, "not in the qrels (unjudged)")
+
+
+def test_the_unjudged_note_says_no_zero_not_in_the_qrels() -> None:
+    """Every retrieved unknown candidate declined: the note says them alone
+    ('unknown (2 declined)'; it said 'unknown (0 not in the qrels, 2
+    declined)')."""
+    from core.analysis.aggregate import unjudged_what
+
+    assert unjudged_what(2, {"declined": 2}) == "unknown (2 declined)"
+    assert unjudged_what(3, {"declined": 1, "draft": 2}) == (
+        "unknown (1 declined, 2 with drafts alone)")
+    assert unjudged_what(1_200, {"declined": 1}) == (
+        "unknown (1,199 not in the qrels, 1 declined)")

@@ -157,6 +157,32 @@ def test_a_workbook_whose_only_comments_are_the_exports_is_not_parsed_again(
     assert _parsed(edited, monkeypatch)
 
 
+
+def test_a_persons_comment_in_a_comments_part_of_prefixed_tags_is_kept(tmp_path: Path) -> None:
+    """A comments part written with a namespace prefix (``<x:comment>``, as
+    the Open XML SDK may write one) holds no ``<comment`` the quick look
+    knows: in doubt, the workbook is read, and a person's comment ('ask
+    Ana' on H4, beside the export's on F3) is kept for the save (it was
+    taken for the export's own alone, not read, and lost)."""
+    _, path = _book(tmp_path, ".xlsx")
+    prefixed = tmp_path / "prefixed.xlsx"
+    with zipfile.ZipFile(path) as z, zipfile.ZipFile(prefixed, "w") as out:
+        for item in z.infolist():
+            data = z.read(item.filename)
+            if re.search(r"comments\d*\.xml$", item.filename):
+                text = data.decode().replace(
+                    "</commentList>", '<comment ref="H4" authorId="0"><text><r><t>ask Ana'
+                    "</t></r></text></comment></commentList>")
+                text = re.sub(r"<(/?)(?![?])([A-Za-z]\w*)([\s>/])", r"<\1x:\2\3", text)
+                data = text.replace(' xmlns="', ' xmlns:x="').encode()
+                assert b"<x:comment " in data
+                assert b"<comment " not in data
+            out.writestr(item, data)
+    assert _comments(prefixed) == {_CELL: _NOTE, "H4": "ask Ana"}
+    kept = read_additions(prefixed).candidates.comments
+    assert {key: [(c.col, c.text) for c in notes] for key, notes in kept.items()} == {
+        ("q", "d3"): [(7, "ask Ana")]}
+
 def _saved_elsewhere(tmp_path: Path) -> list[Path]:
     """The workbook saved by LibreOffice (UNO, d3 regraded 2 there) in
     .xlsx and .ods, and by Gnumeric (ssconvert, as it is) in both."""

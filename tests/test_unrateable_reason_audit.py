@@ -74,3 +74,22 @@ def test_a_copy_regrading_an_unrateable_candidate_merges_without_a_conflict() ->
     result = merge(base, [Returned("bo.xlsx", copy)], who="lead", when="2026-12-07T19:00:00")
     assert (result.taken, len(result.conflicts)) == (1, 0)
     assert result.document.grade[1] == 2.0
+
+
+def test_the_merge_entry_taking_an_unrateable_grade_says_its_reason() -> None:
+    """A copy marks d3 unrateable, 'paywall': the base's merge entry says
+    '0' -> 'unrateable: paywall', as the copy's own entry and an edit in
+    the app say it (it said '0' -> 'unrateable', the reason in the grade
+    alone); the reason taken with the grade."""
+    from core.analysis.rounds import MERGE_ORIGIN, Returned, merge
+
+    base = _doc()
+    copy = base.subset(np.arange(len(base), dtype=np.int64))
+    copy.set_grade(2, None, GradeState.UNRATEABLE, who="bo", reason="paywall")
+    assert (copy.audit[-1].before, copy.audit[-1].after) == ("0", "unrateable: paywall")
+    result = merge(base, [Returned("bo.xlsx", copy)], who="lead", when="2026-12-07T19:00:00")
+    merged = result.document
+    assert (result.taken, int(merged.state[2]), merged.reason_text(2)) == (
+        1, GradeState.UNRATEABLE, "paywall")
+    assert [(e.source_id, e.before, e.after) for e in merged.audit
+            if e.origin == MERGE_ORIGIN] == [("d3", "0", "unrateable: paywall")]

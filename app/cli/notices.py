@@ -114,7 +114,7 @@ def say_unjudged(ev: Evaluation, name: str, args: argparse.Namespace,
         return
     err = err or sys.stderr
     them = agreed(found.unknown, "it")
-    what = unjudged_what(found.unknown, ev.doc.unknown_reasons())
+    what = unjudged_what(found.unknown, found.reasons)
     err.write(f"{PROG}: note: {visible(name)}: {found.unknown:,} of "
               f"{counted(found.retrieved, 'retrieved candidate', grouped=True)} "
               f"{agreed(found.unknown, 'is')} {what}, so NDCG is "

@@ -32,6 +32,7 @@ from app.import_wizard.tables import (
 )
 from app.panels.fit import header_widths
 from core.io.annotator import NO_GRADE, ImportReport
+from core.io.annotator.accounting import ABOVE_SAID
 
 __all__ = ["COUNT_LABELS", "HEADER_SHARE", "ImportReportDialog", "ImportReportView",
            "report_counts", "rows_line"]
@@ -94,18 +95,13 @@ def report_counts(report: ImportReport) -> dict[str, str]:
     }
 
 
-#: How the rows' tally names what a row above the header held.
-_ABOVE = {"title": "a title", "people": "who made the sheet", "legend": "the legend",
-          "note": "a note", "blank": "blank"}
-
-
 def _above_line(report: ImportReport) -> str:
     """The rows above the header and what they held, after the tally: ``;
     rows 1-4 above the header: a title, who made the sheet, the legend,
     blank`` ("" when there are none)."""
     if not report.above:
         return ""
-    kinds = [_ABOVE[a.kind] for a in report.above]
+    kinds = [ABOVE_SAID[a.kind] for a in report.above]
     held = [k for n, k in enumerate(kinds) if n == 0 or k != kinds[n - 1]]  # (runs once)
     first, last = report.above[0].row, report.above[-1].row
     rows = f"row {first}" if first == last else f"rows {first}-{last}"

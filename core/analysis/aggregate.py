@@ -75,6 +75,10 @@ class Unjudged:
     retrieved: int
     unresolved: int
     queries: int
+    #: Of the ``unknown`` retrieved candidates, those whose unknown grade
+    #: carries a reason, by kind (:meth:`~core.model.document.Document.unknown_reasons`):
+    #: an item the annotators declined, not one the qrels leave out.
+    reasons: dict[str, int] = field(default_factory=dict)
 
 
 def unjudged_candidates(ev: Evaluation) -> Unjudged | None:
@@ -86,13 +90,15 @@ def unjudged_candidates(ev: Evaluation) -> Unjudged | None:
         return None
     doc = ev.doc
     # (under this rule the ranked rows are the retrieved ones, with a score)
-    unknown = int(np.count_nonzero((doc.state == int(GradeState.UNKNOWN)) & ev.ranked_mask))
+    ranked_unknown = np.flatnonzero((doc.state == int(GradeState.UNKNOWN)) & ev.ranked_mask)
+    unknown = int(ranked_unknown.size)
     if not unknown:
         return None
     retrieved = int(ev.n_retrieved.sum())  # (the evaluation's: a document's scores may be released)
     # Every query's worst status at once (as query_status, not a call per query).
     unresolved = ev.status_table()[1].count(Status.UNRESOLVED)
-    return Unjudged(unknown, retrieved, unresolved, doc.n_queries)
+    return Unjudged(unknown, retrieved, unresolved, doc.n_queries,
+                    doc.unknown_reasons(ranked_unknown))
 
 
 def unjudged_what(unknown: int, kinds: dict[str, int]) -> str:
@@ -104,11 +110,14 @@ def unjudged_what(unknown: int, kinds: dict[str, int]) -> str:
 
     >>> unjudged_what(2, {}), unjudged_what(2, {"declined": 1})
     ('not in the qrels (unjudged)', 'unknown (1 not in the qrels, 1 declined)')
+    >>> unjudged_what(2, {"declined": 2})
+    'unknown (2 declined)'
     """
     if not kinds:
         return "not in the qrels (unjudged)"
-    absent = unknown - sum(kinds.values())
-    return "unknown (" + ", ".join([f"{absent:,} not in the qrels", *reasons_said(kinds)]) + ")"
+    absent = unknown - sum(kinds.values())  # (said where there are any)
+    return "unknown (" + ", ".join([f"{absent:,} not in the qrels"] * bool(absent)
+                                   + reasons_said(kinds)) + ")"
 
 
 def summarize_values(ndcg: FloatArray, status_code: npt.NDArray[np.int8],

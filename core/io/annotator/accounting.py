@@ -26,8 +26,8 @@ import numpy.typing as npt
 from core.io.annotator.model import ColumnMapping, Origin
 from core.io.safety import column_letters
 
-__all__ = ["ABOVE_KINDS", "REPEAT", "AboveRow", "ColumnRecord", "RowTally", "above_text",
-           "column_records", "row_tally"]
+__all__ = ["ABOVE_KINDS", "ABOVE_SAID", "REPEAT", "AboveRow", "ColumnRecord", "RowTally",
+           "above_text", "column_records", "row_tally"]
 
 #: Why a row repeating an earlier row's query and source is not read.
 REPEAT = "a repeat of an earlier row's query and source, the first kept"
@@ -193,8 +193,12 @@ def row_tally(n_rows: int, row_number: int, skipped: list[tuple[int, str]],
 _RANK = (0, 2, 3, 4, 5, 1)
 
 
-#: What a row above the header holds, as the report names it.
-ABOVE_KINDS = ("title", "people", "legend", "note", "blank")
+#: What a row above the header holds, as the report names it (its kind),
+#: and how a sentence says it (the command line's line, the wizard's tally).
+ABOVE_SAID = {"title": "a title", "people": "who made the sheet", "legend": "the legend",
+              "note": "a note", "blank": "blank"}
+#: The kinds of row above the header.
+ABOVE_KINDS = tuple(ABOVE_SAID)
 
 #: The length a row's text is quoted to in a sentence (longer: clipped, …).
 _SAID_LENGTH = 40
@@ -234,9 +238,7 @@ def above_text(above: Sequence[AboveRow], header_row: int) -> str:
             runs[-1].append(a)
         else:
             runs.append([a])
-    said = {"title": "a title", "people": "who made the sheet", "legend": "the legend",
-            "note": "a note", "blank": "blank"}
-    parts = [f"{_rows(run[0].row, run[-1].row)} {said[run[0].kind]}"
+    parts = [f"{_rows(run[0].row, run[-1].row)} {ABOVE_SAID[run[0].kind]}"
              + (f" ({_quoted(run[0].text)})" if run[0].kind != "blank" else "")
              for run in runs]
     return (f"{_rows(1, len(above))}, above the header on row {header_row}, not imported: "

@@ -37,7 +37,7 @@ from core.io.calamine_book import calamine_book
 from core.io.safety import WorkbookCheck, check_xlsx
 from core.io.stop import Stopped
 from core.io.stop import check as check_stopped
-from core.io.workbook.additions_copy import reduced_copy
+from core.io.workbook.additions_copy import comments_parts, reduced_copy
 from core.io.workbook.additions_ods import read_ods_additions
 from core.io.workbook.additions_types import (
     FIRST_ADDED_COLUMN,
@@ -398,43 +398,34 @@ def _needs_reading(path: Path, check: WorkbookCheck, ours: frozenset[str]) -> bo
         return True
     with zipfile.ZipFile(path) as z:
         part = check.parts[sheet]
-        if "comments" in _rels_of(z, part) and not _only_reason_notes(z, part):
+        if "comments" in _rels_of(z, part) and not _only_reason_notes(z, part, str(path)):
             return True
         return _other_fills(z)
 
 
-_COMMENTS_REL = re.compile(r'<Relationship\b[^>]*?\bType="[^"]*/relationships/comments"[^>]*>')
-_TARGET = re.compile(r'\bTarget="([^"]*)"')
 _NOTE = re.compile(r'<comment\b[^>]*?\bref="([A-Z]+)[0-9]+"[^>]*>(.*?)</comment>', re.S)
 _RUN_TEXT = re.compile(r"<t(?:\s[^>]*)?>([^<]*)</t>")
 
 
-def _only_reason_notes(z: zipfile.ZipFile, part: str) -> bool:
+def _only_reason_notes(z: zipfile.ZipFile, part: str, name: str) -> bool:
     """Whether the sheet's every comment is one an export wrote on a grade
     cell (why an unknown grade is unknown: :func:`is_unknown_note`), which
     no save needs to read back: a workbook of many declined items is saved
     again without parsing (100,000 candidates, 200 such comments: reading
-    what people added 6.4 s, 1.1 s without comments). False where in doubt."""
+    what people added 6.4 s, 1.1 s without comments). False where in doubt
+    (:func:`~core.io.workbook.additions_copy.comments_parts`)."""
     from html import unescape
 
-    folder, base = posixpath.split(part)
-    try:
-        rels = z.read(posixpath.join(folder, "_rels", base + ".rels")).decode("utf-8", "replace")
-        for rel in _COMMENTS_REL.findall(rels):
-            target = _TARGET.search(rel)
-            if target is None or "External" in rel:
-                return False
-            text = target.group(1)
-            name = (text.lstrip("/") if text.startswith("/")
-                    else posixpath.normpath(posixpath.join(folder, text)))
-            data = z.read(name).decode("utf-8", "replace")
-            notes = _NOTE.findall(data)
-            if len(notes) != data.count("<comment ") or any(
-                    col != GRADE_COLUMN or not is_unknown_note(unescape(
-                        "".join(_RUN_TEXT.findall(body)))) for col, body in notes):
-                return False
-    except (KeyError, OSError, zipfile.BadZipFile):
+    parts = comments_parts(z, part, name)
+    if parts is None:
         return False
+    for data in parts:
+        text = data.decode("utf-8", "replace")
+        notes = _NOTE.findall(text)
+        if len(notes) != text.count("<comment ") or any(
+                col != GRADE_COLUMN or not is_unknown_note(unescape(
+                    "".join(_RUN_TEXT.findall(body)))) for col, body in notes):
+            return False
     return True
 
 

@@ -105,13 +105,15 @@ def _keys_only(plain: set[int]) -> re.Pattern[bytes] | None:
                       % (style, _BODY))
 
 
-def _comment_rows(src: zipfile.ZipFile, part: str, name: str) -> set[int] | None:
-    """The rows of the sheet's comments (openpyxl makes their cells, which
-    need their row's ids); None when its comments cannot be found for sure."""
+def comments_parts(src: zipfile.ZipFile, part: str, name: str) -> list[bytes] | None:
+    """The comments parts of the sheet ``part`` (each unpacked whole, in
+    the order its relationships give them); None when they cannot be found
+    for sure (an external target, a part not there, one in which no
+    ``<comment`` is found whole: prefixed tags, ``<x:comment>``)."""
     rels = rels_of(part)
     if rels not in src.namelist():
-        return set()
-    rows: set[int] = set()
+        return []
+    out = []
     for rel in _RELATIONSHIP.findall(src.read(rels)):
         target = _TARGET.search(rel)
         if not _COMMENTS_TYPE.search(rel):
@@ -125,10 +127,19 @@ def _comment_rows(src: zipfile.ZipFile, part: str, name: str) -> set[int] | None
             return None
         data = read_part(src, src.getinfo(found), name)
         refs = _COMMENT_REF.findall(data)
-        if len(refs) != data.count(b"<comment "):
+        if not refs or len(refs) != data.count(b"<comment "):
             return None
-        rows.update(int(r) for r in refs)
-    return rows
+        out.append(data)
+    return out
+
+
+def _comment_rows(src: zipfile.ZipFile, part: str, name: str) -> set[int] | None:
+    """The rows of the sheet's comments (openpyxl makes their cells, which
+    need their row's ids); None when its comments cannot be found for sure."""
+    parts = comments_parts(src, part, name)
+    if parts is None:
+        return None
+    return {int(r) for data in parts for r in _COMMENT_REF.findall(data)}
 
 
 def reduced_copy(path: Path, check: WorkbookCheck, out: Path) -> bool:
