@@ -47,7 +47,11 @@ def above_rows(sheet: Drawn, rnd: Random, legend: list[list[Any]]) -> None:
                        ["title", "people", "blank"]])
     said = {"title": [rnd.choice(TITLES)], "people": [rnd.choice(PEOPLE)], "blank": []}
     sheet.above = [*(said[k] for k in head), *legend, []]
-    sheet.above_kinds = [*head, *(["legend"] * len(legend)), "blank"]
+    # (who made the sheet is text, quoted, never named from its words; a
+    # title only as the first filled row)
+    kinds = ["text" if k == "people" and "title" in head else k for k in head]
+    sheet.above_kinds = [*("title" if k == "people" else k for k in kinds),
+                         *(["legend"] * len(legend)), "blank"]
 
 
 def words_legend(sheet: Drawn, rnd: Random, scale: str, wrong: bool) -> None:

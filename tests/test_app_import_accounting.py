@@ -268,10 +268,10 @@ def test_the_report_page_names_the_rows_above_the_header(qtbot: Any, tmp_path: P
     view = _report(qtbot, annotators_sheet(tmp_path / "annotators.xlsx"))
     assert view.rows_tally.text() == (
         "Rows: 7 read = 6 imported + 0 skipped + 0 rejected + 1 blank; rows 1-4 above the "
-        "header, not imported: a title, who made the sheet, the legend, blank")
+        "header, not imported: a title, text, the legend, blank")
     assert view.summary.text().splitlines()[1] == (
         "rows 1-4, above the header on row 5, not imported: row 1 a title ('Relevance "
-        "judgments - Q3 2026 review'), row 2 who made the sheet ('Prepared by: Dana Lee and "
-        "Sam Ortiz, 30…'), row 3 the legend ('Scale: 0 = not relevant, 1 = partial, 2…'), "
+        "judgments - Q3 2026 review'), row 2 text ('Prepared by: Dana Lee and Sam Ortiz, "
+        "30…'), row 3 the legend ('Scale: 0 = not relevant, 1 = partial, 2…'), "
         "row 4 blank")
     assert "above the header" not in view.notes.toPlainText()

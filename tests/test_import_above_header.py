@@ -1,9 +1,10 @@
 """The rows above an annotators' sheet's header are accounted for: a merged
-title, who made the sheet, the legend and a blank row (the header on row 5)
-are each named with what they held, on the command line, in the JSON report
-and on the wizard's report page, so that every row of the file is in a line
-of the report (a new user's trial: rows 1-4 were in none, the tally counting
-the rows below the header alone)."""
+title, who made the sheet (text, quoted: never named from its words), the
+legend and a blank row (the header on row 5) are each named with what they
+held, on the command line, in the JSON report and on the wizard's report
+page, so that every row of the file is in a line of the report (a new
+user's trial: rows 1-4 were in none, the tally counting the rows below the
+header alone)."""
 
 from __future__ import annotations
 
@@ -58,12 +59,12 @@ def test_the_rows_above_the_header_are_named_with_what_each_held(tmp_path: Path)
     assert "header on row 5" in lines[0]
     assert lines[1] == (
         "rows 1-4, above the header on row 5, not imported: row 1 a title ('Relevance "
-        "judgments - Q3 2026 review'), row 2 who made the sheet ('Prepared by: Dana Lee and "
-        "Sam Ortiz, 30…'), row 3 the legend ('Scale: 0 = not relevant, 1 = partial, 2…'), "
+        "judgments - Q3 2026 review'), row 2 text ('Prepared by: Dana Lee and Sam Ortiz, "
+        "30…'), row 3 the legend ('Scale: 0 = not relevant, 1 = partial, 2…'), "
         "row 4 blank")
     report = json.loads((tmp_path / "report.json").read_text("utf-8"))
     assert report["above_header"] == [
-        {"row": 1, "kind": "title", "text": TITLE}, {"row": 2, "kind": "people", "text": PEOPLE},
+        {"row": 1, "kind": "title", "text": TITLE}, {"row": 2, "kind": "text", "text": PEOPLE},
         {"row": 3, "kind": "legend", "text": LEGEND}, {"row": 4, "kind": "blank", "text": ""}]
     rows = report["rows"]
     assert rows == {"read": 7, "imported": 6, "ungraded": 0, "skipped": {}, "rejected": 0,
@@ -87,9 +88,9 @@ def test_a_legend_over_several_rows_under_its_title_and_notes() -> None:
     rows = [["Annotator: Ana"], ["Legend"], ["0 = not relevant"], ["1 = relevant"], [],
             ["Grade every result", "see the guide"], ["query", "doc", "grade"]]
     assert rows_above(rows, 6) == (
-        AboveRow(1, "people", "Annotator: Ana"), AboveRow(2, "legend", "Legend"),
+        AboveRow(1, "title", "Annotator: Ana"), AboveRow(2, "legend", "Legend"),
         AboveRow(3, "legend", "0 = not relevant"), AboveRow(4, "legend", "1 = relevant"),
-        AboveRow(5, "blank", ""), AboveRow(6, "note", "Grade every result | see the guide"))
+        AboveRow(5, "blank", ""), AboveRow(6, "text", "Grade every result | see the guide"))
 
 
 #: Sheets drawn with their legend above the header, after a title and who

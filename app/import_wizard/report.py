@@ -97,8 +97,7 @@ def report_counts(report: ImportReport) -> dict[str, str]:
 
 def _above_line(report: ImportReport) -> str:
     """The rows above the header and what they held, after the tally: ``;
-    rows 1-4 above the header: a title, who made the sheet, the legend,
-    blank`` ("" when there are none)."""
+    rows 1-4 above the header: a title, text, the legend, blank`` ("" when there are none)."""
     if not report.above:
         return ""
     kinds = [ABOVE_SAID[a.kind] for a in report.above]

@@ -195,8 +195,7 @@ _RANK = (0, 2, 3, 4, 5, 1)
 
 #: What a row above the header holds, as the report names it (its kind),
 #: and how a sentence says it (the command line's line, the wizard's tally).
-ABOVE_SAID = {"title": "a title", "people": "who made the sheet", "legend": "the legend",
-              "note": "a note", "blank": "blank"}
+ABOVE_SAID = {"title": "a title", "legend": "the legend", "text": "text", "blank": "blank"}
 #: The kinds of row above the header.
 ABOVE_KINDS = tuple(ABOVE_SAID)
 
@@ -227,9 +226,9 @@ def _rows(first: int, last: int) -> str:
 def above_text(above: Sequence[AboveRow], header_row: int) -> str:
     """The rows above the header (1-based ``header_row``) in one line, a
     run of legend or blank rows said once: ``rows 1-4, above the header on
-    row 5, not imported: row 1 a title ('Relevance judgments'), row 2 who
-    made the sheet ('Prepared by: Dana Lee'), row 3 the legend ('Scale: 0 =
-    not…'), row 4 blank``; "" when there are none."""
+    row 5, not imported: row 1 a title ('Relevance judgments'), row 2 text
+    ('Prepared by: Dana Lee'), row 3 the legend ('Scale: 0 = not…'), row 4
+    blank``; "" when there are none."""
     if not above:
         return ""
     runs: list[list[AboveRow]] = []
