@@ -560,8 +560,9 @@ class Document:
 
     def reason_text(self, i: int) -> str:
         """Candidate ``i``'s reason (an unrateable grade's, or why an unknown
-        one is unknown), not making the column for it while none is set."""
-        return str(self.reason[i]) if vars(Document)["reason"].is_made(self) else ""
+        one is unknown), not making the column for it while none is set
+        (:meth:`core.model.lazy.Column.text`, as :meth:`note_text`)."""
+        return str(vars(Document)["reason"].text(self, i))
 
     def unknown_reasons(self, rows: IntArray | None = None) -> dict[str, int]:
         """Of ``rows``' unknown grades (every row's by default), those that

@@ -80,7 +80,6 @@ def import_table(
     strict: bool = False,
     guess: bool = True,
     labels: Mapping[str, float] | None = None,
-    empty_ok: bool = False,
 ) -> ImportResult:
     """Turn a raw :class:`Table` into a document and a report.
 
