@@ -74,3 +74,21 @@ def test_a_copy_regrading_an_unrateable_candidate_merges_without_a_conflict() ->
     result = merge(base, [Returned("bo.xlsx", copy)], who="lead", when="2026-12-07T19:00:00")
     assert (result.taken, len(result.conflicts)) == (1, 0)
     assert result.document.grade[1] == 2.0
+
+
+def test_the_merge_entry_taking_an_unrateable_mark_says_its_reason() -> None:
+    """A reviewer's copy marks d3 unrateable, 'paywall': the merge's own
+    entry ('taken from bo') says 'unrateable: paywall', as the reviewer's
+    entry does (a new user's trial: the merged workbook's Audit sheet said
+    the reason in ana's entry and 'unrateable' alone in the merge's, the
+    Candidates sheet's cell 'unrateable' too)."""
+    from core.analysis.rounds import Returned, merge
+
+    base = _doc()
+    copy = base.subset(np.arange(len(base), dtype=np.int64))
+    copy.set_grade(2, None, GradeState.UNRATEABLE, who="bo", reason="paywall")
+    result = merge(base, [Returned("bo.xlsx", copy)], who="lead", when="2026-12-07T19:00:00")
+    assert [(e.who, e.before, e.after, e.note) for e in result.document.audit] == [
+        ("bo", "0", "unrateable: paywall", ""),
+        ("lead", "0", "unrateable: paywall", "taken from bo")]
+    assert result.document.reason_text(2) == "paywall"

@@ -386,7 +386,7 @@ class _Outcome:
             self.entries.append(AuditEntry(
                 who=who, when=when, query=doc.query_ids[int(doc.query[i])],
                 source_id=str(doc.source_id[i]), before=said,
-                after=given("", key).text, note=note, origin=MERGE_ORIGIN))
+                after=doc.said_grade(i), note=note, origin=MERGE_ORIGIN))
 
 
 def _annotator_columns(doc: Document, labels: list[str]) -> dict[str, int]:
