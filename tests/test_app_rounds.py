@@ -170,7 +170,8 @@ def test_conflicts_view_takes_one_grade_or_keeps_both(qtbot, window):
     (both,) = [b for b in view.findChildren(QPushButton, "conflictTake_both")
                if b.isVisible()]
     assert both is view.choice_buttons["both"]
-    assert both.text() == "Keep both as ratings (1)  [Alt+3]"
+    # the grade it gives said as the consensus's, never '(1)', read as one rating
+    assert both.text() == "Keep both as ratings: consensus (mean) 1  [Alt+3]"
     qtbot.mouseClick(both, Qt.MouseButton.LeftButton)
     assert merged.grade[i] == 1.0
     assert merged.ratings is not None

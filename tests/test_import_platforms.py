@@ -472,15 +472,16 @@ def test_one_answer_per_column_needs_one_true_per_row(tmp_path: Path) -> None:
             "w1,q2,d3,false,false,true", "w1,q2,d4,false,true,false"]
     sheet = tmp_path / "batch.csv"
     sheet.write_text(head + "\n".join(rows) + "\n", encoding="utf-8")
-    report = tmp_path / "r.json"
+    report, out = tmp_path / "r.json", io.StringIO()
     assert main(["import", str(sheet), "-o", str(tmp_path / "o.csv"), "--report",
-                 str(report)], io.StringIO()) == 0
+                 str(report)], out) == 0
+    assert "left out" not in out.getvalue()  # E, F read in D: they were said left out
     columns = json.loads(report.read_text("utf-8"))["columns"]
     assert [(c["column"], c["role"], c["reason"]) for c in columns[3:]] == [
         ("D", "grade", "Answer.rel, named so; numbers 0 to 2")] + [
-        (x, None, f"Answer.rel.{n}: columns D-F (Answer.rel.0 ... Answer.rel.2), one answer per "
-         "column, read as one grade column 'Answer.rel' in D; not imported as a column of its "
-         "own") for n, x in ((1, "E"), (2, "F"))]  # never 'empty: no row holds a value'
+        (x, "grade (read in D)", f"Answer.rel.{n}: columns D-F (Answer.rel.0 ... Answer.rel.2), "
+         "one answer per column, read as one grade column 'Answer.rel' in D; not imported as a "
+         "column of its own") for n, x in ((1, "E"), (2, "F"))]  # never 'empty: ...'
     for bad, said in (("w1,q2,d5,false,true,true", "true in E, F"),
                       ("w1,q2,d5,false,false,false", "no column true")):
         sheet = tmp_path / "batch.csv"
@@ -522,7 +523,7 @@ def test_a_radio_buttons_choices_with_suffixes_are_one_grade_column(
     got = [(r["source_id"], r["grade_w1"], r["grade_w2"]) for r in rows]
     assert got == [("d1", "1", "2"), ("d2", "0", ""), ("d3", "2", "0"), ("d4", "1", "")]
     assert [(c["column"], c["role"]) for c in data["columns"][3:]] == [
-        ("D", "grade"), ("E", None), ("F", None)]
+        ("D", "grade"), ("E", "grade (read in D)"), ("F", "grade (read in D)")]
     assert data["columns"][3]["header"] == column
     assert [n for n in data["notes"] if "one answer per column" in n] == [
         f"columns D-F ({choices[0]} ... {choices[-1]}): one answer per column, true in the "
@@ -576,7 +577,8 @@ def test_radio_buttons_unmarked_or_beside_a_checkbox(
     got = [(r["source_id"], r["grade_w1"], r["grade_w2"]) for r in rows]
     assert got == [("d1", "1", "2"), ("d2", "0", ""), ("d3", "2", "0"), ("d4", "1", "")]
     assert [(c["column"], c["role"]) for c in data["columns"][3:]] == [
-        ("D", "grade"), ("E", None), ("F", None), *([("G", None)] if box else [])]
+        ("D", "grade"), ("E", "grade (read in D)"), ("F", "grade (read in D)"),
+        *([("G", None)] if box else [])]
     assert data["columns"][3]["header"] == column
     if box:
         assert data["columns"][6]["reason"] == (

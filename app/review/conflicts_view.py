@@ -306,7 +306,7 @@ class ConflictsView(QWidget):
                 text = (self.tr("Keep both, each labelled") if r.label == BOTH
                         else self.tr("Take {0}'s note").format(r.label))
             else:
-                text = (self.tr("Keep both as ratings ({0})").format(r.text.split(") ", 1)[-1])
+                text = (self.tr("Keep both as ratings: {0}").format(r.text.split(": ", 1)[-1])
                         if r.label == BOTH else self.tr("Take {0}").format(r.text))
             if n <= len(self.keys):  # (listed under F1)
                 text = self.tr("{0}  [Alt+{1}]").format(text, n)

@@ -102,11 +102,19 @@ def column_records(header: list[str], mapping: ColumnMapping,
         left = {f: left[j] for j, f in enumerate(origin.columns) if f >= 0 and j in left}
         header = origin.header
     width = max([len(header), *(c + 1 for c in used), *(c + 1 for c in left)], default=0)
+    # a radio button's choices read into one grade column feed it, though
+    # emptied: used, never said left out (an MTurk batch's Answer.rel.1 ...)
+    read_in = {c: f"{used[into]} (read in {column_letters(into + 1)})"
+               for c, into in mapping.read_into
+               if origin is None and into in used and c not in used}
+    used = {**read_in, **used}
     out = []
     for c in range(width):
         name = header[c].strip() if c < len(header) else ""
         role = used.get(c, "")
-        if role:
+        if c in read_in and c in left:  # read into another column: why so
+            why, flag = left[c]
+        elif role:
             why, flag = _role_reason(mapping, role, name), ""
         elif c in left:
             why, flag = left[c]

@@ -475,7 +475,8 @@ def detect_mapping(table: Table, header_row: int | None = None,
         reasons = [(k, text) for k, text in reasons if k != f]
         left.append((c, why, ""))
     return ColumnMapping(header_row=header_row, grades=_unique(wide), reasons=tuple(reasons),
-                         flags=tuple(flags), left_out=tuple(left), keep=keep, **fields)
+                         flags=tuple(flags), left_out=tuple(left), keep=keep,
+                         read_into=tuple(table.read_into.items()), **fields)
 
 
 #: Where a sheet of one row per respondent gives the columns read from its

@@ -173,6 +173,11 @@ class ColumnMapping:
     #: it or ""), for the report's accounting of every column. Not part of
     #: the mapping's identity.
     left_out: tuple[tuple[int, str, str], ...] = field(default=(), compare=False)
+    #: Columns read into another (column, the column it was read into): a
+    #: radio button's choices a column each, read as one grade column
+    #: (:mod:`~core.io.annotator.onehot`). Used, never left out; not part
+    #: of the mapping's identity.
+    read_into: tuple[tuple[int, int], ...] = field(default=(), compare=False)
     #: The fields the user declared (``--map``, ``--annotators`` as
     #: ``grade``, the wizard's choices): taken as said, where a guess must
     #: show its evidence (see :mod:`~core.io.annotator.evidence`).
@@ -368,6 +373,8 @@ class Table:
     #: Columns read into another and emptied (a radio button's choices a
     #: column each: :mod:`~core.io.annotator.onehot`), with why, for the report.
     merged: dict[int, str] = field(default_factory=dict)
+    #: Those of them read into another column: column -> that column.
+    read_into: dict[int, int] = field(default_factory=dict)
     #: Legends of labels the file's records list (Prodigy's ``options``).
     listed: tuple[Vocabulary, ...] = ()
     #: A JSON export's: each row's line or record in the file (None: a

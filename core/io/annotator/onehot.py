@@ -243,6 +243,7 @@ def _read_group(table: Table, header_row: int, header: list[str], name: str,
     table.merged.update({c: f"{header[c]}: {where}, one answer per column, read as one "
                          f"grade column {name!r} in {column_letters(cols[0] + 1)}; not "
                          "imported as a column of its own" for c in cols[1:]})
+    table.read_into.update({c: cols[0] for c in cols[1:]})
     table.notes.append(
         f"{where}: one answer per column, true in the one chosen; read as one grade "
         f"column {name!r} in {column_letters(cols[0] + 1)}, each row's grade "

@@ -13,6 +13,7 @@ break, the judgments are joined as they are, with no TREC text between.
 
 from __future__ import annotations
 
+import shlex
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -287,7 +288,7 @@ def _judgments(sheet: Path, conventions: Conventions | None = None) -> Document:
             sheet, conventions=conventions, empty_ok=True), sheet)
         _check(result.report, sheet)
         left_out = result.report.left_out_text(
-            f"`ndcg-worksheet import {sheet.name} -o OUT.csv --report REPORT.json`")
+            f"`ndcg-worksheet import {shlex.quote(str(sheet))} -o OUT.csv --report REPORT.json`")
         judgments = result.document
     rubric = conventions.rubric if conventions is not None else None
     judgments.judgments_notes = _notes(
