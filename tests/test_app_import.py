@@ -1,7 +1,8 @@
 """The import wizard for annotators' sheets: preview, mapping, report, Finish.
 
-The wizard driven as a person drives it (``Boxes``, ``_drive``, ``_next``,
-``_finish``, ...: the app's import tests share them). What the command
+The wizard driven as a person drives it (``_drive``, ``_next``, ``_finish``,
+...: the app's import tests share them; the message boxes are
+tests/appboxes.py's, as in every app test). What the command
 line says, the wizard says in its own words: tests/test_app_import_words.py.
 """
 
@@ -19,7 +20,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QFileDialog,
-    QMessageBox,
     QWizard,
 )
 
@@ -35,6 +35,7 @@ from core.io.load import is_annotator_sheet
 from core.model.conventions import ConsensusRule, Conventions, Rubric
 from core.model.document import GradeState
 from core.model.examples import seed_document
+from tests.appboxes import Boxes
 
 RUBRIC = "0=not relevant,1=partial,2=relevant,3=highly relevant"
 
@@ -86,25 +87,6 @@ def long_xlsx(tmp_path: Path) -> Path:
     path = tmp_path / "judgments.xlsx"
     book.save(path)
     return path
-
-
-class Boxes:
-    """Message boxes shown (patched: never modal in tests)."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.shown: list[str] = []
-        boxes = self
-
-        def exec_(box: QMessageBox) -> int:
-            boxes.shown.append(box.text())
-            return int(QMessageBox.StandardButton.Ok.value)
-
-        monkeypatch.setattr(QMessageBox, "exec", exec_)
-
-
-@pytest.fixture
-def boxes(monkeypatch: pytest.MonkeyPatch) -> Boxes:
-    return Boxes(monkeypatch)
 
 
 def _window(qtbot: Any) -> tuple[MainWindow, FileOps]:
