@@ -181,7 +181,7 @@ def test_every_review_dock_open_at_960x540_fits_the_screen(qtbot, window):
     """The runs, explain and judges docks asked for 247, 220 and 372 px of
     height (with two annotators' sheet): open together, they made a 960x540
     window (a 1920x1080 screen at 2x) 601-638 px tall. They scroll instead."""
-    from tests.test_app_review import _two_annotators
+    from tests.test_app_judges import _two_annotators
 
     w = window
     _at(qtbot, w, 960, 540)
