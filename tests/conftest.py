@@ -115,6 +115,15 @@ def _remove_translators() -> None:
         translator.setParent(None)
 
 
+@pytest.fixture
+def boxes(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    """The message boxes the test's windows show, recorded, never modal
+    (tests/appboxes.py; Qt imported only by the tests that ask for it)."""
+    from tests.appboxes import Boxes
+
+    return Boxes(monkeypatch)
+
+
 def doc_of(rows, **kw):  # type: ignore[no-untyped-def]
     """A document from (query, source, score, grade) rows."""
     from core.model.document import Document

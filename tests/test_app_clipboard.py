@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QApplication, QLineEdit, QMessageBox, QTableView
+from PySide6.QtWidgets import QApplication, QLineEdit, QTableView
 
 from app.clipboard_actions import cell_text, install_clipboard_actions
 from app.find import columns_said, install_find
@@ -18,6 +18,7 @@ from app.settings import Settings
 from app.window import MainWindow
 from core.io.example import load_example
 from core.model.document import Document, GradeState
+from tests.appboxes import Boxes
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 SHIFT = Qt.KeyboardModifier.ShiftModifier
@@ -25,16 +26,9 @@ L = math.log2(3)
 
 
 @pytest.fixture
-def shown(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Message boxes' texts (patched: never modal in tests)."""
-    texts: list[str] = []
-
-    def exec_(box: QMessageBox) -> int:
-        texts.append(box.text())
-        return int(QMessageBox.StandardButton.Ok.value)
-
-    monkeypatch.setattr(QMessageBox, "exec", exec_)
-    return texts
+def shown(boxes: Boxes) -> list[str]:
+    """Message boxes' texts (tests/appboxes.py: never modal in tests)."""
+    return boxes.shown
 
 
 def _model_order(window: MainWindow) -> None:

@@ -16,12 +16,8 @@ from app.file_formats import Origin, write_document
 from core.io.delimited import read_delimited
 from core.io.workbook import read_workbook
 from core.model.examples import seed_document
-from tests.test_app_files import Boxes, _finish, _grade, _window
-
-
-@pytest.fixture
-def boxes(monkeypatch: pytest.MonkeyPatch) -> Boxes:
-    return Boxes(monkeypatch)
+from tests.appboxes import Boxes
+from tests.test_app_files import _finish, _grade, _window
 
 
 def test_a_gz_worksheet_opens_as_the_plain_one_and_save_keeps_it(

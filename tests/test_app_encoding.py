@@ -16,7 +16,8 @@ from app.cli.main import main as cli
 from app.encoding_status import install_encoding_status
 from core.io.delimited import read_delimited, text_encoding
 from core.io.textfile import DETECT
-from tests.test_app_files import Boxes, _finish
+from tests.appboxes import Boxes
+from tests.test_app_files import _finish
 from tests.test_app_files import _window as _plain_window
 
 

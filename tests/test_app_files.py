@@ -23,37 +23,7 @@ from core.io.delimited import read_delimited
 from core.io.journal import Journal
 from core.model.document import Document, GradeState
 from core.model.examples import seed_document
-
-
-class Boxes:
-    """Message boxes shown (patched: never modal in tests)."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.shown: list[str] = []
-        self.questions: list[str] = []
-        self.answers: list[QMessageBox.StandardButton] = []
-        boxes = self
-
-        def exec_(box: QMessageBox) -> int:
-            boxes.shown.append(box.text())
-            return int(QMessageBox.StandardButton.Ok.value)
-
-        def question(parent: Any, title: str, text: str, *args: Any) -> Any:
-            boxes.questions.append(text)
-            return boxes.answers.pop(0)
-
-        def warning(parent: Any, title: str, text: str, *args: Any) -> Any:
-            boxes.shown.append(text)
-            return QMessageBox.StandardButton.Ok
-
-        monkeypatch.setattr(QMessageBox, "exec", exec_)
-        monkeypatch.setattr(QMessageBox, "question", staticmethod(question))
-        monkeypatch.setattr(QMessageBox, "warning", staticmethod(warning))
-
-
-@pytest.fixture
-def boxes(monkeypatch: pytest.MonkeyPatch) -> Boxes:
-    return Boxes(monkeypatch)
+from tests.appboxes import Boxes
 
 
 @pytest.fixture

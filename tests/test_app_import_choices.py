@@ -19,15 +19,11 @@ from PySide6.QtWidgets import QWizard
 from app.import_wizard import wizard as wizard_module
 from app.import_wizard.wizard import ImportWizard
 from core.model.conventions import Conventions
-from tests.test_app_import import Boxes, _idle, _next
+from tests.appboxes import Boxes
+from tests.test_app_import import _idle, _next
 
 PEOPLE = [("ana@acme.io", "Ana Lopez"), ("ben@acme.io", "Ben O'Neil"),
           ("chen@acme.io", "Chen van der Berg")]
-
-
-@pytest.fixture
-def boxes(monkeypatch: pytest.MonkeyPatch) -> Boxes:
-    return Boxes(monkeypatch)
 
 
 def _named(path: Path) -> Path:

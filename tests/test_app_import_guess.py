@@ -16,15 +16,11 @@ from PySide6.QtWidgets import QAbstractItemView, QApplication, QWizard
 
 from app.import_wizard.wizard import ImportWizard
 from core.model.conventions import Conventions, Rubric
-from tests.test_app_import import Boxes, _drive, _idle, _import_anyway, _next, _window
+from tests.appboxes import Boxes
+from tests.test_app_import import _drive, _idle, _import_anyway, _next, _window
 
 DATA = Path(__file__).parent / "data" / "annotators"
 EXPECTED: dict[str, Any] = json.loads((DATA / "expected.json").read_text("utf-8"))
-
-
-@pytest.fixture
-def boxes(monkeypatch: pytest.MonkeyPatch) -> Boxes:
-    return Boxes(monkeypatch)
 
 
 def _back(qtbot: Any, wizard: ImportWizard) -> None:

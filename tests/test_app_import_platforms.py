@@ -19,15 +19,11 @@ from PySide6.QtWidgets import QWizard
 
 from app.import_wizard.wizard import ImportWizard
 from core.model.conventions import Conventions, Rubric
-from tests.test_app_import import Boxes, _idle, _next
+from tests.appboxes import Boxes
+from tests.test_app_import import _idle, _next
 
 DATA = Path(__file__).parent / "data" / "annotators"
 EXPECTED: dict[str, Any] = json.loads((DATA / "expected.json").read_text("utf-8"))
-
-
-@pytest.fixture
-def boxes(monkeypatch: pytest.MonkeyPatch) -> Boxes:
-    return Boxes(monkeypatch)
 
 
 def _wizard(qtbot: Any, path: Path, conventions: Conventions | None = None) -> ImportWizard:

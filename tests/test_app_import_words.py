@@ -12,7 +12,6 @@ from typing import Any
 
 import numpy as np
 import openpyxl
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QFormLayout,
@@ -22,8 +21,8 @@ from PySide6.QtWidgets import (
 
 from app.accessibility import without_mnemonic
 from core.model.conventions import Rubric
+from tests.appboxes import Boxes
 from tests.test_app_import import (
-    Boxes,
     _at_mapping,
     _choose,
     _idle,
@@ -31,11 +30,6 @@ from tests.test_app_import import (
     _next,
     _refused_on_next,
 )
-
-
-@pytest.fixture
-def boxes(monkeypatch: pytest.MonkeyPatch) -> Boxes:
-    return Boxes(monkeypatch)
 
 
 def test_the_guess_says_the_wizards_controls_not_the_command_lines_flags(

@@ -23,8 +23,9 @@ from app.window import MainWindow
 from core.engine.columns import COLUMNS, GRID_COLUMNS
 from core.io.journal import Journal
 from core.model.examples import seed_document
+from tests.appboxes import Boxes
 from tests.test_app_clipboard import active_window
-from tests.test_app_files import Boxes, _finish
+from tests.test_app_files import _finish
 from tests.test_app_files import _window as _file_window
 
 CTRL = Qt.KeyboardModifier.ControlModifier

@@ -14,13 +14,14 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication
 
 from app.file_formats import write_document
 from app.import_wizard.wizard import ImportWizard
 from app.window import MainWindow
 from core.io.load import is_annotator_sheet
 from core.model.examples import seed_document
+from tests.appboxes import Boxes
 from tests.test_app_import import _drive
 
 DATA = Path(__file__).parent / "data" / "annotators"
@@ -48,13 +49,10 @@ SHEETS = {
 
 
 @pytest.fixture
-def refusals(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The warnings shown (a refusal at launch is one), recorded, never modal."""
-    seen: list[str] = []
-    monkeypatch.setattr(QMessageBox, "warning",
-                        staticmethod(lambda _parent, _title, text, *a: seen.append(text)))
-    monkeypatch.setattr(QMessageBox, "exec", lambda box: seen.append(box.text()) or 0)
-    return seen
+def refusals(boxes: Boxes) -> list[str]:
+    """The warnings shown (a refusal at launch is one), recorded, never modal
+    (tests/appboxes.py)."""
+    return boxes.shown
 
 
 def _reads_then_cancels(qtbot: Any) -> Any:

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QFileDialog, QWidget
 from app.file_formats import Origin
 from core.engine.evaluation import evaluate
 from core.io.load import load_document
-from tests.test_app_files import Boxes
+from tests.appboxes import Boxes
 from tests.test_app_open_evaluated import _window
 from tests.test_app_sources import _ctrl
 

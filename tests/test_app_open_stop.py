@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox, QPushButton
+from PySide6.QtWidgets import QPushButton
 
 import app.import_wizard.wizard as wizard
 from app.fileops import install_file_ops
@@ -19,6 +19,7 @@ from app.settings import Settings
 from app.window import MainWindow
 from core.io.stop import Stopped, check
 from core.model.examples import seed_document
+from tests.appboxes import Boxes
 
 
 class SlowRead:
@@ -96,11 +97,10 @@ def test_closing_the_window_during_the_read_stops_it(qtbot: Any, tmp_path: Path,
 
 
 def test_running_out_of_memory_says_what_to_do(qtbot: Any, tmp_path: Path,
-                                               monkeypatch: pytest.MonkeyPatch):
+                                               monkeypatch: pytest.MonkeyPatch, boxes: Boxes):
     sheet = tmp_path / "huge.csv"
     sheet.write_text("query,source_id,grade\nq,d,1\n")
-    shown: list[str] = []
-    monkeypatch.setattr(QMessageBox, "exec", lambda box: shown.append(box.text()) or 0)
+    shown = boxes.shown
 
     def no_memory(path: Path, conventions: Any, encoding: str | None = None) -> None:
         raise MemoryError

@@ -25,7 +25,8 @@ from core.io.delimited import read_delimited
 from core.io.journal import Journal
 from core.model.choices import TieRule
 from core.model.document import Document
-from tests.test_app_files import Boxes, _grade
+from tests.appboxes import Boxes
+from tests.test_app_files import _grade
 from tests.test_edit_out_of_memory import ARRAYS, _same
 
 #: A close that would ask gets Discard (tests/conftest.py).

@@ -17,7 +17,8 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from core.model.examples import seed_document
 from core.model.presets import NEGATIVE_REFUSED_BY, preset
-from tests.test_app_files import Boxes, _window
+from tests.appboxes import Boxes
+from tests.test_app_files import _window
 from tests.test_app_sources import _ctrl
 from tests.test_refusal_place import NAMED, WORKSHEET
 

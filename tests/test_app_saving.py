@@ -17,14 +17,18 @@ from app.window import MainWindow
 from core.io.delimited import read_delimited
 from core.io.journal import Journal
 from core.model.examples import seed_document
-from tests.test_app_files import Boxes, _finish, _grade, _window
+from tests.appboxes import Boxes
+from tests.test_app_files import _finish, _grade, _window
 
 Button = QMessageBox.StandardButton
 
 
 @pytest.fixture
-def boxes(monkeypatch: pytest.MonkeyPatch) -> Boxes:
-    found = Boxes(monkeypatch)
+def boxes(boxes: Boxes, monkeypatch: pytest.MonkeyPatch) -> Boxes:
+    """The app tests' boxes (tests/appboxes.py), with a warning kept apart
+    in ``boxes.warnings`` and answered by the next of ``answers`` (Ok when
+    none is left): a refused save warns, then asks."""
+    found = boxes
     warnings: list[str] = []
 
     def warning(parent: Any, title: str, text: str, *args: Any) -> Any:

@@ -30,7 +30,7 @@ from core.io.journal import Journal
 from core.io.workbook import read_workbook
 from core.model.document import GradeState
 from core.model.examples import seed_document
-from tests.test_app_files import Boxes
+from tests.appboxes import Boxes
 from tests.test_app_import import _drive, _finish, _next
 
 DATA = Path(__file__).parent / "data" / "annotators"
@@ -46,11 +46,6 @@ QRELS = """\
 1000 0 https://docs.example/kettle/descale 2
 1001 0 https://shop.example/socks/merino 1
 """
-
-
-@pytest.fixture
-def boxes(monkeypatch: pytest.MonkeyPatch) -> Boxes:
-    return Boxes(monkeypatch)
 
 
 class SaveDialog:

@@ -15,15 +15,11 @@ from PySide6.QtCore import Qt
 from app.import_wizard.wizard import ImportWizard
 from app.unread_annotators import HOW, UnreadAnnotatorsBanner
 from core.io.load import annotators_not_read
-from tests.test_app_import import Boxes, _drive, _next_next_finish, _window
+from tests.appboxes import Boxes
+from tests.test_app_import import _drive, _next_next_finish, _window
 
 WORKSHEET = ("query,source_id,version,score,grade,state,reason,note,grade_ana,grade_ben\n"
              "q1,d1,,3,1.5,number,,,1,2\nq1,d2,,2,0.5,number,,,0,1\nq1,d3,,1,2,number,,,2,2\n")
-
-
-@pytest.fixture
-def boxes(monkeypatch: pytest.MonkeyPatch) -> Boxes:
-    return Boxes(monkeypatch)
 
 
 def _said(path: Path) -> str:

@@ -27,7 +27,7 @@ from app.cli.main import main
 from core.engine.evaluation import evaluate
 from core.errors import InputError
 from core.io.load import load_document
-from tests.test_app_files import Boxes
+from tests.appboxes import Boxes
 from tests.test_app_open_evaluated import _window
 from tests.test_app_open_run import _answers
 from tests.test_app_sources import _ctrl
