@@ -66,7 +66,7 @@ class _LsProject:
     project: int
     task_id: int
     ann_id: int
-    #: predictions a task (at most), by model
+    #: predictions a task (at most), by model (1-3)
     models: int
     #: each task all the models' predictions
     every_model: bool
@@ -99,11 +99,15 @@ def label_studio_json(draw: Any) -> Drawn:
     small project numbers its tasks, annotations and users from 1, so a
     task's ``id`` or ``inner_id`` is often one of its annotations' ids
     (half the projects drawn; the others' ids are large); half the
-    projects with a model's predictions (0-2 a task: the model's choice,
-    its score, its ``model_version``; a project of two models gives half
-    the time both predictions on every task: rows of their own, naming no
-    one, a third of the rows and more), no judgment. 2-3 queries of 2-4
-    items, 2-3 people, the labels of ``SCALES["labels"]``."""
+    projects with models' predictions (0-3 a task: each model's choice,
+    its score, its ``model_version``; half the projects every model's on
+    every task), no judgment: each prediction a row of its own, naming no
+    one, whatever the counts beside it (one annotation beside two
+    predictions was copied onto both prediction rows, refused as graded
+    again; one prediction beside two annotations was merged into theirs).
+    2-3 queries of 2-4 items, 2-3 people, the first annotating every task,
+    the others after the third task now and then not (1-3 annotations a
+    task), the labels of ``SCALES["labels"]``."""
     rnd = draw(st.randoms(use_true_random=False))
     n_q, per_q, n_people = draw(st.integers(2, 3)), draw(st.integers(2, 4)), draw(
         st.integers(2, 3))
@@ -129,7 +133,7 @@ def _ls_project(rnd: Random, n_people: int) -> _LsProject:
              for w in range(n_people)]
     project = rnd.randint(1, 3) if small else rnd.randint(40, 90)
     task_id, ann_id = (1, 1) if small else (rnd.randint(10000, 20000), rnd.randint(50000, 60000))
-    models = rnd.choice([0, 1, 2, 2])
+    models = rnd.choice([0, 1, 2, 3])
     every_model, commented, discussed = (rnd.random() < 0.5 for _ in range(3))
     return _LsProject(rnd, users, project, task_id, ann_id, models, every_model, commented,
                       discussed, expanded=rnd.random() < 0.5)
@@ -144,17 +148,21 @@ def _ls_task(p: _LsProject, query: str, doc: str) -> None:
     declined = len(p.tasks) >= 3 and rnd.random() < 0.15
     if declined:
         p.truth[(query, doc)] = []
+    # the first person annotates every task, the others every task but
+    # now and then one after the third (1 annotation a task, up to 3)
+    annotators = [(w, user) for w, user in enumerate(p.users)
+                  if w == 0 or declined or len(p.tasks) < 3 or rnd.random() < 0.6]
     annotations = [_ls_annotation(p, w, user, (query, doc), declined)
-                   for w, user in enumerate(p.users)]
+                   for w, user in annotators]
     predictions = _ls_predictions(rnd, 3000 + 2 * len(p.tasks), p.task_id, p.project,
                                   p.models if p.every_model else rnd.randint(0, p.models))
-    p.predicted += len(predictions) if len(predictions) > 1 else 0
+    p.predicted += len(predictions)
     p.tasks.append({
         "id": p.task_id, "annotations": annotations, "file_upload": "tasks.json",
         "drafts": [], "predictions": predictions,
         "data": {"query": query, "doc": doc}, "meta": {},
         "created_at": p.start.strftime(_LS_TIME), "updated_at": p.start.strftime(_LS_TIME),
-        "inner_id": len(p.tasks) + 1, "total_annotations": len(p.users),
+        "inner_id": len(p.tasks) + 1, "total_annotations": len(annotations),
         "cancelled_annotations": sum(a["was_cancelled"] for a in annotations),
         "total_predictions": len(predictions), "comment_count": 0,
         "unresolved_comment_count": 0,

@@ -115,8 +115,8 @@ class Drawn:
     #: records: :func:`tests.platformgen_json.label_studio_json`); its annotations cancelled.
     text: str | None = None
     cancelled: int = 0
-    #: Rows of a model's predictions apart from the annotations (two or
-    #: more a task: :func:`tests.platformgen_json.label_studio_json`), no judgment.
+    #: Rows of models' predictions apart from the annotations (each a row
+    #: of its own: :func:`tests.platformgen_json.label_studio_json`), no judgment.
     predicted_rows: int = 0
     #: Why each item no one judged has no grade, as the import must say it
     #: beside its unknown grade (``declined by 2 annotators``, ``drafts

@@ -20,7 +20,8 @@ from core.io.headers import ALIASES, normalize
 from core.io.safety import column_letters
 
 __all__ = ["FIELD_NAMES", "Named", "bookkeeping_header", "column_annotator", "combined_grade",
-           "gold_header", "name_field", "names_grade_itself", "predicted_header",
+           "gold_header", "models_header", "name_field", "names_grade_itself",
+           "predicted_header",
            "quantity_header", "ranking_field", "wide_annotator"]
 
 
@@ -291,6 +292,17 @@ def predicted_header(header: str) -> bool:
     words = _words(header)
     return bool(set(words) & _PREDICTED) and (words[-1] in _PREDICTED
                                                or _named(header).field == "grade")
+
+
+def models_header(header: str) -> bool:
+    """Whether ``header`` names a field of a model's prediction given with
+    the task (any of Label Studio's ``predictions``: its ``task``, its
+    ``score``; Argilla's ``suggestion``): the model's, no annotator's.
+
+    >>> models_header("predictions.task"), models_header("annotations.task")
+    (True, False)
+    """
+    return bool(set(_words(header)) & _PREDICTED)
 
 
 def _named(header: str) -> Named:

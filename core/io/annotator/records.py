@@ -8,11 +8,13 @@ with ids that another field names (Prodigy's ``options`` and ``accept``)
 gives that field the choices' texts; nested
 objects give dotted column names (``data.query``, ``annotations.completed_by``);
 a list of objects (Label Studio's ``annotations``, their ``result``) gives
-one row per element; lists of values side by side and of one length
-(Argilla's ``relevance.responses = [2, 1]`` beside
-``relevance.responses.users = ["u1", "u2"]``) give one row per position (a
-list of one value, ``choices: ["Relevant"]``, is that value). The columns'
-roles are then guessed as any sheet's are.
+one row per element, lists of objects side by side (its ``annotations``
+and ``predictions``) each their own rows, whatever their counts; lists
+of values side by side and of one length (Argilla's
+``relevance.responses = [2, 1]`` beside ``relevance.responses.users =
+["u1", "u2"]``) give one row per position (a list of one value,
+``choices: ["Relevant"]``, is that value). The columns' roles are then
+guessed as any sheet's are.
 
 A shape that cannot be read so (lists side by side of different lengths)
 is refused in one line naming the file, the record and the column.
@@ -54,12 +56,15 @@ def _flatten(value: Any, prefix: str, controls: frozenset[str] = frozenset(),
             part = _flatten(item, name, controls, listed)
             for row in part:
                 order.update(dict.fromkeys(row))
-            if len(part) > 1:
+            if len(part) > 1 or _objects(item):
                 several.append(part)
             else:
                 rows = [{**a, **b} for a, b in itertools.product(rows, part)]
-        # lists side by side (Label Studio's annotations and predictions,
-        # several each) pair nothing: each of their rows stands alone
+        # lists side by side (Label Studio's annotations and predictions, in
+        # any counts) pair nothing: each of their rows stands alone, never
+        # copied onto the other list's (one annotation beside two
+        # predictions was on both prediction rows); a list alone, as an
+        # annotation's result, is the object's own fields
         stacked = [r for part in several for r in part] if several else [{}]
         if len(stacked) > _MAX_PER_RECORD:
             raise ValueError(f"{prefix or 'a record'}: nested lists give over "
@@ -75,12 +80,18 @@ def _flatten(value: Any, prefix: str, controls: frozenset[str] = frozenset(),
                 merged = [{**a, **b} for a, b in itertools.product(
                     merged, _flatten(v, f"{prefix}.{v[_CONTROL]}", controls, listed))]
             return merged
-        if value and all(isinstance(v, dict) for v in value):
+        if _objects(value):
             return [row for v in value for row in _flatten(v, prefix, controls, listed)]
         if not value:
             return [{prefix: None}]
         return [{prefix: list(value)}]
     return [{prefix: value}]
+
+
+def _objects(value: Any) -> bool:
+    """A list of objects (records of their own: Label Studio's annotations,
+    its predictions), not of values."""
+    return isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
 
 
 #: The key naming the control an answer is given to (Label Studio's
@@ -104,7 +115,7 @@ def _controls(value: Any, prefix: str, out: set[str]) -> None:
     if isinstance(value, dict):
         for key, item in value.items():
             _controls(item, f"{prefix}.{key}" if prefix else str(key), out)
-    elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+    elif _objects(value):
         if len(value) > 1 and _answers_of_controls(value):
             out.add(prefix)
         for v in value:
