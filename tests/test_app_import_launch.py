@@ -51,9 +51,13 @@ def test_launching_on_a_foreign_sheet_runs_the_wizard(
             qtbot.keyClick(wizard, Qt.Key.Key_Escape)
 
     shown: list[MainWindow] = []
+    # (an earlier test's window, still a top-level widget in this worker
+    # while Qt deletes it, is not this launch's: its actions are gone)
+    before = {id(w) for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)}
 
     def run_loop(*_: Any) -> int:
-        shown.extend(w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow))
+        shown.extend(w for w in QApplication.topLevelWidgets()
+                     if isinstance(w, MainWindow) and id(w) not in before)
         qtbot.waitUntil(lambda: "line" in seen, timeout=10_000)
         qtbot.wait(1)  # the wizard's end is answered
         return 0
