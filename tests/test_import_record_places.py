@@ -156,3 +156,28 @@ def test_a_json_export_as_qrels_is_refused_naming_its_record(tmp_path: Path) -> 
         None, "record 3 (id 103)", "label")
     assert str(got.value).startswith(f"{path}, record 3 (id 103), column 'label': ann graded "
                                      "'d1' for 'vpn drops' again (first on record 1 (id 101))")
+
+
+def test_a_value_reading_like_a_row_is_quoted_as_it_is(tmp_path: Path) -> None:
+    """A query whose text reads ``row 2`` (or ``rows 1, 2``) is quoted as
+    the file holds it: the place of each finding is said where the finding
+    is made (the table saying its row's line or record), never by rewriting
+    every ``row N`` of the finished texts (which made the query 'line 1')."""
+    lines = [json.dumps({"query": "row 2", "doc": d, "annotator": "ann", "label": g})
+             for d, g in [("d1", 2), ("d2", 1), ("d1", 0)]]
+    path = tmp_path / "judged.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    report = import_annotations(path, empty_ok=True).report
+    assert [(i.row, i.problem) for i in report.issues] == [
+        (3, "ann graded 'd1' for 'row 2' again (first on line 1); a different grade, the "
+         "first is kept")]
+    records = [{"id": 7 + k, "query": "rows 1, 2", "doc": d, "score": s, "label": 1}
+               for k, (d, s) in enumerate([("d1", 0.5), ("d2", 0.4), ("d1", 0.9)])]
+    array = tmp_path / "ranked.json"
+    array.write_text(json.dumps(records), encoding="utf-8")
+    with pytest.raises(InputError) as got:
+        import_annotations(array)
+    assert str(got.value).startswith(
+        f"{array}, record 3 (id 9), column 'score': the score column 'score' gives query "
+        "'rows 1, 2', source 'd1' the score 0.5 on record 1 (id 7) and 0.9 on record 3 (id 9): "
+        "a ranking scores each item once"), str(got.value)

@@ -122,8 +122,9 @@ def _two_texts(sheet: Sheet, rows: Rows, col: int, other: list[str], first: str)
     a = at[0]
     b = next(i for i in at if sheet.texts(col)[i] != first)
     more = f" (and {len(other) - 1} more queries)" if len(other) > 1 else ""
-    return (f"query {q!r} has two texts in column {sheet.name(col)!r} (rows "
-            f"{sheet.row_number(a)} and {sheet.row_number(b)}){more}: the first is kept; "
+    rows_ = sheet.table.places([sheet.row_number(a), sheet.row_number(b)], last=" and ")
+    return (f"query {q!r} has two texts in column {sheet.name(col)!r} ({rows_}){more}: "
+            "the first is kept; "
             "give each query one text to keep another")
 
 

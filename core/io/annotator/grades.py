@@ -279,6 +279,6 @@ def _report_again(sheet: Sheet, g: Grades, cands: Candidates, e: int, f: int) ->
     sheet.found.append(((i, 3, p, 1 << 20), Issue(
         DUPLICATE if same else CONFLICT, sheet.row_number(i), sheet.name(g.sources[p][0]),
         (f"{ann + ' ' if ann else ''}graded {cands.source[ci]!r} for {cands.query[ci]!r} again"
-         f" (first on row {sheet.row_number(int(g.rows[f]))})"
+         f" (first on {sheet.place(int(g.rows[f]))})"
          + ("; the same grade, kept once" if same else
             "; a different grade, the first is kept")))))

@@ -22,7 +22,7 @@ from core.io.annotator.grades import IntArray, check_header_ranges, first_grades
 from core.io.annotator.judgments import count_judgments
 from core.io.annotator.legend import check_legend, read_labels
 from core.io.annotator.model import PREDICTED, ColumnMapping, Table, cell_text
-from core.io.annotator.positions import records_said
+from core.io.annotator.positions import records_placed
 from core.io.annotator.records import list_cell
 from core.io.annotator.refusal import refused_rejections, unreadable
 from core.io.annotator.report import (
@@ -95,10 +95,10 @@ def import_table(
     reported. A JSON export's rows are said as its lines or records
     (:mod:`~core.io.annotator.positions`).
     """
-    with records_said(table.records):
+    with records_placed(table.records):
         result = _import_table(table, mapping, conventions, rubric=rubric, strict=strict,
                                guess=guess, labels=labels)
-    result.report.said_of_records(table.records)
+    result.report.placed_in_records(table.records)
     return result
 
 
@@ -206,10 +206,10 @@ def _predicted(sheet: Sheet, report: ImportReport, ungraded: IntArray) -> None:
     report.rows_predicted = len(set().union(*held.values()))
     report.predicted_columns = [sheet.name(c) for c in cols if held[c]]
     if report.rows_predicted:
-        first = sheet.row_number(min(set().union(*held.values())))
+        first = sheet.place(min(set().union(*held.values())))
         report.notes.append(f"{ungraded_rows(report.rows_ungraded)}: "
                             f"{predicted_rows(report.rows_predicted, report.predicted_columns)}"
-                            f", the first on row {first}")
+                            f", the first on {first}")
 
 
 def _rows_rejected(report: ImportReport) -> int:

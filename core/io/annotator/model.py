@@ -381,6 +381,32 @@ class Table:
     #: sheet, its rows the file's).
     records: RecordPlaces | None = None
 
+    def place(self, row: int, *, lines: bool = False) -> str:
+        """1-based table row ``row`` as a message names it, asked where the
+        message is made: ``row 7``; a JSON export's line or record (``line
+        7``, ``record 3 (id 812)``: :attr:`records`); a text file's ``line
+        7`` where the message counts its lines (``lines``)."""
+        if self.records is not None:
+            return self.records.place(self.records.of(row))
+        return f"{'line' if lines and self.sheet is None else 'row'} {row}"
+
+    def places(self, rows: Sequence[int], *, most: int | None = None,
+               last: str = ", ") -> str:
+        """1-based table rows ``rows`` as a message names them: ``row 4``,
+        ``rows 14, 18``; a JSON export's ``lines 5, 9`` or ``records 3 (id
+        17), 5``, the rows of one record said once. Past ``most`` places,
+        ``and N more``; ``last`` joins the last two (``rows 3 and 5``)."""
+        records = self.records
+        at = list(dict.fromkeys(rows if records is None else
+                                [a for a in map(records.of, rows) if a]))
+        shown = at[:most] if most is not None else at
+        more = f" and {len(at) - len(shown)} more" if len(at) > len(shown) else ""
+        if records is not None:
+            return records.places(shown, last=last) + more
+        said = [str(r) for r in shown]
+        return (f"row {said[0]}" if len(said) == 1 else
+                "rows " + last.join([", ".join(said[:-1]), said[-1]])) + more
+
     def unnamed(self) -> str:
         """A headerless table's columns as messages list them: ``the columns
         A, B, C (no header: row 1 is data)``."""

@@ -5,22 +5,25 @@ the import builds from the records (it adds a header line the file lacks,
 and a record of several ratings gives several rows).
 
 The import numbers the table's rows as any sheet's (its findings sorted
-and counted by them); what it says is then said of the file once, here:
-:meth:`~core.io.annotator.report.ImportReport.said_of_records` on the
-report, :func:`records_said` on a refusal.
+and counted by them); each message naming a row asks the table for its
+place in words where it is made (:meth:`~core.io.annotator.model.Table.place`,
+:meth:`RecordPlaces.place`), so a value quoted in it (a query reading
+``row 3``) is never touched. The findings' and refusals' own places (the
+numbers beside the texts) are then the file's:
+:meth:`~core.io.annotator.report.ImportReport.placed_in_records` on the
+report, :func:`records_placed` on a refusal.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
 from core.errors import InputError
 
-__all__ = ["RecordPlaces", "records_said", "row_place"]
+__all__ = ["RecordPlaces", "records_placed", "row_place"]
 
 #: The units a JSON export's places are counted in.
 LINE, RECORD = "line", "record"
@@ -54,32 +57,20 @@ class RecordPlaces:
             return {"line": None}
         return {"line": at} if self.unit == LINE else {"line": None, "place": self.place(at)}
 
-    def said(self, text: str) -> str:
-        """``text`` with each table row it names (``row 3``, ``rows 14, 18``)
-        said as the file's place: ``line 2``, ``lines 5, 9``, ``record 3
-        (id 17)``; rows of one record said once."""
-        def rows(m: re.Match[str]) -> str:
-            got = [self.of(int(n)) for n in m.group(2).split(", ")]
-            places = list(dict.fromkeys(a for a in got if a))
-            if not places:
-                return m.group(0)
-            if len(places) == 1:
-                return self.place(places[0])
-            return f"{self.unit}s " + ", ".join(self.place(a).removeprefix(f"{self.unit} ")
-                                                for a in places)
-
-        return _ROWS.sub(rows, text)
+    def places(self, at: Sequence[int], *, last: str = ", ") -> str:
+        """Places ``at`` (ascending, each once) in words: ``line 5``, ``lines
+        5, 9``, ``records 3 (id 17), 5``; ``last`` joins the last two
+        (``lines 5 and 9``)."""
+        if len(at) == 1:
+            return self.place(at[0])
+        said = [self.place(a).removeprefix(f"{self.unit} ") for a in at]
+        return f"{self.unit}s " + last.join([", ".join(said[:-1]), said[-1]])
 
     def error(self, exc: InputError) -> InputError:
-        """A refusal raised of the table's rows, said of the file."""
+        """A refusal raised of the table's rows placed at the file's line or
+        record (its text says its places already: made by the table)."""
         at = self.of(exc.line) if exc.line is not None and exc.sheet is None else None
-        return replace(exc, problem=self.said(exc.problem),
-                       hint=self.said(exc.hint) if exc.hint else exc.hint,
-                       **self.where(at))
-
-
-#: A row or a list of rows named in a message (``row 3``, ``rows 14, 18, 22``).
-_ROWS = re.compile(r"\b(rows?) (\d+(?:, \d+)*)\b")
+        return replace(exc, **self.where(at))
 
 
 def row_place(records: RecordPlaces | None, row: int) -> str:
@@ -90,8 +81,9 @@ def row_place(records: RecordPlaces | None, row: int) -> str:
 
 
 @contextmanager
-def records_said(records: RecordPlaces | None) -> Iterator[None]:
-    """Refusals raised inside said of the file's lines or records."""
+def records_placed(records: RecordPlaces | None) -> Iterator[None]:
+    """Refusals raised inside placed at the file's lines or records (their
+    ``line``: :meth:`RecordPlaces.error`)."""
     try:
         yield
     except InputError as exc:

@@ -198,7 +198,7 @@ class ImportReport:
     #: The rows and columns the sheet hides, read all the same (a workbook's).
     hidden: HiddenLines | None = None
     #: A JSON export's lines or records: the rows the report names are
-    #: then those (:func:`~core.io.annotator.positions.restore_records`).
+    #: then those (:meth:`placed_in_records`).
     records: RecordPlaces | None = None
 
     def place(self, row: int) -> str:
@@ -211,25 +211,22 @@ class ImportReport:
         names (its ``line``, or a JSON array's record in words)."""
         return {"line": row} if self.records is None else self.records.where(row)
 
-    def said_of_records(self, records: RecordPlaces | None) -> None:
-        """What the import says of a JSON export's table (the issues, the
-        rejected judgments, the skipped rows, the notes and warnings) said of the
-        file's lines or records; its rows then count places, as
-        :meth:`place` says them. Nothing happens to a sheet's (None)."""
+    def placed_in_records(self, records: RecordPlaces | None) -> None:
+        """The rows the findings of a JSON export's table stand at (the
+        issues', the rejected judgments', the skipped rows') placed at the
+        file's lines or records; its rows then count places, as :meth:`place`
+        says them. Their texts are left as made: each names its places as
+        the table said them (:meth:`~core.io.annotator.model.Table.place`).
+        Nothing happens to a sheet's (None)."""
         if records is None:
             return
-        def said(text: str) -> str:  # (most texts name no row: a label read, 100,000 of them)
-            return records.said(text) if "row" in text else text
-
         self.records = records
         at = records.at  # (records.of, inlined: row r is at[r - 1])
-        self.issues = [Issue(i.kind, at[i.row - 1], i.column, said(i.problem), i.value)
+        self.issues = [Issue(i.kind, at[i.row - 1], i.column, i.problem, i.value)
                        for i in self.issues]
-        self.rejected_judgments = [(records.of(r), c, said(why))
+        self.rejected_judgments = [(records.of(r), c, why)
                                    for r, c, why in self.rejected_judgments]
-        self.skipped_rows = [(records.of(r), said(why)) for r, why in self.skipped_rows]
-        self.notes = [said(n) for n in self.notes]
-        self.warnings = [said(n) for n in self.warnings]
+        self.skipped_rows = [(records.of(r), why) for r, why in self.skipped_rows]
 
     def above_text(self) -> str:
         """The rows above the header and what each held, in one line ("" when

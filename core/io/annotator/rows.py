@@ -204,10 +204,9 @@ def read_rows(sheet: Sheet, report: ImportReport) -> Rows:
             which = "query" if not q_text[i] else "source_id"
             head = _block_head(q_text, skip, i) if which == "query" else None
             where = "" if head is None else (
-                f" (written on {'row' if sheet.table.sheet else 'line'} "
-                f"{sheet.row_number(head)} only, at its block's head, as a pivot table's "
-                "compact layout writes it: repeat it on each row, in Excel with Repeat All Item "
-                "Labels)")
+                f" (written on {sheet.table.place(sheet.row_number(head), lines=True)} only, "
+                "at its block's head, as a pivot table's compact layout writes it: repeat it "
+                "on each row, in Excel with Repeat All Item Labels)")
             sheet.found.append(((i, 1, 0, 0), Issue(
                 ROW_REJECTED, sheet.row_number(i), sheet.name(getattr(mapping, which)),
                 f"the {which.replace('_', ' ')} is empty{where}; row rejected")))
@@ -421,8 +420,8 @@ def _unranked(sheet: Sheet, report: ImportReport, unheard: dict[int, str],
         text = cell_text(cells[i]).strip()
         if not text or not math.isnan(score[i]):
             continue
-        r = sheet.row_number(i)
-        note = (f"row {r if origin is None else origin.rows[r - 1] + 1}, column "
+        at = sheet.place(i) if origin is None else f"row {origin.rows[sheet.row_number(i) - 1] + 1}"
+        note = (f"{at}, column "
                 f"{sheet.name(col)!r}: {text!r} is not a number; the item "
                 f"{_UNHEARD.get(kind, _DECLINED)} is kept with no "
                 f"{'score' if mapping.score is not None else 'rank'}: an unranked "
@@ -457,8 +456,8 @@ def _unheard_notes(sheet: Sheet, unheard: dict[int, str], score: FloatArray) -> 
     for (words, placed), rows in sorted(by_words.items(),
                                         key=lambda w: (w[0][0] != _DECLINED, not w[0][1])):
         n, at = len(rows), sorted(set(rows))
-        where = ("rows " if len(at) > 1 else "row ") + ", ".join(map(str, at[:5])) + (
-            f" and {len(at) - 5} more" if len(at) > 5 else "")
+        # (a reshaped table's file rows said as rows: it holds no records)
+        where = sheet.table.places(at, most=5)
         its = ("their places", "their gains") if n > 1 else ("its place", "its gain")
         kept = f"at {its[0]} ({where})" if placed or column is None else (
             f"unranked ({where}: {sheet.name(column)} holds no number)")
@@ -532,8 +531,8 @@ def _report_repeats(sheet: Sheet, rows: Rows, alive_idx: IntArray, row_ci: IntAr
             i, ci = int(alive_idx[k]), int(row_ci[k])
             sheet.found.append(((i, 2, 0, 0), Issue(
                 DUPLICATE, sheet.row_number(i), sheet.name(mapping.source_id or 0),
-                f"query {q_alive[k]!r} lists {s_alive[k]!r} again (first on row "
-                f"{c_first_row[ci]}); the first row is kept")))
+                f"query {q_alive[k]!r} lists {s_alive[k]!r} again (first on "
+                f"{sheet.table.place(int(c_first_row[ci]))}); the first row is kept")))
     if ranked is None:
         return
     score = rows.score[alive_idx]
@@ -546,7 +545,7 @@ def _report_repeats(sheet: Sheet, rows: Rows, alive_idx: IntArray, row_ci: IntAr
         i, j = int(alive_idx[k]), int(alive_idx[given[k]])  # a blank beside the item's number
         sheet.found.append(((i, 2, 0, 0), Issue(
             CONFLICT, sheet.row_number(i), sheet.name(ranked),
-            f"no {field} here, where row {sheet.row_number(j)} gives the same candidate "
+            f"no {field} here, where {sheet.place(j)} gives the same candidate "
             f"{cell_text(sign * float(rows.score[j]))}; that {field} is kept")))
 
 
@@ -596,9 +595,10 @@ def _split_ranking(sheet: Sheet, col: int, item: tuple[str, str], first_row: int
     first, then = (v if field == "score" else -v for v in values)
     return SplitRanking(
         f"the {field} column {sheet.name(col)!r} gives query {item[0]!r}, source {item[1]!r} "
-        f"the {field} {cell_text(first)} on row {first_row} and {cell_text(then)} on row "
-        f"{sheet.row_number(i)}: a ranking {field}s each item once, so this column is not one "
-        "ranking", file=sheet.file, sheet=sheet.table.sheet, line=sheet.row_number(i),
+        f"the {field} {cell_text(first)} on {sheet.table.place(first_row)} and "
+        f"{cell_text(then)} on {sheet.place(i)}: a ranking {field}s each item once, so this "
+        "column is not one ranking", file=sheet.file, sheet=sheet.table.sheet,
+        line=sheet.row_number(i),
         column=sheet.name(col), hint=f"pass --map {field}=none to import the judgments "
         f"without it, or fix the sheet so each item's rows give one {field}", field=field)
 
@@ -626,8 +626,9 @@ def annotator_names(sheet: Sheet, report: ImportReport | None = None) -> list[st
     said: dict[str, str] = {}
     for i, (kind, why) in sorted(marked.items()):
         if names[i] == NO_NAME and kind in sheet.mapping.keep:
-            row = origin.rows[i + sheet.start] + 1 if origin is not None else sheet.row_number(i)
-            names[i] = f"{kind} (row {row})"
+            row = (f"row {origin.rows[i + sheet.start] + 1}" if origin is not None
+                   else sheet.place(i))
+            names[i] = f"{kind} ({row})"
             said.setdefault(names[i], why)
     if said and report is not None:
         report.notes.append(

@@ -118,6 +118,11 @@ class Sheet:
         """The 1-based table row of data row ``i``."""
         return i + self.start + 1
 
+    def place(self, i: int) -> str:
+        """Data row ``i`` as a message names it: ``row 7``, a JSON export's
+        ``line 7`` or ``record 3 (id 812)`` (:meth:`Table.place`)."""
+        return self.table.place(self.row_number(i))
+
     def column(self, c: int) -> Sequence[Any]:
         """Column ``c``'s cells, one per data row, as read."""
         got = self._columns.get(c)
