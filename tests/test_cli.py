@@ -13,6 +13,7 @@ import sys
 import pytest
 
 from app.cli.main import main
+from core.io.delimited import read_delimited
 from core.model.examples import EXAMPLE_PATH
 from tests.conftest import REPO
 
@@ -154,6 +155,38 @@ def test_a_word_in_the_grade_column_names_the_grade_words_read(tmp_path, capsys)
     path.write_text("query,source_id,score,grade\nq,a,1,2\nq,b,abc,1\n")
     code, _ = run(["evaluate", str(path)])
     assert capsys.readouterr().err.endswith("'abc' is not a number (use a plain decimal number)\n")
+
+
+@pytest.mark.parametrize(("header", "hint"), [
+    ("query,source_id,score,grade,Reason", "in the 'Reason' column"),
+    ("query,source_id,score,grade", "in the reason column: add a 'reason' column, a field "
+     "on every line")])
+def test_a_grade_written_with_its_reason_says_where_the_reason_goes(
+        tmp_path, capsys, header, hint):
+    """A grade cell written as the grid and the audit say a grade
+    ('unrateable: paywall') is refused naming the file, line and column and
+    saying to write the word there and the reason in the reason column
+    (the file's, or one to add), which the worksheet reads (it named the
+    words a grade cell may hold, not where the reason goes); written so, the
+    file opens with the grade and its reason."""
+    path = tmp_path / "said.csv"
+    blank = "," if header.endswith("Reason") else ""
+    path.write_text(f"{header}\nq,a,1,2{blank}\nq,b,0.5,unrateable: paywall{blank}\n"
+                    f"q,c,0.2,Unknown: not read yet{blank}\n")
+    code, _ = run(["evaluate", str(path)])
+    assert code == 2
+    assert capsys.readouterr().err == (
+        f"ndcg-worksheet: error: {path}, line 3, column 'grade': 'unrateable: paywall' is "
+        f"not a number (write 'unrateable' here and 'paywall' {hint})\n")
+    path.write_text(f"{header.removesuffix(',Reason')},Reason\nq,a,1,2,\n"
+                    "q,b,0.5,unrateable,paywall\nq,c,0.2,unknown,not read yet\n")
+    doc = read_delimited(path)
+    assert [doc.said_grade(i) for i in range(3)] == [
+        "2", "unrateable: paywall", "unknown: not read yet"]
+    assert run(["evaluate", str(path)])[0] == 0
+    path.write_text(f"{header}\nq,a,1,2{blank}\nq,b,0.5,unknown:{blank}\n")
+    assert run(["evaluate", str(path)])[0] == 2  # (a word and no reason: the words a grade
+    assert "a grade is a number; a grade not known" in capsys.readouterr().err  # may hold)
 
 
 def test_a_qrels_file_given_as_the_run_or_worksheet_says_it_is_qrels(tmp_path, capsys):

@@ -146,16 +146,40 @@ _GRADE_HINT = ("a grade is a number; a grade not known is left empty or written 
                "one that cannot be judged 'unrateable'")
 
 
+def _state_and_reason(text: str, reason: str | None) -> str | None:
+    """What to write for a grade cell holding a state word and its reason
+    (``unrateable: paywall``, as the grid and the audit say a grade): the
+    word here, the reason in the reason column (named ``reason``: the
+    file's, or one to add), which the worksheet reads; None for any other
+    text."""
+    word, colon, why = text.partition(":")
+    if not (colon and word.strip() and why.strip()) or word.strip().lower() not in _GRADE_WORDS:
+        return None
+    said = f"write {word.strip()!r} here and {why.strip()!r} in the"
+    if reason is not None:
+        return f"{said} {reason!r} column"
+    return f"{said} reason column: add a 'reason' column, a field on every line"
+
+
+def _grade_hint(reason: str | None) -> Callable[[str], str]:
+    """The hint of a grade cell holding ``text``, no number: the state word
+    and its reason apart (:func:`_state_and_reason`), else what a grade
+    cell may hold."""
+    return lambda text: _state_and_reason(text, reason) or _GRADE_HINT
+
+
 def _numbers(texts: list[str], lines: list[int], name: str, column: str,
-             hint: str = "use a plain decimal number") -> list[float]:
+             hint: str | Callable[[str], str] = "use a plain decimal number") -> list[float]:
     """The numbers of a column (each text stripped, none empty), else an
     error naming the line of the first that is not one (with ``hint``, what
-    the column may hold, for a text that is no number at all)."""
+    the column may hold, for a text that is no number at all; a function
+    of the text)."""
     try:
         return read_numbers(texts)
     except NumberError as exc:
         said = None if exc.detail else (
-            "leave the cell empty instead" if exc.not_finite else hint)
+            "leave the cell empty instead" if exc.not_finite else
+            hint(exc.text) if callable(hint) else hint)
         raise InputError(f"{exc.text!r} is {exc.reason}", file=name, line=lines[exc.index],
                          column=column, hint=said) from exc
 
@@ -179,17 +203,19 @@ _GRADE_WORDS = {"": GradeState.UNKNOWN, "unknown": GradeState.UNKNOWN,
                 "unrateable": GradeState.UNRATEABLE}
 
 
-def _grades(cells: Sequence[str], lines: list[int], name: str,
-            column: str) -> tuple[list[float | None], list[int]]:
-    """A grade column: numbers, or the words unknown/unrateable (or empty)."""
+def _grades(cells: Sequence[str], lines: list[int], name: str, column: str,
+            reason: str | None = None) -> tuple[list[float | None], list[int]]:
+    """A grade column: numbers, or the words unknown/unrateable (or empty);
+    ``reason`` the header of the reason column (None: the file has none)."""
     texts = [c.strip() for c in cells]
     state = [int(_GRADE_WORDS.get(t.lower(), GradeState.NUMBER)) for t in texts]
+    hint = _grade_hint(reason)
     if not any(state):
-        return list(_numbers(texts, lines, name, column, _GRADE_HINT)), state
+        return list(_numbers(texts, lines, name, column, hint)), state
     at = [i for i, st in enumerate(state) if st == GradeState.NUMBER]
     grade: list[float | None] = [None] * len(texts)
     for i, value in zip(at, _numbers([texts[i] for i in at], [lines[i] for i in at], name,
-                                     column, _GRADE_HINT), strict=True):
+                                     column, hint), strict=True):
         grade[i] = value
     return grade, state
 
@@ -307,7 +333,7 @@ def _document(path: Path, text: str, conventions: Conventions | None) -> Documen
     def text_of(field: str, trim: bool = True) -> list[str]:
         return unprotect_all(column(field), trim=trim) if field in cols else [""] * n
 
-    grade, state = _grades(column("grade"), lines, name, heads["grade"])
+    grade, state = _grades(column("grade"), lines, name, heads["grade"], heads.get("reason"))
     reason = [why if st != GradeState.NUMBER else "" for why, st in
               zip(text_of("reason"), state, strict=True)]
     return Document.from_columns(
