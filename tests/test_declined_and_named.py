@@ -98,8 +98,8 @@ def test_an_argilla_response_discarded_is_declined_not_a_grade(tmp_path: Path,
     assert skipped == ([(2, f"{declined}: {column} is 'discarded'"),
                         (4, f"{declined}: {column} is 'discarded'")] if version == "1.x"
                        else [(2, f"{declined}: {column} is 'discarded'")])
-    assert report["rows"]["skipped"] == {f"{declined}: {column} is '…'": len(skipped)}
-    assert report["rows"]["ungraded"] == 0  # (never a blank grade)
+    assert report["table_rows"]["skipped"] == {f"{declined}: {column} is '…'": len(skipped)}
+    assert report["table_rows"]["ungraded"] == 0  # (never a blank grade)
     assert "rows the platform marks as not judgments, skipped: " \
         f"{len(skipped)} skipped (pass --keep skipped to import them)" in said
 

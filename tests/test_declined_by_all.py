@@ -166,9 +166,9 @@ def test_an_item_every_annotator_declined_stays_at_its_rank_unknown(tmp_path: Pa
                     f"({_D2[shape]}); the unknown-grade convention decides its gain"]
     assert note[0] in said
     assert report["candidates"] == 4
-    assert sum(report["rows"]["skipped"].values()) == len(report["skipped"]) \
+    assert sum(report["table_rows"]["skipped"].values()) == len(report["skipped"]) \
         == (2 if shape != "argilla 2.x" else 1)
-    assert report["rows"]["ungraded"] == 0
+    assert report["table_rows"]["ungraded"] == 0
     assert f"{_ZERO:.4f}" == "0.9639"
     assert _ndcg(out, "zero") == "0.9639"
     assert _ndcg(out, "condensed") == "1.0000"

@@ -236,7 +236,11 @@ def test_label_studio_json_exports_are_read_as_their_annotations(sheet: Drawn) -
     event(f"{sum(not v for v in sheet.truth.values())} tasks every person cancelled")
     assert code == 0, err
     assert report is not None
-    tally = report["rows"]
+    # the tasks counted as the user counts them (its records), each annotation
+    # and prediction as the table built from them (a row each)
+    assert (report["rows_are"], report["rows"]["read"]) == (
+        "records", len(json.loads(sheet.text or "[]"))), report["rows"]
+    tally = report["table_rows"]
     assert tally["read"] == sum(map(len, sheet.truth.values())) + sheet.cancelled \
         + sheet.predicted_rows, tally
     assert tally["imported"] == tally["read"] - sheet.cancelled - sheet.predicted_rows, tally
@@ -313,7 +317,9 @@ def test_argilla_records_are_read_as_their_responses(sheet: Drawn) -> None:
     event(f"{sum(not v for v in sheet.truth.values())} discarded by every user")
     assert code == 0, err
     assert report is not None
-    tally = report["rows"]
+    assert (report["rows_are"], report["rows"]["read"]) == (  # (a record a line)
+        "lines", len((sheet.text or "").splitlines())), report["rows"]
+    tally = report["table_rows"]
     assert tally["read"] == sum(map(len, sheet.truth.values())) + sheet.predicted_rows \
         + sheet.cancelled, tally
     assert tally["ungraded"] == sheet.predicted_rows, tally

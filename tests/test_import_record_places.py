@@ -181,3 +181,37 @@ def test_a_value_reading_like_a_row_is_quoted_as_it_is(tmp_path: Path) -> None:
         f"{array}, record 3 (id 9), column 'score': the score column 'score' gives query "
         "'rows 1, 2', source 'd1' the score 0.5 on record 1 (id 7) and 0.9 on record 3 (id 9): "
         "a ranking scores each item once"), str(got.value)
+
+
+def test_a_json_reports_rows_count_its_records_or_lines(tmp_path: Path) -> None:
+    """The JSON report's ``rows`` count what the user counts: a JSON array's
+    records, a JSON Lines file's lines, a sheet's rows (they counted the
+    rows of the table built from the records, a record of three ratings
+    three rows: 6 'rows' read of a file of 3 records); ``table_rows`` that
+    table's, a rating a row; the wizard's tally line says records."""
+    from app.import_wizard.report import rows_line
+
+    records = [{"id": 11 + k, "query": "q", "doc": f"d{k + 1}", "ratings": [
+        {"user": u, "label": g} for u, g in zip(("ana", "bo", "cy"), grades, strict=False)]}
+        for k, grades in enumerate([(2, 1), (0,), (1, 1, 2)])]
+    array, lines, sheet = tmp_path / "a.json", tmp_path / "a.jsonl", tmp_path / "a.csv"
+    array.write_text(json.dumps(records, indent=1), encoding="utf-8")
+    lines.write_text("\n".join(json.dumps(r) for r in records[:2]) + "\n\n"
+                     + json.dumps(records[2]) + "\n", encoding="utf-8")
+    sheet.write_text("query,doc,user,label\n" + "".join(
+        f"q,{r['doc']},{a['user']},{a['label']}\n" for r in records for a in r["ratings"]),
+        encoding="utf-8")
+    tallies = {}
+    for path in (array, lines, sheet):
+        code, _said, err = _run("import", str(path), "-o", str(tmp_path / "o.csv"),
+                                "--report", str(tmp_path / "r.json"))
+        assert code == 0, err
+        data = json.loads((tmp_path / "r.json").read_text("utf-8"))
+        tallies[path.suffix] = (data["rows_are"], data["rows"]["read"],
+                                data["rows"]["imported"], data["table_rows"]["read"],
+                                data["table_rows"]["imported"], data["judgments_read"])
+    assert tallies == {".json": ("records", 3, 3, 6, 6, 6), ".jsonl": ("lines", 3, 3, 6, 6, 6),
+                       ".csv": ("rows", 6, 6, 6, 6, 6)}
+    report = import_annotations(array).report
+    assert rows_line(report) == ("Records: 3 read = 3 imported + 0 skipped + 0 rejected + "
+                                 "0 blank")

@@ -81,7 +81,9 @@ def test_one_annotation_beside_two_predictions_is_imported(tmp_path: Path) -> No
     got, data = _imported(tmp_path, TASKS)
     assert got == {"d1": {"grade_7": "2"}, "d2": {"grade_7": "1", "grade_8": "0"},
                    "d3": {"grade_7": "0", "grade_8": "2", "grade_9": "2"}}
-    tally = data["rows"]
+    assert data["rows"] == {"read": 3, "imported": 3, "ungraded": 0, "skipped": {},
+                            "rejected": 0, "blank": 0}, data["rows"]  # (its tasks)
+    tally = data["table_rows"]  # (a row each annotation and prediction)
     assert (tally["read"], tally["imported"], tally["ungraded"]) == (12, 6, 6), tally
     assert data["rows_predicted"] == {"rows": 6, "columns": [
         "predictions.result.value.choices"]}, data["rows_predicted"]
@@ -112,7 +114,10 @@ def test_a_predictions_task_id_counting_its_rows_is_no_annotators_grades(
     got, data = _imported(tmp_path, tasks)
     assert got == {"d1": {"grade_7": "0"}, "d2": {"grade_7": "1"}, "d3": {"grade_7": "2"},
                    "d4": {}}
-    tally = data["rows"]
+    # the tasks: d4's two annotations declined beside its prediction, no grade
+    assert (data["rows"]["read"], data["rows"]["imported"], data["rows"]["ungraded"]) == (
+        4, 3, 1), data["rows"]
+    tally = data["table_rows"]
     assert (tally["read"], tally["imported"], tally["ungraded"]) == (12, 3, 4), tally
     assert sum(tally["skipped"].values()) == 5, tally
     assert data["rows_predicted"] == {"rows": 4, "columns": [

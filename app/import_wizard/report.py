@@ -109,14 +109,16 @@ def _above_line(report: ImportReport) -> str:
 
 def rows_line(report: ImportReport) -> str:
     """The rows' tally in one line: read = imported + ungraded (every grade
-    cell blank: :data:`NO_GRADE`) + skipped (by reason) + rejected + blank;
-    then the rows above the header and what they held."""
+    cell blank: :data:`NO_GRADE`) + skipped (by reason) + rejected + blank
+    (a JSON export's lines or records: ``Records: 4 read = ...``); then the
+    rows above the header and what they held."""
     tally = report.row_tally
     if tally is None:
         return ""
     skipped = sum(n for _, n in tally.skipped)
     why = "; ".join(f"{kind}: {n}" for kind, n in tally.skipped)
-    return (f"Rows: {tally.read} read = {tally.imported} imported"
+    unit = "Rows" if report.records is None else f"{report.records.unit.capitalize()}s"
+    return (f"{unit}: {tally.read} read = {tally.imported} imported"
             + (f" + {tally.ungraded} {NO_GRADE}" if tally.ungraded else "")
             + f" + {skipped} skipped"
             + (f" ({why})" if why else "") + f" + {tally.rejected} rejected + {tally.blank} "

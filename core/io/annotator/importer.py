@@ -167,30 +167,38 @@ def _account(sheet: Sheet, report: ImportReport, rows: Rows, imported: IntArray,
     up, or disagrees with the counts the steps made, is a bug, raised
     before anything is written. The rows imported whose every grade cell is
     blank (``ungraded``) are counted apart: no judgment imported."""
-    origin = sheet.table.origin
-    file_rows = None if origin is None else [
-        origin.rows[i + sheet.start] for i in range(sheet.n_rows)]
+    origin, records = sheet.table.origin, sheet.table.records
     report.columns = column_records(sheet.header, sheet.mapping, origin)
     report.rows_ungraded = int(ungraded[imported].sum())
     report.rows_imported -= report.rows_ungraded
-    tally = row_tally(sheet.n_rows, sheet.start + 1, report.skipped_rows, rows.judged,
-                      rows.alive, imported, ungraded, file_rows)
-    repeats = _REPEAT in dict(tally.skipped)
-    agree = tally.adds_up() and (origin is not None or (
-        tally.read == sheet.n_rows and tally.blank == report.blank_rows
-        and tally.rejected == _rows_rejected(report) and tally.imported == report.rows_imported
-        and tally.ungraded == report.rows_ungraded
-        and sum(n for _, n in tally.skipped) - dict(tally.skipped).get(_REPEAT, 0) * repeats
+    table = row_tally(sheet.n_rows, sheet.start + 1, report.skipped_rows, rows.judged,
+                      rows.alive, imported, ungraded, None)
+    # The file's rows, lines or records, as a user counts them: a reshaped
+    # sheet's respondent rows, a JSON export's places (each its rows' best
+    # status: imported if any is, else ungraded, rejected, a repeat, ...).
+    file_rows = (
+        [origin.rows[i + sheet.start] for i in range(sheet.n_rows)] if origin is not None
+        else [records.of(i + sheet.start + 1) for i in range(sheet.n_rows)]
+        if records is not None else None)
+    tally = table if file_rows is None else row_tally(
+        sheet.n_rows, sheet.start + 1, report.skipped_rows, rows.judged, rows.alive, imported,
+        ungraded, file_rows)
+    repeats = _REPEAT in dict(table.skipped)
+    agree = tally.adds_up() and table.adds_up() and (origin is not None or (
+        table.read == sheet.n_rows and table.blank == report.blank_rows
+        and table.rejected == _rows_rejected(report) and table.imported == report.rows_imported
+        and table.ungraded == report.rows_ungraded
+        and sum(n for _, n in table.skipped) - dict(table.skipped).get(_REPEAT, 0) * repeats
         == len(report.skipped_rows)))
     if not agree:
-        raise RuntimeError(f"import accounting of {sheet.file} does not add up: {tally} "
+        raise RuntimeError(f"import accounting of {sheet.file} does not add up: {table} "
                            f"(blank {report.blank_rows}, skipped {len(report.skipped_rows)}, "
                            f"rejected {report.rows_rejected}, imported {report.rows_imported})")
     if origin is not None:  # one row per respondent: the file's rows, as rows_read says
         report.rows_imported, report.rows_ungraded = tally.imported, tally.ungraded
     else:
         _predicted(sheet, report, imported[ungraded[imported]])
-    report.row_tally = tally
+    report.row_tally, report.table_rows = tally, table
 
 
 def _predicted(sheet: Sheet, report: ImportReport, ungraded: IntArray) -> None:

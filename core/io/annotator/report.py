@@ -190,9 +190,16 @@ class ImportReport:
     #: Every column of the file with its role or why it was left out, and
     #: the flag that would use it (:mod:`~core.io.annotator.accounting`).
     columns: tuple[ColumnRecord, ...] = ()
-    #: The data rows: imported + ungraded + skipped (by reason) + rejected +
-    #: blank.
+    #: The data rows as a user counts them: imported + ungraded + skipped
+    #: (by reason) + rejected + blank; a JSON export's lines or records, a
+    #: reshaped sheet's rows of the file (each its rows' status: imported if
+    #: any is, else ungraded, rejected, a repeat, skipped, blank).
     row_tally: RowTally | None = None
+    #: The same of the rows of the table the import read: a JSON export's
+    #: (a record of several ratings several rows, as ``judgments_read`` and
+    #: ``rows_predicted`` count them), a reshaped sheet's (a row per
+    #: respondent and item); a sheet's rows, as ``row_tally``.
+    table_rows: RowTally | None = None
     #: The rows above the header, each with what it held (none imported).
     above: tuple[AboveRow, ...] = ()
     #: The rows and columns the sheet hides, read all the same (a workbook's).
@@ -401,6 +408,7 @@ class ImportReport:
             "alternatives": [{"scale": n, "rubric": t} for n, t in self.alternatives],
             "columns": [c.to_json() for c in self.columns],
             "rows": self.row_tally.to_json() if self.row_tally is not None else None,
+            "table_rows": self.table_rows.to_json() if self.table_rows is not None else None,
             "above_header": [a.to_json() for a in self.above],
             "rows_read": self.rows_read, "judgments_read": self.judgments_read,
             "imported": self.judgments_imported, "blank_grades": self.blank_grades,
