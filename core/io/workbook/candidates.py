@@ -41,6 +41,7 @@ from core.io.workbook.page import (
 from core.io.workbook.typed_cells import (
     escape_xml,
     number_text,
+    short_grades,
     text_columns,
     xlsx_grades,
     xlsx_numbers,
@@ -165,7 +166,7 @@ def _put_candidate_rows(ws: Any, fmt: Formats, doc: Document, ev: Evaluation,
     :func:`core.io.workbook.ods_candidates.ods_candidate_rows`'s arguments)."""
     ws.put_rows(perm.size, len(CANDIDATE_COLUMNS) - 1,
                 _candidate_rows(doc, ev, perm, blocks, fmt),
-                (doc, ev, perm, blocks, _styles(fmt), _looks(fmt, ev), ws.name))
+                (doc, ev, perm, blocks, _styles(fmt, doc), _looks(fmt, ev), ws.name))
 
 
 def _looks(fmt: Formats, ev: Evaluation) -> tuple[int, int]:
@@ -178,15 +179,22 @@ def _looks(fmt: Formats, ev: Evaluation) -> tuple[int, int]:
 
 
 #: The cell formats of the rows' text and grades (:func:`_styles`).
-Styles = tuple[int, int, int, int, int, int]
+Styles = tuple[int, int, int, int, int, int, int, int]
 
 
-def _styles(fmt: Formats) -> Styles:
+def _styles(fmt: Formats, doc: Document) -> Styles:
     """The cell formats of text, quoted text, editable and quoted editable
-    cells, the original grades and the current (editable) grades."""
+    cells, the original grades and the current (editable) grades, and those
+    two for a grade of more digits than the column shows
+    (:func:`~core.io.workbook.typed_cells.short_grades`; the plain ones where
+    ``doc`` has none, so that a workbook without one holds no such format)."""
+    grade, edit_grade = fmt.grade._get_xf_index(), fmt.edit_grade._get_xf_index()
+    short = (short_grades(doc.grade, doc.state).any()
+             or short_grades(doc.original_grade, doc.original_state).any())
     return (fmt.text._get_xf_index(), fmt.text_q._get_xf_index(),
-            fmt.edit._get_xf_index(), fmt.edit_q._get_xf_index(),
-            fmt.grade._get_xf_index(), fmt.edit_grade._get_xf_index())
+            fmt.edit._get_xf_index(), fmt.edit_q._get_xf_index(), grade, edit_grade,
+            fmt.grade_short._get_xf_index() if short else grade,
+            fmt.edit_grade_short._get_xf_index() if short else edit_grade)
 
 
 # -- the Candidates rows, rendered ---------------------------------------------------------
@@ -306,7 +314,7 @@ def _candidate_rows(
     of :data:`FORMULAS` with the engine's results cached."""
     score = doc.score[perm]
     vals = candidate_values(doc, ev, perm, blocks)
-    styles = _styles(fmt)
+    styles = _styles(fmt, doc)
     templates = _row_templates(*_looks(fmt, ev))
     names = templates.names
     lifted = vals["lifted"]
@@ -353,7 +361,7 @@ def _row_fields(doc: Document, perm: np.ndarray, score: FloatArray, vals: dict[s
     n = perm.size
     excel_row = list(range(first_row, first_row + n))
     out: dict[str, Sequence[Any]] = {"r": excel_row, "prev": [r - 1 for r in excel_row]}
-    text_fmt, text_q, edit, edit_q, grade, edit_grade = styles
+    text_fmt, text_q, edit, edit_q, grade, edit_grade, grade_short, edit_short = styles
     qids = doc.query_ids
     for c, values, plain, quoted in (
         (0, [qids[q] for q in doc.query[perm].tolist()], text_fmt, text_q),
@@ -365,9 +373,9 @@ def _row_fields(doc: Document, perm: np.ndarray, score: FloatArray, vals: dict[s
 
     out["c3"] = xlsx_numbers(score, "D", excel_row)
     out["c4"] = xlsx_grades(doc.original_grade[perm], doc.original_state[perm], "E", excel_row,
-                            f' s="{grade}"')
+                            f' s="{grade}"', short=f' s="{grade_short}"')
     out["c5"] = xlsx_grades(doc.grade[perm], doc.state[perm], "F", excel_row,
-                            f' s="{edit_grade}"')
+                            f' s="{edit_grade}"', short=f' s="{edit_short}"')
     out["c12"] = xlsx_numbers(vals["ideal list k"], "M", excel_row)
     tie = vals["tie group"]
     out["c15"] = xlsx_numbers(tie, "P", excel_row, tie == 0)

@@ -156,6 +156,16 @@ RECORD_NAME = "annotators_record"
 AUDIT_COLUMNS = ("who", "when", "query", "source id", "from", "to", "note", "origin",
                  "seconds")
 
+#: How a grade of more than two decimals reads in its narrow column (a mean
+#: of three annotators' grades, 1.3333333333333333: 1.33; the cell keeps
+#: every digit): one or two decimals, alike in Excel, LibreOffice and
+#: Gnumeric (``0.##`` printed a whole number typed over it as "2." in
+#: Gnumeric and Excel; General printed 1.333333 in LibreOffice's column and
+#: 1.3333 in Gnumeric's). Grades of two decimals or fewer, and those below
+#: 0.01 in size, which two decimals would show as 0, keep the General
+#: format: they read as entered (:func:`core.io.workbook.typed_cells.short_grades`).
+SHORT_GRADE_FORMAT = "0.0#"
+
 #: A cached formula result: a number or text.
 Cell = float | str
 
@@ -231,6 +241,12 @@ class Formats:
         #: Text read beside numbers (a W/T/L count), aligned as they are.
         self.right = wb.add_format({"align": "right"})
         self.edit_grade = wb.add_format({"locked": False, "bg_color": "#FFF2CC", "align": "right"})
+        #: The two above for a grade of more digits than its narrow column
+        #: shows (:data:`SHORT_GRADE_FORMAT`; the cell keeps every digit).
+        self.grade_short = wb.add_format({"align": "right", "num_format": SHORT_GRADE_FORMAT})
+        self.edit_grade_short = wb.add_format({"locked": False, "bg_color": "#FFF2CC",
+                                               "align": "right",
+                                               "num_format": SHORT_GRADE_FORMAT})
         #: The rubric's grades (top-aligned, as the guideline beside each).
         self.grade_top = wb.add_format({"align": "right", "valign": "top"})
         #: Full precision in the cell, four decimals on screen and paper.

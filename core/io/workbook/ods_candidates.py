@@ -102,7 +102,7 @@ def _fields(doc: Document, perm: np.ndarray, vals: dict[str, np.ndarray], first_
     """The fields of the rows from sheet row ``first_row`` on."""
     n = perm.size
     rows = list(range(first_row, first_row + n))
-    text_fmt, text_q, edit, edit_q, grade, edit_grade = styles
+    text_fmt, text_q, edit, edit_q, grade, edit_grade, grade_short, edit_short = styles
     qids = doc.query_ids
     out: dict[str, Sequence[Any]] = {"r": rows, "prev": [r - 1 for r in rows]}
     out["c0"] = odf_texts([qids[q] for q in doc.query[perm].tolist()], text_fmt, text_q)
@@ -112,9 +112,11 @@ def _fields(doc: Document, perm: np.ndarray, vals: dict[str, np.ndarray], first_
     out["c3"] = odf_numbers(doc.score[perm])
     listed = f' table:content-validation-name="{GRADE_LIST}"'  # the rubric's dropdown
     out["c4"] = odf_grades(doc.original_grade[perm], doc.original_state[perm],
-                           f' table:style-name="ce{grade}"')
+                           f' table:style-name="ce{grade}"',
+                           short=f' table:style-name="ce{grade_short}"')
     out["c5"] = _annotated(odf_grades(doc.grade[perm], doc.state[perm],
-                                      f' table:style-name="ce{edit_grade}"{listed}'),
+                                      f' table:style-name="ce{edit_grade}"{listed}',
+                                      short=f' table:style-name="ce{edit_short}"{listed}'),
                            reason_notes(doc, perm))
     out["c12"] = odf_numbers(vals["ideal list k"])
     out["c15"] = odf_numbers(vals["tie group"], vals["tie group"] == 0)

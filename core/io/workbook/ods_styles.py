@@ -43,9 +43,10 @@ def _section(name: str, code: str) -> str:
                          f'"{len(decimals or "")}" number:min-integer-digits="1" '
                          f'number:min-exponent-digits="{len(exponent)}"/>')
         elif number is not None:
-            places = len(decimals or "")
+            places = len(decimals or "")  # (a "#" decimal shown only when not 0: 0.0#)
             parts.append(f'<number:number number:decimal-places="{places}" '
-                         f'number:min-decimal-places="{places}" number:min-integer-digits="1"/>')
+                         f'number:min-decimal-places="{(decimals or "").count("0")}" '
+                         'number:min-integer-digits="1"/>')
         else:
             text = literal if literal is not None else escaped if escaped is not None else other
             parts.append(f"<number:text>{escape(text or '', quote=False)}</number:text>")

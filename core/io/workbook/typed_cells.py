@@ -30,6 +30,7 @@ __all__ = [
     "odf_grades",
     "odf_numbers",
     "odf_texts",
+    "short_grades",
     "text_columns",
     "xlsx_grades",
     "xlsx_numbers",
@@ -98,6 +99,20 @@ def number_text(values: npt.ArrayLike, empty: npt.NDArray[np.bool_] | None = Non
     return out
 
 
+def short_grades(grade: npt.ArrayLike, state: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
+    """Which grades read with :data:`~core.io.workbook.layout.SHORT_GRADE_FORMAT`:
+    numbers of more than two decimals, 0.01 or more in size (a mean of
+    several annotators' grades). The cell keeps every digit.
+
+    >>> short_grades([4 / 3, 1.5, 2.0, 0.125, 1e-5, 0.0], np.zeros(6, np.int8)).tolist()
+    [True, False, False, True, False, False]
+    """
+    g = np.where(state == _NUMBER, np.asarray(grade, dtype=np.float64), 0.0)
+    with np.errstate(invalid="ignore"):
+        short: npt.NDArray[np.bool_] = np.isfinite(g) & (np.abs(g) >= 0.01) & (np.round(g, 2) != g)
+    return short
+
+
 def _each(style: Style, n: int) -> Sequence[str]:
     return [style] * n if isinstance(style, str) else style
 
@@ -122,15 +137,18 @@ def xlsx_numbers(values: npt.ArrayLike, col: str, rows: Sequence[int],
 
 def xlsx_grades(grade: npt.ArrayLike, state: npt.NDArray[np.int8], col: str,
                 rows: Sequence[int], style: str, words: Mapping[int, str] = LABELS,
-                ) -> list[str]:
+                short: str | None = None) -> list[str]:
     """Grade cells: the number, or the word ``words`` gives the grade's
-    state (none where the word is "")."""
+    state (none where the word is ""); a number of more digits than its
+    column shows (:func:`short_grades`) in ``short`` when given."""
     shown = number_text(np.where(state == _NUMBER, grade, 0.0))
     said = {s: f'{style} t="inlineStr"><is><t>{w}</t></is></c>' if w else ""
             for s, w in words.items()}
-    return [f'<c r="{col}{r}"{style}><v>{g}</v></c>' if s == _NUMBER
+    looks = _each(style, len(shown)) if short is None else np.where(
+        short_grades(grade, state), short, style).tolist()
+    return [f'<c r="{col}{r}"{look}><v>{g}</v></c>' if s == _NUMBER
             else f'<c r="{col}{r}"{said[s]}' if said[s] else ""
-            for r, g, s in zip(rows, shown, state.tolist(), strict=True)]
+            for r, g, s, look in zip(rows, shown, state.tolist(), looks, strict=True)]
 
 
 # -- ODF ----------------------------------------------------------------------------------
@@ -167,12 +185,18 @@ def odf_numbers(values: npt.ArrayLike, empty: npt.NDArray[np.bool_] | None = Non
 
 
 def odf_grades(grade: npt.ArrayLike, state: npt.NDArray[np.int8], style: Style,
-               words: Mapping[int, str] = LABELS, word_style: str | None = None) -> list[str]:
+               words: Mapping[int, str] = LABELS, word_style: str | None = None,
+               short: str | None = None) -> list[str]:
     """Grade cells: the number, or the word ``words`` gives the grade's
     state (an empty cell where the word is ""), a word's cell in
-    ``word_style`` when given (else, as the others, in ``style``)."""
-    shown = odf_numbers(np.where(state == _NUMBER, grade, 0.0), None, style)
-    styles = _each(style, len(shown))
+    ``word_style`` when given (else, as the others, in ``style``); a number
+    of more digits than its column shows (:func:`short_grades`) in
+    ``short`` when given."""
+    styles = _each(style, len(state))
+    if short is not None:
+        styles = np.where(short_grades(grade, state), short, np.asarray(styles, dtype=object)
+                          ).tolist()
+    shown = odf_numbers(np.where(state == _NUMBER, grade, 0.0), None, styles)
     said = {s: f' office:value-type="string"><text:p>{w}</text:p></table:table-cell>'
             for s, w in words.items() if w}
     return [x if s == _NUMBER else
