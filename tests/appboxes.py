@@ -4,8 +4,8 @@ One stand-in for every app test (the ``boxes`` fixture in tests/conftest.py
 builds it): a box's ``exec`` and the static ``warning`` record their text in
 ``shown`` and answer Ok; the static ``question`` records its text in
 ``questions`` and answers the next of ``answers``, which the test sets
-before the step that asks (a question nobody expected fails on the empty
-list, never waits for a click). Nothing is modal in a test."""
+before the step that asks (a question nobody expected fails, naming it,
+never waits for a click). Nothing is modal in a test."""
 
 from __future__ import annotations
 
@@ -30,6 +30,13 @@ class Boxes:
 
         def question(parent: Any, title: str, text: str, *args: Any) -> Any:
             boxes.questions.append(text)
+            if not boxes.answers:
+                # Raised here, in Python: list.pop's IndexError, raised by
+                # C code, crashed the process where the question came from
+                # a Qt override (a window's closeEvent) called from Python
+                # (shiboken6 6.11's storePythonOverrideErrorOrPrint on such
+                # an error: a segmentation fault in PepException_GetArgs).
+                raise AssertionError(f"a question nobody expected: {text!r}")
             return boxes.answers.pop(0)
 
         def warning(parent: Any, title: str, text: str, *args: Any) -> Any:

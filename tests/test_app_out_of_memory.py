@@ -86,14 +86,14 @@ def test_the_launch_says_it_and_opens_the_example(qtbot: Any, tmp_path: Path,
 
 
 def test_file_open_says_it_and_keeps_the_document(window: Any, qtbot: Any, tmp_path: Path,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+                                                  monkeypatch: pytest.MonkeyPatch,
+                                                  boxes: Boxes) -> None:
     sheet = _huge(tmp_path)
     window.set_grade(0, 3.0)  # an edit: the history it makes stays
     doc, ev = window.document, window.evaluation
     history = window.session.position, window.session.undo_text
     raised = _no_memory_for_huge(monkeypatch)
-    shown: list[str] = []
-    monkeypatch.setattr(QMessageBox, "exec", lambda box: shown.append(box.text()) or 0)
+    shown = boxes.shown
     task = window.file_ops.open_path(sheet, ask_to_save=False)
     assert task is not None
     qtbot.waitUntil(lambda: bool(shown), timeout=10_000)
@@ -149,7 +149,7 @@ def test_a_change_of_conventions_and_its_undo_say_it_and_change_nothing(
 
 
 def test_compare_says_it_naming_the_run(window: Any, qtbot: Any, tmp_path: Path,
-                                        monkeypatch: pytest.MonkeyPatch) -> None:
+                                        monkeypatch: pytest.MonkeyPatch, boxes: Boxes) -> None:
     import core.analysis.compare as compare
 
     run = tmp_path / "b.csv"
@@ -159,8 +159,7 @@ def test_compare_says_it_naming_the_run(window: Any, qtbot: Any, tmp_path: Path,
         raise MemoryError
 
     monkeypatch.setattr(compare, "compare", no_memory)
-    shown: list[str] = []
-    monkeypatch.setattr(QMessageBox, "exec", lambda box: shown.append(box.text()) or 0)
+    shown = boxes.shown
     monkeypatch.setattr(QFileDialog, "getOpenFileName",
                         staticmethod(lambda *a, **k: (str(run), "")))
     window.app_actions["compare_runs"].trigger()

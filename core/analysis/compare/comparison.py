@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -422,18 +422,12 @@ def compare(
     _check_arguments(resamples, confidence, conv, (evaluation_a, doc_a), (evaluation_b, doc_b))
     boot_n = bootstrap_resamples or resamples
     queries = align_queries(doc_a, doc_b)
-    # Two lanes, each evaluating one side (its other tie rules, its ids' keys); then the
-    # candidates are matched on the second while the resampling runs here (numpy frees the GIL).
+    # Two lanes, each evaluating one side; then the candidates are matched on
+    # the second while the resampling runs here (numpy frees the GIL).
     with ThreadPoolExecutor(max_workers=1) as pool:
-        lane = [pool.submit(_side, doc_b, evaluation_b, conv, queries, queries.row_common_b)]
-        try:
-            a, keyed_a = _side(doc_a, evaluation_a, conv, queries, queries.row_common_a)
-        finally:  # the future let go: it held B's rows (10 MiB at 2M) to the end
-            b, keyed_b = lane.pop().result()
+        a, b, matching, aligned = _sides_and_matching(
+            pool, (doc_a, evaluation_a), (doc_b, evaluation_b), conv, queries)
         ev_a, ev_b = a.evaluation, b.evaluation
-        matching = Matching.of(keyed_a, keyed_b)
-        aligned = pool.submit(_align, ev_a, ev_b, queries, matching or [keyed_a, keyed_b], conv)
-        del keyed_a, keyed_b  # the lane lets them go once the partners are found
         try:
             values, tests, ties, summaries = _statistics(
                 conv, a, b, queries, matching, (resamples, seed, boot_n, confidence))
@@ -489,6 +483,28 @@ def compare_side(ev: Evaluation) -> Side:
     each run is read: 16 MB a side at 2M rows)."""
     ev.tie_start  # noqa: B018 - read by the movement counts; the tie facts may not ask
     return Side(ev, *tie_facts(ev, [r for r in TieRule if r is not ev.conventions.ties]))
+
+
+def _sides_and_matching(
+    pool: ThreadPoolExecutor, side_a: tuple[Document, Evaluation | Side | None],
+    side_b: tuple[Document, Evaluation | Side | None], conv: Conventions,
+    queries: QueryAlignment,
+) -> tuple[Side, Side, Matching | None, Future[_Aligned]]:
+    """:func:`compare`'s two lanes' first step: each side (its document and
+    what the caller gave of it) made on a lane of its own, A's here and B's
+    on ``pool``'s (:func:`_side`); then the candidates' matching, begun on
+    ``pool``'s lane (:func:`_align`; the matching, when one is made, is
+    shared with the caller's lane: :meth:`Matching.work`)."""
+    lane = [pool.submit(_side, *side_b, conv, queries, queries.row_common_b)]
+    try:
+        a, keyed_a = _side(*side_a, conv, queries, queries.row_common_a)
+    finally:  # the future let go: it held B's rows (10 MiB at 2M) to the end
+        b, keyed_b = lane.pop().result()
+    matching = Matching.of(keyed_a, keyed_b)
+    # (the keyed rows go with this frame: the lane lets them go once the
+    # partners are found)
+    return a, b, matching, pool.submit(_align, a.evaluation, b.evaluation, queries,
+                                       matching or [keyed_a, keyed_b], conv)
 
 
 def _side(
@@ -556,10 +572,15 @@ def _b_side(
             changes_but_order(ev_a, ev_b, queries, pa, pa >= 0, pb))
 
 
+#: What :func:`_align` finds: the partners of A's and B's candidates, and
+#: :func:`moves_at_a`'s counts.
+_Aligned = tuple[PartnerArray, PartnerArray, tuple[list[dict[str, IntArray]], BoolArray]]
+
+
 def _align(
     ev_a: Evaluation, ev_b: Evaluation, queries: QueryAlignment,
     keyed: list[KeyedRows | None] | Matching, conv: Conventions,
-) -> tuple[PartnerArray, PartnerArray, tuple[list[dict[str, IntArray]], BoolArray]]:
+) -> _Aligned:
     """The other lane of :func:`compare`: the candidates matched, and A's
     candidates that moved, were regraded or left each cut, with the queries
     where one is at another rank in B (:func:`moves_at_a`)."""
