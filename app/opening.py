@@ -140,10 +140,12 @@ def memory_said(exc: BaseException, path: str | Path | None = None, **doing: str
 
 def needs_qrels(path: Path) -> bool:
     """Whether ``path`` is a run read only with its qrels: its first line a
-    TREC run's, or the JSON ``{query: {source: number}}`` of ranx and
-    pytrec_eval (told by its first bytes; a file that cannot be read is
-    not: its reader says why)."""
+    TREC run's, the JSON ``{query: {source: number}}`` of ranx and
+    pytrec_eval, or a Parquet table of scores without grades (told by its
+    first bytes and its schema; a file that cannot be read is not: its
+    reader says why)."""
     from core.errors import InputError
+    from core.io.columnar import is_parquet, is_parquet_run
     from core.io.files import sniff
     from core.io.load import looks_like_trec_run
     from core.io.qrels_kind import is_score_dict
@@ -152,6 +154,8 @@ def needs_qrels(path: Path) -> bool:
         head = sniff(path)
     except (InputError, OSError):
         return False
+    if is_parquet(head):
+        return is_parquet_run(path)
     return is_score_dict(head) or looks_like_trec_run(path, head)
 
 

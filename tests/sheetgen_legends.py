@@ -96,7 +96,8 @@ def scale_legend(sheet: Drawn, rnd: Random, scale: str, wrong: bool) -> None:
     """A legend of ``scale`` (without its top grade when ``wrong``): in one
     cell, one level a row, a grade beside its label a row, or a level a
     cell across a row after ``Scale:`` (as a CSV line of the legend typed
-    without quotes is split); above the
+    without quotes is split) or after ``Legend`` in a cell of its own (as a
+    person lays it out); above the
     header, on a sheet of its own, or beside the judgments, blank below:
     one level a row in a column (``Legend``), or a grade beside its label
     in two (``Grade`` | ``Meaning``)."""
@@ -105,7 +106,8 @@ def scale_legend(sheet: Drawn, rnd: Random, scale: str, wrong: bool) -> None:
     rows: list[list[Any]] = (
         [["Scale: " + ", ".join(f"{g} = {t}" for g, t in levels)]] if form == "cell"
         else [[f"{g} = {t}"] for g, t in levels] if form == "rows"
-        else [["Scale:", *(f"{g} = {t}" for g, t in levels)]] if form == "across"
+        else [[rnd.choice(["Scale:", "Legend"]), *(f"{g} = {t}" for g, t in levels)]]
+        if form == "across"
         else [[g, t] for g, t in levels])
     place = rnd.random()
     if place < 0.25 and len(sheet.rows) > len(levels) + 1 and form != "across":

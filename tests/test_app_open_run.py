@@ -1,7 +1,8 @@
 """File > Open (Ctrl+O) of a run reads it as ``evaluate RUN --qrels QRELS``
 does, asking for its qrels: ranx's and pytrec_eval's JSON run (it went to
-the import wizard, which read it as an annotators' sheet) and a TREC run
-(it was refused, naming ``--qrels``). Cancelling the qrels opens nothing."""
+the import wizard, which read it as an annotators' sheet), a TREC run and
+a Parquet run (each was refused, naming ``--qrels``, which the window has
+not). Cancelling the qrels opens nothing."""
 
 from __future__ import annotations
 
@@ -36,6 +37,14 @@ def _files(tmp_path: Path, kind: str) -> tuple[Path, Path]:
     run, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
     run.write_text("".join(f"{q} Q0 {d} {r} {s} t\n" for q, ds in RUN.items()
                            for r, (d, s) in enumerate(ds.items(), 1)))
+    if kind == "parquet":  # a ranker's run as pandas or pyarrow write it, beside TREC qrels
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        run = tmp_path / "run.parquet"
+        rows = [(q, d, s) for q, ds in RUN.items() for d, s in ds.items()]
+        pq.write_table(pa.table({"query": [r[0] for r in rows], "source_id": [r[1] for r in rows],
+                                 "score": [r[2] for r in rows]}), run)
     qrels.write_text("".join(f"{q} 0 {d} {g}\n" for q, ds in QRELS.items()
                              for d, g in ds.items()))
     return run, qrels
@@ -67,7 +76,7 @@ def open_by_keys(qtbot: Any, window: Any, monkeypatch: pytest.MonkeyPatch, run: 
     return titles
 
 
-@pytest.mark.parametrize("kind", ["json", "trec"])
+@pytest.mark.parametrize("kind", ["json", "trec", "parquet"])
 def test_file_open_of_a_run_asks_for_its_qrels(qtbot: Any, tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch, kind: str):
     run, qrels = _files(tmp_path, kind)
@@ -132,7 +141,7 @@ def _launch(monkeypatch: pytest.MonkeyPatch, qtbot: Any, argv: list[str],
     return built[0]
 
 
-@pytest.mark.parametrize("kind", ["json", "trec"])
+@pytest.mark.parametrize("kind", ["json", "trec", "parquet"])
 def test_a_run_given_at_launch_without_qrels_asks_for_them(
         qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str):
     """``ndcg-worksheet run.json`` (or a TREC run) takes File > Open's way:

@@ -89,8 +89,23 @@ def test_a_taken_convention_is_said_with_its_cell(
     assert capsys.readouterr().err.splitlines() == [
         f"ndcg-worksheet: note: {book}: edited in Conventions!B4: gain rule = linear -> "
         "exponential (taken from the spreadsheet)",
-        f"ndcg-worksheet: note: {book}: 1 grade and 0 notes edited in the spreadsheet taken "
+        f"ndcg-worksheet: note: {book}: 1 grade edited in the spreadsheet taken "
         "(sheet Audit lists the grades)"]
+
+
+def test_a_note_alone_edited_in_the_spreadsheet_is_said_without_grades(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A note written in the spreadsheet and no grade: "1 note edited ...",
+    never "0 grades and 1 note" (a new user's trial read "1 grade and 0
+    notes edited" for a grade alone)."""
+    book = tmp_path / "seed.xlsx"
+    export_workbook(evaluate(seed_document()), book)
+    wb = openpyxl.load_workbook(book)
+    wb[SHEETS["candidates"]]["H2"].value = "ask the lead"
+    wb.save(book)
+    assert run("evaluate", book, "--format", "csv")[0] == 0
+    assert capsys.readouterr().err.splitlines() == [
+        f"ndcg-worksheet: note: {book}: 1 note edited in the spreadsheet taken"]
 
 
 def test_export_keeps_the_reviewers_sheet_and_names_a_chart(

@@ -85,6 +85,18 @@ def test_entered_from_outside_the_inventory_and_inventory_changes() -> None:
     ]
 
 
+def test_inventory_queries_past_the_five_listed_are_counted_in_the_singular() -> None:
+    """Six queries whose candidates changed: five listed, then "... and 1
+    more query" (a new user's trial read "and 1 more queries"), two more
+    queries in the plural."""
+    for n, more in ((6, "1 more query"), (7, "2 more queries")):
+        a = doc_of([(f"q{i}", "x", 2.0, 1.0) for i in range(n)])
+        b = doc_of([(f"q{i}", "y", 2.0, 1.0) for i in range(n)])
+        out = io.StringIO()
+        print_comparison(compare(a, b, Conventions(cutoffs=(None,)), resamples=10), out)
+        assert f"    ... and {more} (all in --format json)\n" in out.getvalue(), out.getvalue()
+
+
 def test_what_changed_counts_one_grade_and_one_weight_in_the_singular() -> None:
     a = doc_of([("q", "x", 3.0, 1.0), ("q", "y", 2.0, 0.0)], frequency={"q": 1.0})
     b = doc_of([("q", "x", 3.0, 2.0), ("q", "y", 2.0, 0.0)], frequency={"q": 2.0})

@@ -544,3 +544,31 @@ def test_a_legend_typed_into_a_csv_without_quotes_is_read(tmp_path: Path) -> Non
         "first, no grades) lists the labels, not their grades" in err.getvalue(), err.getvalue()
     assert '--rubric "0=Useless,1=Marginal,2=Useful,3=Vital" if they are one grade apart' \
         in err.getvalue()
+
+
+def test_a_legend_across_a_row_after_its_title_cell_is_read(tmp_path: Path) -> None:
+    """``Legend`` in a cell of its own, each level in the next cells of its
+    row, as a person lays a legend out above the header in LibreOffice or
+    Excel (no colon after the title): the grades' scale with its labels,
+    its row said to be the legend (it was "text", and the grades imported
+    as the numbers 0 to 3 without their labels)."""
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    for row in (["Relevance judgments, round 4"], [],
+                ["Legend", "0 = Not relevant", "1 = Somewhat relevant", "2 = Relevant",
+                 "3 = Highly relevant"], [],
+                ["Query ID", "Document", "Ana", "Ben"], ["q1", "d1", 2, 3], ["q1", "d2", 1, 0],
+                ["q1", "d3", 0, 0], ["q2", "d4", 3, 2], ["q2", "d5", 1, 1], ["q2", "d6", 0, 1]):
+        sheet.append(row)
+    path = tmp_path / "round4.xlsx"
+    book.save(path)
+    report = tmp_path / "report.json"
+    assert main(["import", str(path), "-o", str(tmp_path / "out.csv"), "--report",
+                 str(report)], io.StringIO()) == 0
+    data = json.loads(report.read_text("utf-8"))
+    levels = "0=Not relevant,1=Somewhat relevant,2=Relevant,3=Highly relevant"
+    assert data["scale"] == f"the sheet's legend (cells A3-E3: {levels})", data["scale"]
+    assert [(a["row"], a["kind"]) for a in data["above_header"]] == [
+        (1, "title"), (2, "blank"), (3, "legend"), (4, "blank")], data["above_header"]

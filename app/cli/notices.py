@@ -59,11 +59,13 @@ def say_reopened(docs: list[Document], args: argparse.Namespace,
             err.write(f"{PROG}: note: {visible(found.file)}: {visible(entry.note)}: "
                       f"{visible(entry.before)} -> {visible(entry.after.partition(' = ')[2])} "
                       "(taken from the spreadsheet)\n")
-        if found.grades or found.notes:
+        if found.grades or found.notes:  # (only what was edited: "1 grade", not "and 0 notes")
             grades, notes = len(found.grades), found.notes
-            err.write(f"{PROG}: note: {visible(found.file)}: {counted(grades, 'grade')} and "
-                      f"{counted(notes, 'note')}"
-                      " edited in the spreadsheet taken (sheet Audit lists the grades)\n")
+            edited = " and ".join([*([counted(grades, "grade")] if grades else []),
+                                   *([counted(notes, "note")] if notes else [])])
+            err.write(f"{PROG}: note: {visible(found.file)}: {edited}"
+                      " edited in the spreadsheet taken"
+                      f"{' (sheet Audit lists the grades)' if grades else ''}\n")
 
 
 def say_not_carried(lost: list[str], err: TextIO | None = None, *,

@@ -565,12 +565,33 @@ def worksheet_from_table(table: pa.Table, file: str, conventions: Conventions | 
     )
 
 
+def _a_run(names: list[str]) -> bool:
+    """Whether a table of the columns ``names`` is a run: a score, no grade."""
+    return "grade" not in names and "score" in names
+
+
+def is_parquet_run(path: str | Path) -> bool:
+    """Whether the Parquet file ``path`` is a run, read with its qrels (its
+    schema alone read; False where it cannot be: its reader says why).
+
+    The editor asks for the qrels of such a file opened, dropped or given
+    at launch, as of a TREC run (it was refused naming ``--qrels``)."""
+    try:
+        pyarrow_module()
+        import pyarrow.parquet as pq
+
+        names = list(pq.read_schema(str(path)).names)
+    except (InputError, OSError, ValueError):  # ArrowInvalid is a ValueError
+        return False
+    return _a_run(names)
+
+
 def read_parquet_document(path: str | Path, conventions: Conventions | None = None, *,
                           rubric: Rubric | None = None) -> Document:
     """A Parquet worksheet; a Parquet run (no grade column) asks for its qrels."""
     path = Path(path)
     table = read_parquet(path)
-    if "grade" not in table.column_names and "score" in table.column_names:
+    if _a_run(table.column_names):
         raise InputError("this Parquet table has no grade column: it looks like a run",
                          file=str(path), column="grade",
                          hint="name its judgments with --qrels QRELS")

@@ -202,7 +202,8 @@ def _write_head(c: Comparison, out: TextIO, name_a: str, name_b: str) -> None:
                            f"removed {len(item.removed)}{few(item.removed, 3)}")
             more = c.changes.inventory_queries - len(inventory)
             if more > 0:
-                _line(out, f"    ... and {more} more queries (all in --format json)")
+                _line(out, f"    ... and {counted(more, 'more query', 'more queries')} "
+                           "(all in --format json)")
 
 
 def _write_cutoff(c: Comparison, j: int, k: int | None, out: TextIO,

@@ -93,7 +93,8 @@ def _levels(found: Sequence[tuple[float, str]]) -> Rubric | None:
 
 
 def _in_cell(text: str) -> Rubric | None:
-    """A cell listing the levels: ``Scale: 0 = not relevant, 1 = partial``."""
+    """A cell listing the levels: ``Scale: 0 = not relevant, 1 = partial``
+    (or a row's cells joined, after a title of their own, ``Legend``)."""
     parts = [p.strip() for p in _LEVELS.split(text) if p.strip()]
     if len(parts) < 2:
         return None
@@ -101,6 +102,8 @@ def _in_cell(text: str) -> Rubric | None:
     if colon and _level(parts[0]) is None:
         parts[0] = rest.strip()
         parts = [p for p in parts if p]  # ("Scale:" a cell of its own)
+    elif legend_header(parts[0]):  # ``Legend`` | ``0 = no`` | ``1 = yes``, as laid out by hand
+        parts = parts[1:]
     levels = [_level(p) for p in parts]
     return _levels([lv for lv in levels if lv is not None]) \
         if all(lv is not None for lv in levels) else None
