@@ -77,11 +77,17 @@ class _LsProject:
     #: who completed an annotation exported as the user (its id, e-mail,
     #: names, initials): each names the annotators
     expanded: bool
+    #: annotators saving drafts now and then (0-2 a task, on tasks with
+    #: annotations and on tasks with drafts alone)
+    drafting: bool = False
     start: datetime = datetime(2024, 3, 1, 9, 0)
     tasks: list[dict[str, Any]] = field(default_factory=list)
     truth: dict[tuple[str, str], list[float]] = field(default_factory=dict)
+    #: why each item no one judged has no grade
+    reasons: dict[tuple[str, str], str] = field(default_factory=dict)
     cancelled: int = 0
     predicted: int = 0
+    draft_id: int = 700
 
 
 @st.composite
@@ -95,7 +101,15 @@ def label_studio_json(draw: Any) -> Drawn:
     answered; ``was_cancelled`` and a result empty for one skipped, now
     and then a task every person skipped: an item of no grade),
     beside the task's own bookkeeping (``inner_id``, ``project``,
-    ``updated_by``, counts, empty ``drafts`` and ``predictions``). A
+    ``updated_by``, counts, ``drafts`` and ``predictions``). Half the
+    projects with drafts, as the Export button writes them (each its
+    ``id``, ``user`` as its e-mail, ``created_username``, ``created_ago``,
+    ``result``, ``lead_time``, ``was_postponed``, ``import_id``, times,
+    ``task``, the ``annotation`` it edits or null): 0-2 a task, by people
+    who annotated it (a draft of an edit) or did not, and now and then a
+    task with drafts alone (an item of no grade, ``drafts only, by N
+    annotators``); a draft is never a grade (they were read as who
+    judged, the import refused). A
     small project numbers its tasks, annotations and users from 1, so a
     task's ``id`` or ``inner_id`` is often one of its annotations' ids
     (half the projects drawn; the others' ids are large); half the
@@ -116,9 +130,7 @@ def label_studio_json(draw: Any) -> Drawn:
         for d in range(per_q):
             _ls_task(p, QUERIES[q], f"doc/{q}-{d}")
     truth = {k: sorted(v) for k, v in p.truth.items()}
-    # a task every person cancelled: each of them declined it
-    reasons = {k: f"declined by {_by(n_people)}" for k, v in truth.items() if not v}
-    return Drawn([], "long", truth, kinds=["labelstudio json"], unknown_reasons=reasons,
+    return Drawn([], "long", truth, kinds=["labelstudio json"], unknown_reasons=p.reasons,
                  grade_headers=["annotations.result.relevance.value.choices" if p.commented
                                 else "annotations.result.value.choices"],
                  text=json.dumps(p.tasks, indent=1), cancelled=p.cancelled,
@@ -136,7 +148,7 @@ def _ls_project(rnd: Random, n_people: int) -> _LsProject:
     models = rnd.choice([0, 1, 2, 3])
     every_model, commented, discussed = (rnd.random() < 0.5 for _ in range(3))
     return _LsProject(rnd, users, project, task_id, ann_id, models, every_model, commented,
-                      discussed, expanded=rnd.random() < 0.5)
+                      discussed, expanded=rnd.random() < 0.5, drafting=rnd.random() < 0.5)
 
 
 def _ls_task(p: _LsProject, query: str, doc: str) -> None:
@@ -146,20 +158,29 @@ def _ls_task(p: _LsProject, query: str, doc: str) -> None:
     # now and then a task every person cancelled: an item still, its
     # grades none (it gave no candidate at all)
     declined = len(p.tasks) >= 3 and rnd.random() < 0.15
-    if declined:
+    # now and then a task with drafts alone: saved, none submitted
+    drafted = p.drafting and not declined and len(p.tasks) >= 3 and rnd.random() < 0.12
+    if declined or drafted:
         p.truth[(query, doc)] = []
-    # the first person annotates every task, the others every task but
-    # now and then one after the third (1 annotation a task, up to 3)
-    annotators = [(w, user) for w, user in enumerate(p.users)
-                  if w == 0 or declined or len(p.tasks) < 3 or rnd.random() < 0.6]
+    # the first person annotates every task (but one with drafts alone),
+    # the others every task but now and then one after the third (1
+    # annotation a task, up to 3)
+    annotators = [] if drafted else [
+        (w, user) for w, user in enumerate(p.users)
+        if w == 0 or declined or len(p.tasks) < 3 or rnd.random() < 0.6]
     annotations = [_ls_annotation(p, w, user, (query, doc), declined)
                    for w, user in annotators]
+    if declined:  # every person cancelled it: each of them declined it
+        p.reasons[(query, doc)] = f"declined by {_by(len(p.users))}"
+    drafts = _ls_drafts(p, annotations, drafted) if p.drafting and not declined else []
+    if drafted:
+        p.reasons[(query, doc)] = f"drafts only, by {_by(len(drafts))}"
     predictions = _ls_predictions(rnd, 3000 + 2 * len(p.tasks), p.task_id, p.project,
                                   p.models if p.every_model else rnd.randint(0, p.models))
     p.predicted += len(predictions)
     p.tasks.append({
         "id": p.task_id, "annotations": annotations, "file_upload": "tasks.json",
-        "drafts": [], "predictions": predictions,
+        "drafts": drafts, "predictions": predictions,
         "data": {"query": query, "doc": doc}, "meta": {},
         "created_at": p.start.strftime(_LS_TIME), "updated_at": p.start.strftime(_LS_TIME),
         "inner_id": len(p.tasks) + 1, "total_annotations": len(annotations),
@@ -174,6 +195,40 @@ def _ls_task(p: _LsProject, query: str, doc: str) -> None:
             "last_comment_updated_at": (p.start + timedelta(days=9, minutes=len(p.tasks)))
             .strftime(_LS_TIME)})
     p.task_id += 1
+
+
+def _ls_drafts(p: _LsProject, annotations: list[dict[str, Any]],
+               alone: bool) -> list[dict[str, Any]]:
+    """The drafts of the task being drawn, as the Export button writes
+    them (``drafts`` expanded: Label Studio's AnnotationDraftSerializer):
+    0-2 (1-2 ``alone``, on a task no one annotated), each by a person of
+    their own, annotating it or not (a draft of an edit names the
+    annotation it edits); their choices no one's grades. Counted with the
+    rows skipped."""
+    rnd = p.rnd
+    n = rnd.randint(1, 2) if alone else rnd.choice([0, 0, 1, 2])
+    edits = {_ls_user_id(a["completed_by"]): a["id"] for a in annotations
+             if not a["was_cancelled"]}
+    out = []
+    for w in sorted(rnd.sample(range(len(p.users)), min(n, len(p.users)))):
+        user, email = p.users[w], PEOPLE["email"][w]
+        at = (p.start + timedelta(days=w, hours=3, minutes=len(p.tasks))).strftime(_LS_TIME)
+        out.append({
+            "id": p.draft_id, "user": email, "created_username": f"{email}, {user}",
+            "created_ago": f"{rnd.randint(2, 9)}\u00a0days",
+            "result": _ls_result(rnd, f"{p.draft_id:x}", w, SCALES["labels"][1](
+                rnd.randrange(3)), False),
+            "lead_time": round(rnd.uniform(1.5, 40), 3), "was_postponed": rnd.random() < 0.2,
+            "import_id": None, "created_at": at, "updated_at": at, "task": p.task_id,
+            "annotation": edits.get(user)})
+        p.draft_id += 1
+    p.cancelled += len(out)  # (rows skipped)
+    return out
+
+
+def _ls_user_id(user: Any) -> int:
+    """The id of who completed an annotation, a number or an object."""
+    return int(user["id"]) if isinstance(user, dict) else int(user)
 
 
 def _ls_annotation(p: _LsProject, w: int, user: int, item: tuple[str, str],

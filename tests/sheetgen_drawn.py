@@ -112,7 +112,8 @@ class Drawn:
     #: no grade, left out saying so (:func:`tests.platformgen._radio`).
     checkbox: str | None = None
     #: The file's own text, written as it is (a JSON export of nested
-    #: records: :func:`tests.platformgen_json.label_studio_json`); its annotations cancelled.
+    #: records: :func:`tests.platformgen_json.label_studio_json`); its annotations cancelled
+    #: and its drafts (rows skipped).
     text: str | None = None
     cancelled: int = 0
     #: Rows of models' predictions apart from the annotations (each a row

@@ -229,11 +229,14 @@ def test_label_studio_json_exports_are_read_as_their_annotations(sheet: Drawn) -
     annotator '(no name)' added, exit 0). A model's predictions beside the
     annotations are none of them: their choice left out as a model's
     answer, their score no ranking (it was the ranking, named so; two
-    predictions a task doubled every annotation, refused as graded again)."""
+    predictions a task doubled every annotation, refused as graded again).
+    A task's drafts (saved, not submitted) are no judgment: each skipped,
+    counted, a task with drafts alone an item of unknown grade saying
+    so (``drafts only, by 2 annotators``)."""
     code, err, report, rows = _run(sheet, ".json")
     event("small ids" if '"id": 1,' in (sheet.text or "") else "large ids")
     event(f"{sheet.predicted_rows} predicted rows")
-    event(f"{sum(not v for v in sheet.truth.values())} tasks every person cancelled")
+    event(f"{sum(not v for v in sheet.truth.values())} tasks of no grade (cancelled, drafts)")
     assert code == 0, err
     assert report is not None
     # the tasks counted as the user counts them (its records), each annotation
@@ -269,11 +272,20 @@ def test_label_studio_json_exports_are_read_as_their_annotations(sheet: Drawn) -
     got = {(r["query"], r["source_id"]): _grades(r, True) for r in rows}
     assert got == sheet.truth
     _reasons_hold(sheet, rows)
-    # each cancelled annotation skipped at its task's record (its position in
-    # the array), never a row of the table built from the records
+    # each cancelled annotation and each draft skipped at its task's record
+    # (its position in the array), never a row of the table built from the
+    # records; a draft is work saved, not submitted: no grade, and no one's
+    # grades left unused (its choice), nor who judged (its user: the drafts'
+    # users were read as who judged, the import refused)
     tasks = json.loads(sheet.text or "[]")
-    _places_hold(report, [k + 1 for k, task in enumerate(tasks)
-                          for a in task["annotations"] if a["was_cancelled"]])
+    _places_hold(report, sorted([k + 1 for k, task in enumerate(tasks)
+                                 for a in task["annotations"] if a["was_cancelled"]]
+                                + [k + 1 for k, task in enumerate(tasks) for _ in task["drafts"]]))
+    drafts = sum(len(task["drafts"]) for task in tasks)
+    event(f"{min(drafts, 3)}{'+' if drafts > 3 else ''} drafts")
+    assert report["excluded"].get("draft", 0) == drafts, report["excluded"]
+    assert not any(c["header"].startswith("drafts.") and c["role"] not in (None, "skip (draft)")
+                   for c in report["columns"]), report["columns"]
     # the time of a task's last comment is no note ("1: 2024-03-10T09:..."),
     # whatever its header's word "comment" says (Label Studio's comments)
     assert report["mapping"].get("note") != "last_comment_updated_at", report["mapping"]

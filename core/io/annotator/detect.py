@@ -38,6 +38,7 @@ from core.io.annotator.names import (
     bookkeeping_header,
     column_annotator,
     combined_grade,
+    drafts_header,
     gold_header,
     name_field,
     predicted_header,
@@ -45,6 +46,7 @@ from core.io.annotator.names import (
 from core.io.annotator.onehot import one_answer_per_column
 from core.io.annotator.platform import (
     Flag,
+    drafts_flag,
     find_flags,
     marked_text,
     status_like,
@@ -237,7 +239,8 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
     read = "annotator" not in found  # else named so or declared: never renamed
     taken = {c for c, _ in wide} | {c for c in _combined(header, wide) if c not in found.values()}
     aside = legend_columns(table, header_row)  # a legend's levels read like grades
-    taken |= said_out | set(aside)
+    drafts = {p.col for p in profiles if drafts_header(p.name)}  # (no role: drafts_flag)
+    taken |= said_out | set(aside) | drafts
     if len(wide) == 1 and "grade" not in found:
         # One column named as one person's grades: the grade column, whose
         # annotator (if any) another column names.
@@ -278,6 +281,8 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
                                 "annotator"))
     used = set(found.values()) | taken | {c for c, _ in wide}
     flags, why = find_flags(profiles, used, found.get("grade"))
+    drafted, drafted_why, drafted_out = drafts_flag(profiles)
+    flags, why = [*flags, *drafted], [*why, *drafted_why]
     if flags or "status" in found:
         reasons = marked_text(profiles, found, flags, used, roles.ignored, reasons)
     origin = table.origin  # (a kept row naming no one is one person per file row)
@@ -288,8 +293,9 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
     out = [(c, why, flag) for c, (why, flag) in roles.ignored.items()]
     out += [(c, f"{header[c] or column_letters(c + 1)}: {legend_left_out(lg)}", "")
             for c, lg in aside.items()]
-    out.extend(_left_out(profiles, header, found, left | set(aside),
-                         taken - {c for c, _ in wide} - set(aside)))
+    out += drafted_out
+    out.extend(_left_out(profiles, header, found, left | set(aside) | drafts,
+                         taken - {c for c, _ in wide} - set(aside) - drafts))
     reasons.extend(("ignored", text) for c, text, _ in out if c not in roles.ignored)
     return wide, [*reasons, *why], flags, sorted(out)
 

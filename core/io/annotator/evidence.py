@@ -25,7 +25,13 @@ from core.io.annotator.cells import Reject, number
 from core.io.annotator.detect import detect_mapping
 from core.io.annotator.legend import find_legend, legend_columns, legend_words
 from core.io.annotator.model import ColumnMapping, cell_text, take_alone
-from core.io.annotator.names import combined_grade, models_header, name_field, quantity_header
+from core.io.annotator.names import (
+    combined_grade,
+    drafts_header,
+    models_header,
+    name_field,
+    quantity_header,
+)
 from core.io.annotator.profile import Profile, counting, profile_columns, span
 from core.io.annotator.scales import header_range
 from core.io.annotator.sheet import Sheet
@@ -194,9 +200,10 @@ def _alike(p: Profile, grades: list[Profile], marks: set[str], counts: bool = Fa
     column counting the rows (0, 1, 2, 3) is read as a row number, yet on
     a few rows grades like the sheet's (``pool``) count so by chance
     (:func:`~core.io.annotator.ranks.counting_chance`) as well."""
-    if models_header(p.name):
+    if models_header(p.name) or drafts_header(p.name):
         # a prediction's fields (predictions.task: its task's id, 1, 2, ...
-        # on a small project's rows of one prediction a task) are the model's
+        # on a small project's rows of one prediction a task) are the model's;
+        # a draft's choice is no one's grade yet (platform.drafts_flag)
         return False
     full = [t for t in p.texts if t]
     if not p.graded:

@@ -38,6 +38,7 @@ from core.io.annotator.rows import (
     BoolArray,
     Rows,
     annotator_names,
+    declined_names,
     find_candidates,
     notes,
     read_rows,
@@ -154,7 +155,8 @@ def _import_table(table: Table, mapping: ColumnMapping | None, conventions: Conv
     doc = build_document(sheet, report, conventions, grades, kept_ev, again, rows, cands,
                          c_note)
     check_consensus(sheet, cands.rows, cands.of_row, doc)  # an adjudicated grade: refused
-    for ci, why in unknown_reasons(rows, cands, who_all).items():  # (an item no one judged)
+    # an item no one judged: why (declined, drafts alone ...), each annotator once
+    for ci, why in unknown_reasons(rows, cands, declined_names(sheet, who_all)).items():
         doc.reason[ci] = why
     report.candidates = cands.n
     report.annotators = doc.annotators

@@ -20,7 +20,7 @@ from core.io.headers import ALIASES, normalize
 from core.io.safety import column_letters
 
 __all__ = ["FIELD_NAMES", "Named", "bookkeeping_header", "column_annotator", "combined_grade",
-           "gold_header", "models_header", "name_field", "names_grade_itself",
+           "drafts_header", "gold_header", "models_header", "name_field", "names_grade_itself",
            "predicted_header",
            "quantity_header", "ranking_field", "wide_annotator"]
 
@@ -270,6 +270,8 @@ def name_field(header: str) -> Named:
     >>> name_field("relevance.suggestion.agent").annotator is None
     True
     """
+    if drafts_header(header):  # (a draft's user, its choice: no one's judgment yet)
+        return Named()
     named = _named(header)
     if named.field in _ASIDE and set(_words(header)) & _ASIDE[named.field]:
         return Named()
@@ -303,6 +305,26 @@ def models_header(header: str) -> bool:
     (True, False)
     """
     return bool(set(_words(header)) & _PREDICTED)
+
+
+#: The list of a record's drafts (Label Studio's task's ``drafts``: each
+#: object one annotator's work saved and not submitted, its ``user``, its
+#: ``result``), the tool's own word for their status, as Argilla's response
+#: status ``draft`` is (:mod:`~core.io.annotator.platform`).
+DRAFTS = "drafts"
+
+
+def drafts_header(header: str) -> bool:
+    """Whether ``header`` is a field of a record's drafts (``drafts.user``,
+    ``drafts.result.value.choices``): work saved and not submitted, no
+    judgment yet, never a role's column.
+
+    >>> drafts_header("drafts.result.value.choices"), drafts_header("drafts"), drafts_header(
+    ...     "annotations.draft_created_at")
+    (True, False, False)
+    """
+    head, dot, rest = header.partition(".")
+    return bool(dot and rest) and head == DRAFTS
 
 
 def _named(header: str) -> Named:

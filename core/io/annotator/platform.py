@@ -11,7 +11,8 @@ tasks) and ``ASSIGNMENT:status = REJECTED``, Label Studio's
 ``reject`` beside a choice that holds the grade), Argilla's response
 status ``discarded`` (the annotator declined the record) or ``draft`` (a
 response saved and not submitted, beside ``submitted`` or ``discarded``:
-:func:`column_statuses`). They are found
+:func:`column_statuses`), Label Studio's task's ``drafts`` (each a row of
+its own: :func:`drafts_flag`). They are found
 by their values first: a true/false column whose true rows, and only
 those, carry another column's answer (grades: the known answer; free
 text there answers nothing) marks control tasks; a sparse column
@@ -28,12 +29,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
+from core.io.annotator.names import drafts_header, name_field
 from core.io.annotator.profile import Profile
 from core.io.headers import normalize
 from core.io.row_kinds import KINDS
 
-__all__ = ["KINDS", "Flag", "column_statuses", "find_flags", "flagged_rows", "marked_text",
-           "status_kind", "status_like"]
+__all__ = ["KINDS", "Flag", "column_statuses", "drafts_flag", "find_flags", "flagged_rows",
+           "marked_text", "status_kind", "status_like"]
 
 #: A header's words that say what its true rows are.
 _HINTS: dict[str, frozenset[str]] = {
@@ -162,6 +164,30 @@ def find_flags(profiles: list[Profile], used: set[int], grade: int | None,
         flags.append((gp.col, "skipped", "mark"))
         reasons.append(("skip", f"{gp.shown()}: {', '.join(skips)} marks {KINDS['skipped']}"))
     return flags, reasons
+
+
+def drafts_flag(profiles: Sequence[Profile]) -> tuple[list[Flag], list[tuple[str, str]],
+                                                     list[tuple[int, str, str]]]:
+    """A record's drafts (Label Studio's task's ``drafts``, a row each:
+    :func:`~core.io.annotator.names.drafts_header`) are work saved and not
+    submitted, as Argilla's draft responses are: the rows their user's
+    column fills (their most filled column where none names a user) are
+    drafts, skipped and counted, an item with drafts alone kept with its
+    grade unknown (``drafts only, by 1 annotator``); each of their other
+    fields (the draft's choice, its times) is left out as a draft's, never
+    grades left unused nor who judged (the drafts' users were who judged,
+    the import refused). Returns the flag, its reason and the columns left
+    out (column, why, "")."""
+    cols = [p for p in profiles if drafts_header(p.name) and p.filled]
+    if not cols:
+        return [], [], []
+    flag = next((p for p in cols if name_field(p.name.partition(".")[2]).field == "annotator"),
+                None) or max(cols, key=lambda p: p.filled)
+    why = (f"{flag.shown()}: filled on each of the records' drafts, a row each: "
+           f"{KINDS['draft']} (skipped)")
+    out = [(p.col, f"{p.shown()}: a field of the records' drafts (saved, not submitted: no "
+            "judgment yet); not imported", "") for p in cols if p is not flag]
+    return [(flag.col, "draft", "filled")], [("skip", why)], out
 
 
 def flagged_rows(texts: Callable[[int], Sequence[str]], n_rows: int, status: int | None,

@@ -438,8 +438,9 @@ def judgments_count(p: Profile, query: Profile | None, source: Profile | None,
     the item's rows, or of those graded, or of those naming who judged, on
     3 items or more): a count, no grade, whatever its header says; ``""``
     when its values do not. The sample's last item may be cut short: its
-    count is at least its rows."""
-    if source is None or p.numeric < 1.0 or p.whole < 1.0 or p.lo < 1:
+    count is at least its rows. An item of no judgment counts 0 (a Label
+    Studio task with drafts alone, its rows skipped: no grade on them)."""
+    if source is None or p.numeric < 1.0 or p.whole < 1.0 or p.lo < 0 or p.hi < 1:
         return ""
     keyed = items(query, source)
     rows: dict[str, list[int]] = {}

@@ -30,8 +30,8 @@ from core.io.annotator.sheet import Sheet
 from core.io.safety import column_letters
 from core.model.grades import unknown_reason
 
-__all__ = ["NO_NAME", "Candidates", "Rows", "SplitRanking", "annotator_names", "find_candidates",
-           "notes", "read_rows", "unknown_reasons"]
+__all__ = ["NO_NAME", "Candidates", "Rows", "SplitRanking", "annotator_names", "declined_names",
+           "find_candidates", "notes", "read_rows", "unknown_reasons"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -490,11 +490,13 @@ _REASON_OF = {"skipped": "declined", "cancelled": "declined", "rejected": "rejec
               "draft": "draft"}
 
 
-def unknown_reasons(rows: Rows, cands: Candidates, who: list[str] | None) -> dict[int, str]:
+def unknown_reasons(rows: Rows, cands: Candidates,
+                    who: Sequence[str | None] | None) -> dict[int, str]:
     """Candidate -> why its grade is unknown, for each item no one judged
     (:func:`_unheard`): how many annotators declined it, judged it only in
     rejected work or saved a draft alone (:func:`~core.model.grades.unknown_reason`),
-    each annotator once (``who``: each row's; without, each row one). The
+    each annotator once (``who``: each row's, :func:`declined_names`;
+    without, or None, each row one). The
     report says these items too; the document keeps each one's reason
     beside its unknown grade, for the grid, the workbook and the log."""
     unheard = _unheard(rows)
@@ -506,8 +508,9 @@ def unknown_reasons(rows: Rows, cands: Candidates, who: list[str] | None) -> dic
     for i, kind in rows.declined.items():
         ci = item.get((rows.query[i], rows.source[i]))
         if ci is not None:
+            name = who[i] if who is not None else None
             seen.setdefault(ci, {}).setdefault(_REASON_OF[kind], set()).add(
-                who[i] if who is not None else i)
+                i if name is None else name)
     return {ci: unknown_reason({k: len(v) for k, v in kinds.items()})
             for ci, kinds in seen.items()}
 
@@ -636,6 +639,23 @@ def annotator_names(sheet: Sheet, report: ImportReport | None = None) -> list[st
             f"{','.join(sorted(sheet.mapping.keep))}) name{'' if len(said) > 1 else 's'} no "
             f"one in {sheet.name(column)}, each named by what it is and its row: "
             + "; ".join(f"{n!r}: {why}" for n, why in said.items()))
+    return names
+
+
+def declined_names(sheet: Sheet, who_all: list[str] | None) -> list[str | None] | None:
+    """Each row's annotator (``who_all``), a draft's where the annotator
+    column names no one on its row: the user its flag column fills (Label
+    Studio's ``drafts.user``, a row of its own beside the annotations': two
+    users' drafts of one task were one annotator's, 'drafts only, by 1
+    annotator'); None for a row naming no one at all (counted as one)."""
+    users = [c for c, kind, test in sheet.mapping.flags if kind == "draft" and test == "filled"]
+    if not users:
+        return list(who_all) if who_all is not None else None
+    names: list[str | None] = list(who_all) if who_all is not None else [None] * sheet.n_rows
+    for col in users:
+        for i, text in enumerate(sheet.texts(col)):
+            if text and names[i] in (None, NO_NAME):
+                names[i] = text
     return names
 
 
