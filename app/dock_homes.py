@@ -144,7 +144,7 @@ def narrowed_sides(sizes: dict[Qt.DockWidgetArea, int], width: int,
               kept: Collection[Qt.DockWidgetArea] = (), grid_whole: int = 0,
               floors: Mapping[Qt.DockWidgetArea, int] | None = None,
               shorts: Mapping[Qt.DockWidgetArea, int] | None = None,
-              ) -> dict[Qt.DockWidgetArea, int]:
+              grid_read: int = 0) -> dict[Qt.DockWidgetArea, int]:
     """The side columns' widths, narrowed (to :data:`SIDE_LEAST` at the
     least) where they would leave the grid less than ``grid_least`` of the
     window's ``width``, each side also taking its ``separator`` (the handle
@@ -162,7 +162,11 @@ def narrowed_sides(sizes: dict[Qt.DockWidgetArea, int], width: int,
     navigator's statuses in their short forms) hold it, down to those (at
     1920x1080 beside 40-character ids and unresolved queries, the
     navigator's floor of 496 px left the grid 29 px short): not where
-    they would not (narrower for nothing)."""
+    they would not (narrower for nothing). Then the same two steps to the
+    whole set with its source ids read whole (``grid_read``, up to
+    :data:`~app.panels.grid.SOURCE_READ` characters): at 1920x1080 beside
+    40-character URLs the grid held every column with the ids cut to
+    16 characters ('htt…rs/pa-0100'), the sides 146 px past their floors."""
     sides = {a: n for a, n in sizes.items() if a not in VERTICAL}
     narrowed = dict(sizes)
     giving = sorted(set(sides) - set(kept), key=GIVES_WAY_FIRST.index)
@@ -173,9 +177,11 @@ def narrowed_sides(sizes: dict[Qt.DockWidgetArea, int], width: int,
     def room(area: Qt.DockWidgetArea, floor: Mapping[Qt.DockWidgetArea, int] | None) -> int:
         return max(0, narrowed[area] - max(SIDE_LEAST, (floor or {}).get(area, narrowed[area])))
 
-    whole = (grid_whole, giving[::-1])
-    for need, order, floor in ((grid_least, giving, dict.fromkeys(sides, SIDE_LEAST)),
-                               (*whole, floors), (*whole, shorts)):
+    steps: list[tuple[int, list[Qt.DockWidgetArea], Mapping[Qt.DockWidgetArea, int] | None]]
+    steps = [(grid_least, giving, dict.fromkeys(sides, SIDE_LEAST))]
+    for need in (grid_whole, grid_read):
+        steps += [(need, giving[::-1], floors), (need, giving[::-1], shorts)]
+    for need, order, floor in steps:
         lacking = over(need)
         if floor is shorts and lacking > sum(room(a, shorts) for a in order):
             continue

@@ -119,10 +119,11 @@ class Workplace(QObject):
         #: columns give way to it (:data:`GRID_LEAST` unless the window says:
         #: it gives what its grid's key columns need in its font).
         self.grid_least: Callable[[], int] = lambda: GRID_LEAST
-        #: What the grid's whole column set needs, in pixels: the side
-        #: columns give way to it too, down to their docks' least widths
-        #: (:meth:`_floors`), where the window can hold it (0: not asked).
-        self.grid_whole: Callable[[], int] = lambda: 0
+        #: What the grid's whole column set needs, in pixels, and the same
+        #: with its source ids read whole: the side columns give way to each
+        #: too, down to their docks' least widths (:meth:`_floors`), where the
+        #: window can hold it (0: not asked; GridPanel.whole_widths).
+        self.grid_whole: Callable[[], tuple[int, int]] = lambda: (0, 0)
         self._following = False
         #: The columns were split again to their contents (since the last
         #: reset), and the contents were whole once.
@@ -407,8 +408,9 @@ class Workplace(QObject):
             home.area, height if home.area in VERTICAL else width, asked.get(home.area, 0),
             self._size(home.area)) for home in fronts.values()}
         shares = widened_sides(shares, width, least, self._separator(), floors)
-        sizes = narrowed_sides(shares, width, least, self._separator(),
-                               grid_whole=self.grid_whole(), floors=floors, shorts=shorts)
+        whole, read = self.grid_whole()
+        sizes = narrowed_sides(shares, width, least, self._separator(), grid_whole=whole,
+                               floors=floors, shorts=shorts, grid_read=read)
         for name, home in fronts.items():
             if home.area in self.dragged:  # (the user's width: size_for_document)
                 continue
@@ -461,9 +463,10 @@ class Workplace(QObject):
         sizes = {area: dock.width() for area, dock in fronts.items()}
         least, separator = self.grid_least(), self._separator()
         kept = self.dragged & set(sizes)
-        narrowed = narrowed_sides(sizes, w.width(), least, separator, kept,
-                                  grid_whole=self.grid_whole(), floors=self._floors(),
-                                  shorts=self._floors(short=True))
+        whole, read = self.grid_whole()
+        narrowed = narrowed_sides(sizes, w.width(), least, separator, kept, grid_whole=whole,
+                                  floors=self._floors(), shorts=self._floors(short=True),
+                                  grid_read=read)
         changed = [area for area in sizes if narrowed[area] != sizes[area]]
         if changed:
             w.resizeDocks([fronts[a] for a in changed], [narrowed[a] for a in changed],

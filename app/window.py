@@ -122,7 +122,7 @@ class MainWindow(EditingWindow):
         #: Where the docks live, the default layout, the saved one.
         self.workplace = Workplace(self, self.settings)
         self.workplace.grid_least = self.grid_panel.key_width
-        self.workplace.grid_whole = lambda: self.grid_panel.key_width(every=True)
+        self.workplace.grid_whole = self.grid_panel.whole_widths
         self.docks: dict[str, QDockWidget] = self.workplace.docks
         self._lay_out()
         self._fitted = False

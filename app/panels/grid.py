@@ -178,6 +178,11 @@ class GradingTableView(QTableView):
 
 #: The least width of the source column, in average characters.
 SOURCE_LEAST = 16
+#: The most the source column asks the side columns to give way for, in
+#: average characters, where the window holds every column
+#: (:meth:`GridPanel.whole_widths`): a 40-character URL whole (271 px at
+#: 9 pt); a longer id is elided in the middle, whole on hover.
+SOURCE_READ = 48
 #: The widest the note column gets, in average characters (a longer note is
 #: elided at its end, whole on hover and in its editor), and the least it
 #: keeps where the other columns leave less (GridPanel.note_most).
@@ -436,22 +441,40 @@ class GridPanel(QWidget):
         side columns give way to where the window can hold it (at 1920x1080
         a navigator asking for its queries' texts cut Its ideal
         contribution)."""
+        return self._key_widths(every=every)[0]
+
+    def whole_widths(self) -> tuple[int, int]:
+        """The width every shown column needs (:meth:`key_width` with
+        ``every``), and the same with the source's ids as wide as they ask
+        up to :data:`SOURCE_READ` characters, measured once: what the side
+        columns give way to, down to where their views still read, once the
+        grid holds every column (at 1920x1080 beside 40-character URLs the
+        source was cut to its least, 104 px, 'htt…rs/pa-0100', the navigator
+        and the summary keeping 146 px past their floors; at 1440x900 the
+        ids read whole, the last columns scrolled to)."""
+        return self._key_widths(every=True)
+
+    def _key_widths(self, *, every: bool) -> tuple[int, int]:
+        """:meth:`key_width`, and the same with the source as wide as its ids
+        ask up to :data:`SOURCE_READ` characters."""
         view, header = self.grid, self.grid.horizontalHeader()
-        least = view.fontMetrics().averageCharWidth() * SOURCE_LEAST + 8
+        average = view.fontMetrics().averageCharWidth()
+        least, read = average * SOURCE_LEAST + 8, average * SOURCE_READ + 8
         keys = [n for n, col in enumerate(self.model.columns)
                 if (every or col.key in KEY_COLUMNS or col.edits_only)
                 and not view.isColumnHidden(n)]
         contents = _contents_widths(view, keys)
-        width = 0
+        width = source = 0
         for n in keys:
             wanted = max(header.sectionSizeHint(n), contents[n])
             if n == GridColumn.SOURCE:  # a longer id is elided (source_most)
-                width += min(least, wanted)
+                source = wanted
                 continue
             width += max(wanted, _choices_width(view)) if n == GridColumn.GRADE else wanted
         bar = view.verticalScrollBar()
         extent = view.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, view)
-        return width + 2 * view.frameWidth() + (extent if bar.maximum() > bar.minimum() else 0)
+        width += 2 * view.frameWidth() + (extent if bar.maximum() > bar.minimum() else 0)
+        return width + min(least, source), width + min(read, source)
 
     def _widen(self, *, measured: bool) -> None:
         """:meth:`widen_columns`; ``measured``: the columns were just fitted to
