@@ -292,10 +292,13 @@ class Formats:
         #: A row whose annotators disagree: the conditional format of an
         #: .xlsx (:attr:`disagree`), the cells' own formats in an .ods
         #: (:attr:`disagree_cells`: a text, a quote-prefixed text, a grade;
-        #: used only there, so that an .xlsx holds no fill of theirs).
+        #: used only there, so that an .xlsx holds no fill of theirs; a grade
+        #: read short: :data:`SHORT_GRADE_FORMAT`).
         self.disagree = wb.add_format({"bg_color": DISAGREEMENT_COLOUR})
         self.disagree_cells = tuple(wb.add_format({"bg_color": DISAGREEMENT_COLOUR, **more})
-                                    for more in ({}, {"quote_prefix": True}, {"align": "right"}))
+                                    for more in ({}, {"quote_prefix": True}, {"align": "right"},
+                                                 {"align": "right",
+                                                  "num_format": SHORT_GRADE_FORMAT}))
 
 
 def sheet_ref(name: str) -> str:
