@@ -19,6 +19,7 @@ from core.engine.evaluation import evaluate
 from core.io.workbook import SHEETS, export_workbook, read_workbook, reopened
 from core.io.workbook.layout import SHORT_GRADE_FORMAT
 from core.model.document import Document
+from tests.test_workbook_annotators import _thirds
 from tests.test_workbook_gnumeric import ssconvert
 
 #: d1 a mean of three grades, d5 of three others; d2-d4 read as entered.
@@ -53,11 +54,11 @@ def test_the_grade_cells_number_format_is_short_where_the_grade_is_long(
         assert cells[0].protection.locked == (col == "E")  # the current grade stays editable
 
 
-def _gnumeric_text(path: Path, out: Path) -> list[list[str]]:
-    """The Candidates sheet as Gnumeric shows its cells (its text export,
-    formats applied)."""
+def _gnumeric_text(path: Path, out: Path, sheet: str = SHEETS["candidates"],
+                   ) -> list[list[str]]:
+    """A sheet as Gnumeric shows its cells (its text export, formats applied)."""
     proc = subprocess.run([ssconvert(), "--export-type=Gnumeric_stf:stf_assistant", "-O",
-                           f"sheet={SHEETS['candidates']} format=preserve separator=|",
+                           f"sheet={sheet} format=preserve separator=|",
                            str(path), str(out)], capture_output=True, text=True, timeout=240,
                           check=False)
     assert proc.returncode == 0, proc.stderr[-2000:]
@@ -100,3 +101,37 @@ def test_libreoffice_prints_the_short_grade_and_its_save_keeps_every_digit(
         back = read_workbook(saved)
         assert back.grade.tolist() == GRADES, saved.name
         assert back.audit == [], saved.name
+
+
+@pytest.mark.parametrize("suffix", [".xlsx", ".ods"])
+def test_the_annotators_consensus_reads_short_too(tmp_path: Path, suffix: str) -> None:
+    """The Annotators sheet's consensus column (three annotators' means,
+    4/3 and 2/3) reads 1.33 and 0.67 in Gnumeric (it read 1.33333333333333
+    and 0.666666666666667), the annotators' own grades as entered; in the
+    .ods, d1's and d2's rows (the annotators disagree) keep their colour."""
+    doc = _thirds(tmp_path)
+    path = tmp_path / f"book{suffix}"
+    export_workbook(evaluate(doc), path)
+    rows = _gnumeric_text(path, tmp_path / "shown.txt", SHEETS["annotators"])
+    assert [r[1:6] for r in rows[1:4]] == [["d1", "2", "1", "1", "1.33"],
+                                           ["d2", "0", "1", "1", "0.67"],
+                                           ["d3", "3", "3", "3", "3"]]
+    back = read_workbook(path)
+    assert back.original_grade.tolist() == [4 / 3, 2 / 3, 3.0]
+    found = reopened(back)
+    assert found is None or found.empty
+    if suffix == ".ods":
+        import zipfile
+
+        content = zipfile.ZipFile(path).read("content.xml").decode()
+        table = content[content.index('table:name="Annotators"'):]
+        cells = re.findall(r'<table:table-cell( table:style-name="(ce\d+)")? office:value-type='
+                           r'"float" office:value="(1\.3333333333333333|0\.6666666666666666)"',
+                           table)
+        styles = content[:content.index("<office:body")]
+        for _, name, _ in cells:  # each on the disagreement's colour, read short
+            style = re.search(rf'<style:style style:name="{name}".*?</style:style>', styles,
+                              re.S)
+            assert style is not None, name
+            assert "#ffe3b3" in style.group(0).lower(), name
+        assert len(cells) == 2

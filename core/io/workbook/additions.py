@@ -51,8 +51,9 @@ from core.io.workbook.additions_types import (
     RecordColumns,
     key_text,
     our_sheets,
+    reasons_written,
 )
-from core.io.workbook.layout import COLUMN_INDEX, GRADE_COLUMN, SHEETS
+from core.io.workbook.layout import COLUMN_INDEX, GRADE_COLUMN, REASON_COLUMN, SHEETS
 from core.io.workbook.record import file_headers
 from core.io.workbook.record_columns import (
     header_columns,
@@ -327,7 +328,10 @@ def _candidate_additions(ws: Any, cached: dict[tuple[int, int], Any],
     """The added columns' cells and the comments of the Candidates sheet, by candidate."""
     out = CandidateAdditions()
     stray: list[str] = []
-    for r, row in _stored_rows(ws):
+    stored = _stored_rows(ws)
+    head = stored[0][1].get(REASON_COLUMN + 1) if stored and stored[0][0] == 0 else None
+    ours = reasons_written(None if head is None else head.value)  # (the export's: not read)
+    for r, row in stored:
         key: Key | None = None
         first, second = row.get(1), row.get(2)
         if r > 0 and first is not None and first.value is not None and second is not None \
@@ -335,8 +339,13 @@ def _candidate_additions(ws: Any, cached: dict[tuple[int, int], Any],
             key = (key_text(first.value), key_text(second.value))
         for c in row.values():
             col = c.column - 1
-            got = _cell(c, cached.get((c.row - 1, col)), 0) if col >= FIRST_ADDED_COLUMN \
-                else None
+            if ours and col >= REASON_COLUMN:  # read as though the reason column were not there
+                if col == REASON_COLUMN:
+                    continue
+                c = _Moved(c, col - 1)
+                col -= 1
+            got = _cell(c, cached.get((c.row - 1, col + ours)), 0) \
+                if col >= FIRST_ADDED_COLUMN else None
             if key is not None and col < FIRST_ADDED_COLUMN:
                 _take_fill(out, key, col, _colour(c.fill))
             note = _comment(c, 0)
@@ -356,12 +365,26 @@ def _candidate_additions(ws: Any, cached: dict[tuple[int, int], Any],
                     out.cells.setdefault(key, []).append(got)
                 if note is not None:
                     out.comments.setdefault(key, []).append(note)
-    out.widths = _widths(ws, FIRST_ADDED_COLUMN)
+    out.widths = _widths(ws, FIRST_ADDED_COLUMN + ours)
+    if ours:
+        out.widths = {c - 1: w for c, w in out.widths.items()}
     lost = []
     if stray:
         more = f" and {len(stray) - 3} more" if len(stray) > 3 else ""
         lost.append(f"Candidates cells on rows of no candidate: {', '.join(stray[:3])}{more}")
     return out, lost
+
+
+class _Moved:
+    """An openpyxl cell read as though it stood at column ``col`` (0-based):
+    a person's cell right of the export's reason column."""
+
+    def __init__(self, cell: Any, col: int) -> None:
+        self._cell = cell
+        self.column = col + 1
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._cell, name)
 
 
 def _stored_rows(ws: Any) -> list[tuple[int, dict[int, Any]]]:
@@ -394,8 +417,15 @@ def _needs_reading(path: Path, check: WorkbookCheck, ours: frozenset[str]) -> bo
     sheet = SHEETS["candidates"]
     if sheet not in check.parts:
         return False
-    if check.used.get(sheet, (0, 0))[1] > FIRST_ADDED_COLUMN:
+    used = check.used.get(sheet, (0, 0))[1]
+    if used > FIRST_ADDED_COLUMN + 1:
         return True
+    if used == FIRST_ADDED_COLUMN + 1:  # a person's column, or the export's reasons
+        header = read_header(path, check, sheet, str(path))
+        if header is None:  # (Gnumeric's XML, indented: calamine's values)
+            header = list(file_headers(str(path))(sheet))
+        if len(header) <= REASON_COLUMN or not reasons_written(header[REASON_COLUMN]):
+            return True
     with zipfile.ZipFile(path) as z:
         part = check.parts[sheet]
         if "comments" in _rels_of(z, part) and not _only_reason_notes(z, part, str(path)):

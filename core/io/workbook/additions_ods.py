@@ -36,8 +36,9 @@ from core.io.workbook.additions_types import (
     RecordColumns,
     key_text,
     our_sheets,
+    reasons_written,
 )
-from core.io.workbook.layout import SHEETS
+from core.io.workbook.layout import REASON_COLUMN, SHEETS
 from core.io.workbook.record import file_headers
 from core.io.workbook.record_columns import (
     header_columns,
@@ -110,14 +111,15 @@ def _cell(row: int, col: int, value: Any) -> Cell | None:
 def _candidates(rows: list[list[Any]]) -> tuple[CandidateAdditions, list[str]]:
     out = CandidateAdditions()
     stray = []
+    ours = bool(rows) and len(rows[0]) > REASON_COLUMN and reasons_written(rows[0][REASON_COLUMN])
     for r, row in enumerate(rows):
         if not r % LINES:
             check_stopped()  # a write stopped from another thread ends here (core.io.stop)
         key = None
         if r > 0 and len(row) > 1 and row[0] not in (None, "") and row[1] not in (None, ""):
             key = (key_text(row[0]), key_text(row[1]))
-        for c in range(FIRST_ADDED_COLUMN, len(row)):
-            got = _cell(0, c, row[c])
+        for c in range(FIRST_ADDED_COLUMN + ours, len(row)):
+            got = _cell(0, c - ours, row[c])  # (read as though the reason column were not there)
             if got is None:
                 continue
             if r == 0:

@@ -6,10 +6,15 @@ data :mod:`core.io.workbook.additions` (``.xlsx``, openpyxl) and
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from core.io.workbook.layout import CANDIDATE_COLUMNS, COMPARISON_SHEETS, SHEETS
+from core.io.workbook.layout import (
+    CANDIDATE_COLUMNS,
+    COMPARISON_SHEETS,
+    REASON_HEADER,
+    SHEETS,
+)
 from core.io.workbook.record import FirstRow, record_sheet
 from core.model.numbers import counted
 
@@ -25,11 +30,14 @@ __all__ = [
     "RecordColumns",
     "key_text",
     "our_sheets",
+    "reasons_written",
+    "shifted",
 ]
 
 #: The sheets the product writes (anything else is a person's own).
 OUR_SHEETS = frozenset(SHEETS.values()) | frozenset(COMPARISON_SHEETS.values())
-#: The first column a person's own Candidates column can be in (0-based: AB).
+#: The first column a person's own Candidates column can be in (0-based: AB;
+#: AC where the export's reason column is written there: :func:`shifted`).
 FIRST_ADDED_COLUMN = len(CANDIDATE_COLUMNS)
 
 Key = tuple[str, str]
@@ -138,6 +146,35 @@ class CandidateAdditions:
     def __bool__(self) -> bool:
         return bool(self.header or self.header_comments or self.cells or self.comments
                     or self.fills)
+
+
+def reasons_written(header: Any) -> bool:
+    """Whether a Candidates sheet's header cell at
+    :data:`~core.io.workbook.layout.REASON_COLUMN` (AB; None where there is
+    none) is the export's reason column's: a person's own columns then
+    begin a column later. The additions are read as though the column were
+    not there (a person's first column AB), and :func:`shifted` puts them
+    after it again where the next save writes it."""
+    return isinstance(header, str) and header.strip() == REASON_HEADER
+
+
+def shifted(add: CandidateAdditions, by: int) -> CandidateAdditions:
+    """``add`` with a person's columns (from :data:`FIRST_ADDED_COLUMN` on:
+    their header, widths, cells and the comments on them) ``by`` columns to
+    the right; comments and fills on our columns stay."""
+    if not by:
+        return add
+
+    def col(c: int) -> int:
+        return c + by if c >= FIRST_ADDED_COLUMN else c
+
+    return CandidateAdditions(
+        header=[replace(c, col=col(c.col)) for c in add.header],
+        header_comments=[replace(n, col=col(n.col)) for n in add.header_comments],
+        widths={col(c): w for c, w in add.widths.items()},
+        cells={k: [replace(c, col=col(c.col)) for c in v] for k, v in add.cells.items()},
+        comments={k: [replace(n, col=col(n.col)) for n in v] for k, v in add.comments.items()},
+        fills=add.fills)
 
 
 @dataclass

@@ -43,6 +43,7 @@ from core.io.workbook.typed_cells import (
     odf_grades,
     odf_numbers,
     odf_texts,
+    short_grades,
     xlsx_grades,
     xlsx_numbers,
     xlsx_texts,
@@ -197,7 +198,7 @@ def write_annotators(wb: Any, fmt: Formats, doc: Document, perm: np.ndarray,
 def _marks(fmt: Formats) -> dict[int, int]:
     """The style index of a cell of a row whose annotators disagree, by the
     style it has in other rows (text, quote-prefixed text, grade)."""
-    plain = (fmt.text, fmt.text_q, fmt.grade)
+    plain = (fmt.text, fmt.text_q, fmt.grade, fmt.grade_short)
     return {a._get_xf_index(): b._get_xf_index()
             for a, b in zip(plain, fmt.disagree_cells, strict=True)}
 
@@ -217,44 +218,55 @@ def _rendered(cols: _Columns, fmt: Formats, *, odf: bool = False,
     xlsxwriter's cell by cell took 10 s for 100,000 candidates x 3
     annotators."""
     text, text_q, grade = (f._get_xf_index() for f in (fmt.text, fmt.text_q, fmt.grade))
+    # the consensus (a mean: 1.3333333333333333) read short (typed_cells.short_grades)
+    short = (fmt.grade_short._get_xf_index()
+             if short_grades(cols.original, cols.original_state).any() else grade)
     letters = [column_letters(c + 1) for c in range(cols.grades.shape[1] + 4)]
     for lo in range(0, len(cols.query), _ROWS_PER_PIECE):
         part = cols.rows(lo, lo + _ROWS_PER_PIECE)
         if odf:
-            columns = _odf_columns(part, text, text_q, grade, marks or {})
+            columns = _odf_columns(part, text, text_q, (grade, short), marks or {})
             start, end = ["<table:table-row>"] * len(part.query), "</table:table-row>"
         else:
             rows = range(lo + 2, lo + 2 + len(part.query))
-            columns = _xlsx_columns(part, text, text_q, grade, letters, rows)
+            columns = _xlsx_columns(part, text, text_q, (grade, short), letters, rows)
             start, end = [f'<row r="{r}">' for r in rows], "</row>"
         yield "".join(f"{s}{''.join(cells)}{end}"
                       for s, cells in zip(start, zip(*columns, strict=True), strict=True))
 
 
-def _xlsx_columns(part: _Columns, text: int, text_q: int, grade: int, letters: list[str],
-                  rows: Sequence[int]) -> list[list[str]]:
+def _xlsx_columns(part: _Columns, text: int, text_q: int, grades: tuple[int, int],
+                  letters: list[str], rows: Sequence[int]) -> list[list[str]]:
+    """(``grades``: the style of a grade, and of one read short.)"""
+    grade, short = grades
     style = f' s="{grade}"'
     m = part.grades.shape[1]
     return [xlsx_texts(part.query, text, text_q, letters[0], rows),
             xlsx_texts(part.source, text, text_q, letters[1], rows),
             *[xlsx_grades(part.grades[:, a], part.states[:, a], letters[2 + a], rows, style,
                           _escaped(part.words[a])) for a in range(m)],
-            xlsx_grades(part.original, part.original_state, letters[2 + m], rows, style),
+            xlsx_grades(part.original, part.original_state, letters[2 + m], rows, style,
+                        short=f' s="{short}"'),
             xlsx_numbers(part.spread, letters[3 + m], rows, style=style)]
 
 
-def _odf_columns(part: _Columns, text: int, text_q: int, grade: int,
+def _odf_columns(part: _Columns, text: int, text_q: int, grades: tuple[int, int],
                  marks: dict[int, int]) -> list[list[str]]:
+    """(``grades``: the style of a grade, and of one read short.)"""
+    grade, short = grades
     with np.errstate(invalid="ignore"):
         marked = (part.spread > 0).tolist() if marks else [False] * len(part.query)
     marked_style = f' table:style-name="ce{marks.get(grade, grade)}"'
     style = [marked_style if x else "" for x in marked]
+    is_short = short_grades(part.original, part.original_state).tolist()
+    consensus = [f' table:style-name="ce{marks.get(short, short) if x else short}"' if s else st
+                 for x, s, st in zip(marked, is_short, style, strict=True)]
     m = part.grades.shape[1]
     return [odf_texts(part.query, text, text_q, marks, marked),
             odf_texts(part.source, text, text_q, marks, marked),
             *[odf_grades(part.grades[:, a], part.states[:, a], style, _escaped(part.words[a]), "")
               for a in range(m)],
-            odf_grades(part.original, part.original_state, style, word_style=""),
+            odf_grades(part.original, part.original_state, consensus, word_style=""),
             odf_numbers(part.spread, None, style)]
 
 

@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
+from xlsxwriter.utility import xl_col_to_name
 
 from core.engine.evaluation import Evaluation
 from core.engine.gains import lifted_queries
@@ -26,6 +27,8 @@ from core.io.workbook.formulas import (
 from core.io.workbook.layout import (
     CANDIDATE_COLUMNS,
     COLUMN_INDEX,
+    REASON_COLUMN,
+    REASON_HEADER,
     SHEETS,
     FloatArray,
     Formats,
@@ -45,6 +48,7 @@ from core.io.workbook.typed_cells import (
     text_columns,
     xlsx_grades,
     xlsx_numbers,
+    xlsx_texts,
 )
 from core.io.workbook.values import candidate_values
 from core.model.document import Document, GradeState
@@ -95,6 +99,10 @@ def write_candidates(
     if np.isinf(doc.score).any():
         raise InputError("a predicted score is infinite, which a workbook cannot hold",
                          hint="give the candidate a finite score or none")
+    why = reason_column(doc, perm)
+    if why is not None:  # the reasons printed after the readable columns
+        ws.set_column(REASON_COLUMN, REASON_COLUMN, text_width([*why, REASON_HEADER], 12, 60))
+        ws.write_string(0, REASON_COLUMN, REASON_HEADER, fmt.header)
     if n:
         for at, text in reason_notes(doc, perm):  # (before the rows: constant memory)
             ws.write_comment(at + 1, GRADE_COL, text, {"author": REASON_AUTHOR})
@@ -107,7 +115,8 @@ def write_candidates(
     colour_words(ws, fmt, 1, n, 6, ("unknown", "unrateable"))
     _unlift_labels(ws, fmt, doc, ev, perm, blocks)
     print_setup(ws, doc.judgment_version, header_rows=(0, 0), query_column=True)
-    ws.print_area(0, 0, max(n, 1), 14)  # the columns people read, not the helpers
+    # the columns people read, not the helpers (hidden: LibreOffice gives them no room)
+    ws.print_area(0, 0, max(n, 1), 14 if why is None else REASON_COLUMN)
     ws.protect("", {"autofilter": True, "format_columns": True})
 
 
@@ -126,6 +135,20 @@ def reason_notes(doc: Document, perm: np.ndarray) -> list[tuple[int, str]]:
     reason = doc.reason
     return [(int(k), unknown_note(str(reason[i])))
             for k, i in zip(at.tolist(), perm[at].tolist(), strict=True)]
+
+
+def reason_column(doc: Document, perm: np.ndarray) -> list[str] | None:
+    """The Candidates sheet's :data:`~core.io.workbook.layout.REASON_COLUMN`
+    in the sheet's order (``perm``): each grade's reason where it is no
+    number and has one (why an unknown grade is unknown: "declined by 2
+    annotators"; an unrateable one's: "paywall"), else ""; None where no
+    candidate of the document has one (the column is not written)."""
+    rows = doc.reasoned_rows()
+    if not rows.size:
+        return None
+    out = np.full(len(doc), "", dtype=object)
+    out[rows] = doc.reason[rows]
+    return [str(t) for t in out[perm].tolist()]
 
 
 def _unlift_labels(ws: Any, fmt: Formats, doc: Document, ev: Evaluation, perm: np.ndarray,
@@ -224,13 +247,14 @@ class _Templates(NamedTuple):
     looks: tuple[dict[str, str], dict[str, str]]
 
 
-def _row_templates(decimal: int, lifted: int) -> _Templates:
+def _row_templates(decimal: int, lifted: int, reasons: bool = False) -> _Templates:
     """See :class:`_Templates`. Besides the positional fields, the block's
     ranges ({J} ...), each shared formula's range ({ref<c>}) and index
     ({si<c>}) are filled in per block. ``decimal``: the style index of the
     columns shown with four decimals (:data:`DECIMAL_COLUMNS`), the style
     xlsxwriter gives a cell of a column with a default format; ``lifted``:
-    that of a lifted query's lifted cells."""
+    that of a lifted query's lifted cells; ``reasons``: the row ends with its
+    :data:`~core.io.workbook.layout.REASON_COLUMN` cell ({c27}, rendered whole)."""
     letters = [c for c, _ in CANDIDATE_COLUMNS]
     templates = dict(formulas())
     names: list[str] = ["r", "prev"]
@@ -267,6 +291,8 @@ def _row_templates(decimal: int, lifted: int) -> _Templates:
                 cells.append(formula(c, so_far_how, so_far))
             else:
                 cells.append(formula(c, how, templates[c]))
+        if reasons:
+            cells.append(field(f"c{REASON_COLUMN}"))
         cells.append("</row>")
         return "".join(cells)
 
@@ -315,7 +341,7 @@ def _candidate_rows(
     score = doc.score[perm]
     vals = candidate_values(doc, ev, perm, blocks)
     styles = _styles(fmt, doc)
-    templates = _row_templates(*_looks(fmt, ev))
+    templates = _row_templates(*_looks(fmt, ev), reason_column(doc, perm[:0]) is not None)
     names = templates.names
     lifted = vals["lifted"]
     si = 0
@@ -376,6 +402,10 @@ def _row_fields(doc: Document, perm: np.ndarray, score: FloatArray, vals: dict[s
                             f' s="{grade}"', short=f' s="{grade_short}"')
     out["c5"] = xlsx_grades(doc.grade[perm], doc.state[perm], "F", excel_row,
                             f' s="{edit_grade}"', short=f' s="{edit_short}"')
+    why = reason_column(doc, perm)
+    if why is not None:  # (locked text, as the ids)
+        said = xlsx_texts(why, text_fmt, text_q, xl_col_to_name(REASON_COLUMN), excel_row)
+        out[f"c{REASON_COLUMN}"] = [x if t else "" for x, t in zip(said, why, strict=True)]
     out["c12"] = xlsx_numbers(vals["ideal list k"], "M", excel_row)
     tie = vals["tie group"]
     out["c15"] = xlsx_numbers(tie, "P", excel_row, tie == 0)

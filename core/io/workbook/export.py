@@ -19,7 +19,7 @@ from core.io.atomic import FirstErrorOnly, atomic_write
 from core.io.safety import EXCEL_MAX_ROWS
 from core.io.stop import check as check_stopped
 from core.io.workbook.additions import Additions
-from core.io.workbook.additions_types import FIRST_ADDED_COLUMN
+from core.io.workbook.additions_types import FIRST_ADDED_COLUMN, CandidateAdditions, shifted
 from core.io.workbook.annotators_sheet import write_annotators
 from core.io.workbook.audit import write_audit
 from core.io.workbook.candidates import write_candidates
@@ -162,7 +162,8 @@ def _write_book(
 ) -> None:
     """The sheets of :func:`_write`, into ``wb``."""
     try:
-        extras = CandidateExtras(wb, keep.candidates, doc, perm) if keep else None
+        extras = CandidateExtras(wb, _after_reasons(keep.candidates, doc), doc, perm) \
+            if keep else None
         record = _record_extras(wb, keep, doc, perm)
         wb.worksheet_class = _worksheet_class(extras, wb.rendered_rows, record)
         fmt = Formats(wb)
@@ -310,6 +311,18 @@ def check_fits(doc: Document, conventions: Conventions, path: str | Path) -> Non
             )
 
 
+def _reasons(doc: Document) -> int:
+    """1 where the Candidates sheet of ``doc`` holds the reason column
+    (:func:`~core.io.workbook.candidates.reason_column`), else 0."""
+    return int(doc.reasoned_rows().size > 0)
+
+
+def _after_reasons(add: CandidateAdditions, doc: Document) -> CandidateAdditions:
+    """A person's Candidates columns after the reason column where the
+    sheet of ``doc`` holds one (they are read as though it were not there)."""
+    return shifted(add, _reasons(doc))
+
+
 def _record_extras(wb: Any, keep: Additions | None, doc: Document, perm: np.ndarray,
                    ) -> tuple[str, CandidateExtras, int] | None:
     """The Annotators record's sheet name, the reviewer's columns of it
@@ -367,7 +380,8 @@ def _worksheet_class(extras: CandidateExtras | None = None,
                 odf = ods_candidate_rows(*ods)
                 if carry is not None:  # their cells appended to their candidates' rows
                     carry.before_rows(self)
-                    odf = carried_rows(odf, carry.cells_by_row(), FIRST_ADDED_COLUMN)
+                    odf = carried_rows(odf, carry.cells_by_row(),
+                                       FIRST_ADDED_COLUMN + _reasons(ods[0]))
                 rendered_rows.keep(self.name, odf)
                 return
             if carry is not None:

@@ -91,6 +91,15 @@ CANDIDATE_COLUMNS: tuple[tuple[str, str], ...] = (
 )
 #: Column index (0-based) of each Candidates header.
 COLUMN_INDEX = {header: i for i, (_, header) in enumerate(CANDIDATE_COLUMNS)}
+#: The Candidates sheet's column saying why a grade is no number (an
+#: unknown grade's reason: "declined by 2 annotators"; an unrateable one's:
+#: "paywall"), so that the printed sheet says it: after the helper columns
+#: (AB), printed after the readable ones (the hidden helpers between take no
+#: room on the page), written only where some grade has a reason; a person's
+#: own columns follow it. Not an input: reopening reads the reasons from the
+#: metadata, never from here (:func:`core.io.workbook.candidates.reason_column`).
+REASON_COLUMN = len(CANDIDATE_COLUMNS)
+REASON_HEADER = "why no grade"
 GRADE_COLUMN = "F"
 
 QUERY_COLUMNS = (
@@ -283,10 +292,13 @@ class Formats:
         #: A row whose annotators disagree: the conditional format of an
         #: .xlsx (:attr:`disagree`), the cells' own formats in an .ods
         #: (:attr:`disagree_cells`: a text, a quote-prefixed text, a grade;
-        #: used only there, so that an .xlsx holds no fill of theirs).
+        #: used only there, so that an .xlsx holds no fill of theirs; a grade
+        #: read short: :data:`SHORT_GRADE_FORMAT`).
         self.disagree = wb.add_format({"bg_color": DISAGREEMENT_COLOUR})
         self.disagree_cells = tuple(wb.add_format({"bg_color": DISAGREEMENT_COLOUR, **more})
-                                    for more in ({}, {"quote_prefix": True}, {"align": "right"}))
+                                    for more in ({}, {"quote_prefix": True}, {"align": "right"},
+                                                 {"align": "right",
+                                                  "num_format": SHORT_GRADE_FORMAT}))
 
 
 def sheet_ref(name: str) -> str:

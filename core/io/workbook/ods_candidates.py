@@ -23,6 +23,7 @@ from core.io.workbook.candidates import (
     Styles,
     block_batches,
     formula_results,
+    reason_column,
     reason_notes,
 )
 from core.io.workbook.formulas import (
@@ -32,7 +33,7 @@ from core.io.workbook.formulas import (
     block_fields,
     formulas,
 )
-from core.io.workbook.layout import CANDIDATE_COLUMNS
+from core.io.workbook.layout import CANDIDATE_COLUMNS, REASON_COLUMN
 from core.io.workbook.ods_ranges import condition_set
 from core.io.workbook.openformula import translate
 from core.io.workbook.typed_cells import number_text, odf_grades, odf_numbers, odf_texts
@@ -63,11 +64,13 @@ def formula_templates(lift: bool = False) -> dict[int, str]:
 
 
 def _row_template(formula: dict[int, str], first_row: bool, decimal: int,
-                  lifted: int | None = None, sheet: str = "") -> tuple[str, list[str]]:
+                  lifted: int | None = None, sheet: str = "", reasons: bool = False,
+                  ) -> tuple[str, list[str]]:
     """A row's template with positional fields, and the fields' names
     (``lifted``: the style of a lifted query's lifted cells, in its block of
     ``sheet``, with the condition that reads them as any block's once it is
-    lifted no more)."""
+    lifted no more; ``reasons``: the row ends with its
+    :data:`~core.io.workbook.layout.REASON_COLUMN` cell)."""
     names: list[str] = []
 
     def field(name: str) -> str:
@@ -86,6 +89,8 @@ def _row_template(formula: dict[int, str], first_row: bool, decimal: int,
         if lifted is not None and c in LIFTED_COLUMNS:
             style = f' table:style-name="ce{lifted}k{condition_set("{first}", sheet)}"'
         cells.append(f'<table:table-cell{style} table:formula="{text}"{field(f"v{c}")}')
+    if reasons:
+        cells.append(field(f"c{REASON_COLUMN}"))
     cells.append("</table:table-row>")
     return "".join(cells), names
 
@@ -118,6 +123,9 @@ def _fields(doc: Document, perm: np.ndarray, vals: dict[str, np.ndarray], first_
                                       f' table:style-name="ce{edit_grade}"{listed}',
                                       short=f' table:style-name="ce{edit_short}"{listed}'),
                            reason_notes(doc, perm))
+    why = reason_column(doc, perm)
+    if why is not None:
+        out[f"c{REASON_COLUMN}"] = odf_texts(why, text_fmt, text_q)
     out["c12"] = odf_numbers(vals["ideal list k"])
     out["c15"] = odf_numbers(vals["tie group"], vals["tie group"] == 0)
     states = np.array(["number", "unknown", "unrateable"], dtype=object)[doc.state[perm]]
@@ -151,11 +159,12 @@ def ods_candidate_rows(doc: Document, ev: Evaluation, perm: np.ndarray,
     vals = candidate_values(doc, ev, perm, blocks)
     decimal, lifted = looks
     templates = {}
+    reasons = reason_column(doc, perm[:0]) is not None
     for lift in (False, True) if vals["lifted"].any() else (False,):
         formula = formula_templates(lift)
         style = lifted if lift else None
-        templates[lift] = (_row_template(formula, True, decimal, style, sheet),
-                           _row_template(formula, False, decimal, style, sheet))
+        templates[lift] = (_row_template(formula, True, decimal, style, sheet, reasons),
+                           _row_template(formula, False, decimal, style, sheet, reasons))
     for batch in block_batches(blocks):
         a, b = batch[0][0], batch[-1][1]
         fields = _fields(doc, perm[a:b], {key: v[a:b] for key, v in vals.items()}, a + 2,

@@ -1,0 +1,183 @@
+"""Why a grade is no number, where the reader of the printed Candidates sheet
+sees it: the column "why no grade" (AB, after the hidden helper columns,
+printed after the readable ones) holds an unknown grade's reason
+("declined by 2 annotators") and an unrateable one's ("paywall"), in .xlsx
+and .ods. Before, the first was only a comment on the grade cell (not
+printed) and the second only in the Audit sheet. The column is written only
+where some grade has a reason; it is the export's, never read as an edit;
+a workbook without it (written before it) opens as before; a person's own
+columns follow it, and move back to AB when it is no longer written. The
+document is tests/test_declined_by_all.py's Prodigy export (d2, at rank 2
+of 4, declined by both annotators) with d3 marked unrateable: paywall."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from core.engine.evaluation import evaluate
+from core.io.workbook import SHEETS, export_workbook, read_workbook, reopened
+from core.io.workbook.additions import additions_to_keep, read_additions
+from core.io.workbook.layout import REASON_HEADER
+from core.model.document import Document, GradeState
+from core.model.edits import GradeValue, SetGrades
+from core.session import Worksheet
+from tests.test_declined_reason import _doc
+
+#: The column's cells below its header, in the sheet's order (d1-d4).
+WHY = ["", "declined by 2 annotators", "paywall", ""]
+
+
+def _marked(tmp_path: Path) -> Document:
+    session = Worksheet(_doc("prodigy", tmp_path))
+    d3 = int(np.flatnonzero(session.document.source_id == "d3")[0])
+    session.apply(SetGrades.of([d3], [GradeValue.typed(None, GradeState.UNRATEABLE, "paywall")],
+                               who="ana"))
+    return session.document
+
+
+def _candidates(path: Path) -> list[list[Any]]:
+    import python_calamine
+
+    with python_calamine.CalamineWorkbook.from_path(str(path)) as book:
+        return book.get_sheet_by_name(SHEETS["candidates"]).to_python()
+
+
+def _openpyxl(path: Path) -> Any:
+    import openpyxl
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        return openpyxl.load_workbook(path)
+
+
+@pytest.mark.parametrize("suffix", [".xlsx", ".ods"])
+def test_the_candidates_sheet_says_why_each_grade_is_no_number(
+        tmp_path: Path, suffix: str) -> None:
+    doc = _marked(tmp_path)
+    path = tmp_path / f"book{suffix}"
+    export_workbook(evaluate(doc), path)
+    rows = _candidates(path)
+    assert rows[0][27] == REASON_HEADER
+    assert [r[1] for r in rows[1:]] == ["d1", "d2", "d3", "d4"]
+    assert [r[27] for r in rows[1:]] == WHY
+    assert [r[5] for r in rows[1:]] == [3.0, "unknown", "unrateable", 0.0]  # as before
+    back = read_workbook(path)  # the column is no input, and no edit
+    assert back.state.tolist() == doc.state.tolist()
+    assert back.reason.tolist() == doc.reason.tolist()
+    assert [(e.source_id, e.after) for e in back.audit] == [
+        (e.source_id, e.after) for e in doc.audit]
+    found = reopened(back)
+    assert found is None or found.empty
+    if suffix == ".xlsx":
+        ws = _openpyxl(path)[SHEETS["candidates"]]
+        assert ws.print_area == "'Candidates'!$A$1:$AB$5"  # printed after the readable columns
+        assert ws.column_dimensions["P"].hidden  # (the helpers between, hidden)
+        assert ws["AB3"].protection.locked
+        assert read_additions(path).candidates.header == []  # the export's, not a person's
+
+
+@pytest.mark.parametrize("suffix", [".xlsx", ".ods"])
+def test_a_workbook_without_reasons_has_no_such_column(tmp_path: Path, suffix: str) -> None:
+    doc = Document.from_columns(query=["q"] * 2, source_id=["a", "b"], score=[2.0, 1.0],
+                                grade=[1.0, None])
+    path = tmp_path / f"book{suffix}"
+    export_workbook(evaluate(doc), path)
+    assert len(_candidates(path)[0]) == 27
+    if suffix == ".xlsx":
+        assert _openpyxl(path)[SHEETS["candidates"]].print_area == "'Candidates'!$A$1:$O$3"
+
+
+@pytest.mark.parametrize("suffix", [".xlsx", ".ods"])
+def test_a_workbook_written_before_the_column_opens_as_before(
+        tmp_path: Path, suffix: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Written without the column (as before it), the workbook reopens with
+    its reasons (from the metadata) and nothing edited; saved again, the
+    column is written."""
+    import core.io.workbook.candidates as candidates
+    import core.io.workbook.ods_candidates as ods_candidates
+
+    doc = _marked(tmp_path)
+    path = tmp_path / f"old{suffix}"
+    with monkeypatch.context() as m:
+        for module in (candidates, ods_candidates):
+            m.setattr(module, "reason_column", lambda doc, perm: None)
+        export_workbook(evaluate(doc), path)
+    assert len(_candidates(path)[0]) == 27
+    back = read_workbook(path)
+    assert back.reason.tolist() == doc.reason.tolist()
+    assert len(back.audit) == len(doc.audit)
+    export_workbook(evaluate(back), path, keep=additions_to_keep(path))
+    assert [r[27] for r in _candidates(path)[1:]] == WHY
+
+
+def test_a_persons_column_follows_the_reason_column(tmp_path: Path) -> None:
+    """A person's column at AB of a workbook without reasons moves to AC
+    when a save writes the reasons there, its cells on their candidates'
+    rows, and back to AB when the next save writes none; each save reads it
+    as theirs, never the reasons as theirs."""
+    session = Worksheet(Document.from_columns(
+        query=["q"] * 3, source_id=["d1", "d2", "d3"], score=[3.0, 2.0, 1.0],
+        grade=[2.0, 1.0, 0.0]))
+    path = tmp_path / "book.xlsx"
+    export_workbook(evaluate(session.document), path)
+    wb = _openpyxl(path)
+    ws = wb[SHEETS["candidates"]]
+    ws["AB1"] = "my note"
+    ws["AB3"] = "check d2"
+    wb.save(path)
+
+    session.apply(SetGrades.of([1], [GradeValue.typed(None, GradeState.UNRATEABLE, "paywall")],
+                               who="ana"))
+    export_workbook(evaluate(session.document), path, keep=additions_to_keep(path))
+    rows = _candidates(path)
+    assert (rows[0][27], rows[0][28]) == (REASON_HEADER, "my note")
+    assert [(r[1], r[27], r[28]) for r in rows[1:]] == [
+        ("d1", "", ""), ("d2", "paywall", "check d2"), ("d3", "", "")]
+    kept = read_additions(path)
+    assert [c.value for c in kept.candidates.header] == ["my note"]
+
+    session.apply(SetGrades.of([1], [GradeValue.typed(1.0, GradeState.NUMBER)], who="ana"))
+    export_workbook(evaluate(session.document), path, keep=additions_to_keep(path))
+    rows = _candidates(path)
+    assert rows[0][27] == "my note"
+    assert [(r[1], r[27]) for r in rows[1:]] == [("d1", ""), ("d2", "check d2"), ("d3", "")]
+
+
+@pytest.mark.libreoffice
+def test_the_printed_sheet_says_why_within_its_page(tmp_path: Path) -> None:
+    """LibreOffice prints the column on the Candidates page, one page wide,
+    from .xlsx and .ods; Gnumeric reads it from both."""
+    from tests.libreoffice import to_pdf
+    from tests.test_workbook_gnumeric import ssconvert
+
+    doc = _marked(tmp_path)
+    books = [tmp_path / "book.xlsx", tmp_path / "book-ods.ods"]
+    for path in books:
+        export_workbook(evaluate(doc), path)
+    for pdf in to_pdf(books, tmp_path / "pdf"):
+        pages = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True,
+                               text=True, timeout=120, check=True).stdout.split("\f")
+        ours = [p for p in pages if re.search(r"(?m)^\s*q\s+d1\s", p)
+                and " Candidates " in p.strip().splitlines()[0]]
+        assert len(ours) == 1, pdf.name  # one page wide
+        page = ours[0]
+        assert REASON_HEADER in page, pdf.name
+        for sid, why in (("d2", "declined by 2 annotators"), ("d3", "paywall")):
+            line = next(s for s in page.splitlines() if f" {sid} " in s)
+            assert line.rstrip().endswith(why), (pdf.name, line)
+    for path in books:
+        out = tmp_path / f"{path.stem}.txt"
+        proc = subprocess.run([ssconvert(), "--export-type=Gnumeric_stf:stf_assistant", "-O",
+                               f"sheet={SHEETS['candidates']} separator=|", str(path),
+                               str(out)], capture_output=True, text=True, timeout=240,
+                              check=False)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        lines = [r.split("|") for r in out.read_text(encoding="utf-8").splitlines()]
+        assert [r[27].strip('"') for r in lines] == [REASON_HEADER, *WHY], path.name
