@@ -1,5 +1,6 @@
 """The grids' column widths a reviewer sets by hand (a header's edge
-dragged) are kept across sessions, by grid and column key
+dragged) are kept within a session (the next query, a grade, a refit) and
+across sessions, by grid and column key
 (app/panels/kept_widths.py); a column no longer declared is ignored; View >
 Reset column widths (Alt+V, W) lets them follow their contents again, in
 this session and the next. Before, they were kept within a session only:
@@ -13,17 +14,30 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QPoint, QSettings, Qt
 from PySide6.QtWidgets import QApplication, QMenu
 
 from app.main import build_window
 from app.models.candidates import GridColumn
 from app.settings import Settings
-from tests.test_app_grid_layout import SCREENS, _drag_edge, _settle, _trec_run
+from tests.test_app_grid_layout import SCREENS, _open, _settle, _trec_run
 from tests.test_app_keyboard import press
 
 #: A close that would ask gets Discard (tests/conftest.py).
 pytestmark = pytest.mark.usefixtures("never_block")
+
+
+def _drag_edge(qtbot, view, column: int, by: int) -> None:
+    """Drag the right edge of ``column``'s header section ``by`` pixels, as
+    a reviewer's mouse does (press, moves, release on the header)."""
+    header = view.horizontalHeader()
+    edge = header.sectionViewportPosition(column) + header.sectionSize(column) - 1
+    y = header.height() // 2
+    port = header.viewport()
+    qtbot.mousePress(port, Qt.MouseButton.LeftButton, pos=QPoint(edge, y))
+    for step in range(1, 5):
+        qtbot.mouseMove(port, QPoint(edge + by * step // 4, y))
+    qtbot.mouseRelease(port, Qt.MouseButton.LeftButton, pos=QPoint(edge + by, y))
 
 
 def _session(qtbot, run: Path, qrels: Path):  # type: ignore[no-untyped-def]
@@ -126,3 +140,32 @@ def test_reset_column_widths_in_the_view_menu_forgets_them_now_and_next_time(
     assert w.grid_panel.kept.of(w.grid) == {}
     assert w.grid.columnWidth(source) == w.grid_panel.source_most(w.grid) < capped + 80
     _end(w)
+
+
+def test_a_column_the_reviewer_widened_keeps_its_width(qtbot, tmp_path):
+    """At 1280x800 a reviewer drags the source column wider to read the
+    URLs the cap elides: the next query, a grade and a refit keep that
+    width (fails before: the next query put it back to its cap, 210 px);
+    View > Reset layout gives it to the contents again."""
+    w = _open(qtbot, "trec", tmp_path, "1280x800")
+    grid = w.grid
+    source = GridColumn.SOURCE
+    capped = grid.columnWidth(source)
+    _drag_edge(qtbot, grid, source, 90)
+    dragged = grid.columnWidth(source)
+    assert dragged >= capped + 80
+    w.set_query(w.document.query_index("102"))
+    _settle(qtbot, w)
+    assert grid.columnWidth(source) == dragged
+    grid.setCurrentIndex(w.grid_model.index(1, GridColumn.GRADE))
+    grid.setFocus()
+    qtbot.keyClick(grid, Qt.Key.Key_2)  # (shows the original grade: the columns refitted)
+    qtbot.waitUntil(lambda: not grid.isColumnHidden(GridColumn.ORIGINAL))
+    _settle(qtbot, w)
+    w.fit_columns()
+    assert grid.columnWidth(source) == dragged
+    w.app_actions["reset_layout"].trigger()
+    _settle(qtbot, w)
+    w.fit_columns()
+    assert grid.columnWidth(source) < dragged
+    w.session.mark_saved()

@@ -1,7 +1,9 @@
 """The grid's columns in view (issue 26, item 1): on a 1280x800 screen the
 key columns of grading, on a 1920x1080 one every column, on the bundled
-example and on a TREC run with long ids; columns a reviewer hides and moves,
-remembered across windows and undone by View > Reset layout."""
+example and on a TREC run with long ids; the room each column and the docks
+beside the grid get. The columns a reviewer hides and moves are
+tests/test_app_grid_order.py's, the widths dragged by hand
+tests/test_app_column_widths.py's."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from PySide6.QtWidgets import QApplication, QToolTip, QWidget
 
 from app.main import build_window
 from app.models.candidates import GridColumn
-from app.panels.column_chooser import KEY_COLUMNS, default_order
+from app.panels.column_chooser import KEY_COLUMNS
 from app.panels.fit import elided_headers
 from app.panels.grid import SOURCE_LEAST
 from core.engine.columns import GRID_COLUMNS
@@ -205,96 +207,6 @@ def test_a_query_whose_rows_overflow_the_grid_gets_its_scroll_bars_room(qtbot, t
     w.session.mark_saved()
 
 
-def test_the_default_order_puts_the_key_columns_first(window):
-    header = window.grid.horizontalHeader()
-    shown = [KEYS[header.logicalIndex(v)] for v in range(header.count())]
-    assert shown == ["rank", "source", "grade", "original", "gain", "discount", "contribution",
-                     "cumulative", "score", "note", "version", "state", "ideal_rank",
-                     "ideal_gain", "ideal_contribution"]
-    # The declarations keep their order (the workbook shares them).
-    assert [KEYS[n] for n in range(len(KEYS))] == [c.key for c in GRID_COLUMNS if c.grid]
-    # The grid of the judged-but-not-retrieved follows.
-    lower = window.not_retrieved_view.horizontalHeader()
-    assert [lower.logicalIndex(v) for v in range(lower.count())] == default_order(GRID_COLUMNS)
-
-
-def _header_order(view) -> list[str]:
-    header = view.horizontalHeader()
-    return [KEYS[header.logicalIndex(v)] for v in range(header.count())
-            if not header.isSectionHidden(header.logicalIndex(v))]
-
-
-def test_hidden_and_moved_columns_are_remembered_and_reset(qtbot):
-    w = build_window(None)
-    qtbot.addWidget(w)
-    w.show()
-    _settle(qtbot, w)
-    # Hide the version from View > Columns, as a keyboard user would reach it.
-    menu = w.grid_columns.menu
-    assert menu.objectName() == "columnsMenu"
-    assert menu.menuAction() in w.menu("view").actions()
-    version = w.grid_columns.actions["version"]
-    assert version.isChecked()
-    version.trigger()
-    assert w.grid.isColumnHidden(GridColumn.VERSION)
-    assert w.not_retrieved_view.isColumnHidden(GridColumn.VERSION)
-    # The grade column is where grading happens: it cannot be hidden.
-    assert not w.grid_columns.actions["grade"].isEnabled()
-    # Drag the score header before the rank (a move of its section).
-    header = w.grid.horizontalHeader()
-    header.moveSection(header.visualIndex(GridColumn.SCORE), 0)
-    expected = ["score", "rank", "source", "grade", "gain", "discount", "contribution",
-                "cumulative", "note", "state", "ideal_rank", "ideal_gain", "ideal_contribution"]
-    assert _header_order(w.grid) == expected
-    lower = [k for k in expected if not GRID_COLUMNS[KEYS.index(k)].ranked_only]
-    assert _header_order(w.not_retrieved_view) == lower
-    # The header's context menu is the same menu.
-    assert header.contextMenuPolicy() == Qt.ContextMenuPolicy.CustomContextMenu
-    header.customContextMenuRequested.emit(QPoint(5, 5))
-    assert menu.isVisible()
-    menu.hide()
-    w.session.mark_saved()
-    assert w.close()
-
-    again = build_window(None)
-    qtbot.addWidget(again)
-    again.show()
-    _settle(qtbot, again)
-    assert _header_order(again.grid) == expected
-    assert _header_order(again.not_retrieved_view) == lower
-    assert not again.grid_columns.actions["version"].isChecked()
-    # View > Reset layout: the default order, every column shown, also next time.
-    again.app_actions["reset_layout"].trigger()
-    _settle(qtbot, again)
-    default = [KEYS[n] for n in default_order(GRID_COLUMNS) if KEYS[n] != "original"]
-    assert _header_order(again.grid) == default
-    assert again.grid_columns.actions["version"].isChecked()
-    again.session.mark_saved()
-    assert again.close()
-    third = build_window(None)
-    qtbot.addWidget(third)
-    assert _header_order(third.grid) == default
-    third.session.mark_saved()
-
-
-def test_a_saved_order_naming_unknown_or_missing_columns_still_shows_every_column(qtbot):
-    from app.settings import Settings
-
-    settings = Settings()
-    settings.grid_column_order = ["gain", "no-such-column", "rank", "gain"]
-    settings.grid_hidden_columns = ["grade", "ideal_gain", "nonsense"]
-    w = build_window(None)
-    qtbot.addWidget(w)
-    order = _header_order(w.grid)
-    assert order[0] == "gain"
-    # The columns the saved order does not name follow their default neighbours.
-    assert order.index("rank") < order.index("source") < order.index("grade")
-    assert order.index("gain") + 1 == order.index("discount")
-    assert sorted(order) == sorted(k for k in KEYS if k not in ("ideal_gain", "original"))
-    assert not w.grid.isColumnHidden(GridColumn.GRADE)  # never hidden
-    w.session.mark_saved()
-
-
 def test_the_compact_navigator_keeps_room_for_the_sort_arrow_where_it_is_drawn(qtbot, window):
     """The navigator's columns are fitted without the sort arrow's room (Qt's
     size hint keeps it in every column); a click on a header gives that
@@ -316,39 +228,6 @@ def test_the_compact_navigator_keeps_room_for_the_sort_arrow_where_it_is_drawn(q
     assert elided_headers(view) == []
     # The query ids take what is left: the navigator is no wider.
     assert view.viewport().width() >= sum(header.sectionSize(c) for c in range(header.count()))
-
-
-def test_a_grade_repaints_every_moved_column_on_screen(qtbot, tmp_path, monkeypatch):
-    """The grid repaints only the columns on screen after an edit; with the
-    key columns moved first, those on screen are not a range of logical
-    columns between the two at the viewport's edges (the gain, contribution
-    and cumulative DCG of a graded row were left stale)."""
-    from PySide6.QtWidgets import QTableView
-
-    w = _open(qtbot, "example", tmp_path, "1280x800")
-    w.set_query(w.document.query_index("case-A"))
-    _settle(qtbot, w)
-    repainted: list[tuple[int, int, int, int]] = []
-    original = QTableView.dataChanged
-
-    def spy(view, top_left, bottom_right, roles=()):
-        if view is w.grid:
-            repainted.append((top_left.row(), bottom_right.row(), top_left.column(),
-                              bottom_right.column()))
-        return original(view, top_left, bottom_right, roles)
-
-    monkeypatch.setattr(QTableView, "dataChanged", spy)
-    shown = w.grid.shown_logical()
-    assert all(KEYS.index(k) in shown for k in KEY_COLUMNS)
-    w.grid.setCurrentIndex(w.grid_model.index(1, GridColumn.GRADE))
-    w.grid.setFocus()
-    before = w.grid_model.index(1, GridColumn.CONTRIBUTION).data()
-    qtbot.keyClick(w.grid, Qt.Key.Key_0 if before else Qt.Key.Key_3)
-    assert w.grid_model.index(1, GridColumn.CONTRIBUTION).data() != before
-    for key in ("gain", "contribution", "cumulative"):
-        col = KEYS.index(key)
-        assert any(r0 <= 1 <= r1 and c0 <= col <= c1 for r0, r1, c0, c1 in repainted), key
-    w.session.mark_saved()
 
 
 def test_the_summary_takes_the_room_its_texts_take_and_the_conventions_the_rest(qtbot):
@@ -513,48 +392,6 @@ def test_the_original_ticked_before_any_edit_counts_in_the_key_width(qtbot, tmp_
     click_entry()
     assert grid.isColumnHidden(GridColumn.ORIGINAL)
     assert panel.key_width() == before
-    w.session.mark_saved()
-
-
-def _drag_edge(qtbot, view, column: int, by: int) -> None:
-    """Drag the right edge of ``column``'s header section ``by`` pixels, as
-    a reviewer's mouse does (press, moves, release on the header)."""
-    header = view.horizontalHeader()
-    edge = header.sectionViewportPosition(column) + header.sectionSize(column) - 1
-    y = header.height() // 2
-    port = header.viewport()
-    qtbot.mousePress(port, Qt.MouseButton.LeftButton, pos=QPoint(edge, y))
-    for step in range(1, 5):
-        qtbot.mouseMove(port, QPoint(edge + by * step // 4, y))
-    qtbot.mouseRelease(port, Qt.MouseButton.LeftButton, pos=QPoint(edge + by, y))
-
-
-def test_a_column_the_reviewer_widened_keeps_its_width(qtbot, tmp_path):
-    """At 1280x800 a reviewer drags the source column wider to read the
-    URLs the cap elides: the next query, a grade and a refit keep that
-    width (fails before: the next query put it back to its cap, 210 px);
-    View > Reset layout gives it to the contents again."""
-    w = _open(qtbot, "trec", tmp_path, "1280x800")
-    grid = w.grid
-    source = GridColumn.SOURCE
-    capped = grid.columnWidth(source)
-    _drag_edge(qtbot, grid, source, 90)
-    dragged = grid.columnWidth(source)
-    assert dragged >= capped + 80
-    w.set_query(w.document.query_index("102"))
-    _settle(qtbot, w)
-    assert grid.columnWidth(source) == dragged
-    grid.setCurrentIndex(w.grid_model.index(1, GridColumn.GRADE))
-    grid.setFocus()
-    qtbot.keyClick(grid, Qt.Key.Key_2)  # (shows the original grade: the columns refitted)
-    qtbot.waitUntil(lambda: not grid.isColumnHidden(GridColumn.ORIGINAL))
-    _settle(qtbot, w)
-    w.fit_columns()
-    assert grid.columnWidth(source) == dragged
-    w.app_actions["reset_layout"].trigger()
-    _settle(qtbot, w)
-    w.fit_columns()
-    assert grid.columnWidth(source) < dragged
     w.session.mark_saved()
 
 

@@ -131,7 +131,7 @@ def _grades(words: npt.NDArray[np.uint64], start: IntArray,
     upper = (m >= 65) & (m <= 90)
     low = m | (upper.astype(np.uint8) << 5)
     text = low.view(f"S{m.shape[1]}").ravel()
-    state = np.zeros(length.size, dtype=np.int8)
+    state = np.full(length.size, GradeState.NUMBER, dtype=np.int8)
     state[length == 0] = GradeState.UNKNOWN
     for word, st in _WORDS.items():
         state[text == word] = st

@@ -554,8 +554,9 @@ class Document:
         >>> doc.set_grade(1, 2.0, who="ana").before, doc.said_grade(0)
         ('unrateable: paywall', '1')
         """
-        said = grade_text(float(self.grade[i]), int(self.state[i]))
-        why = self.reason_text(i) if int(self.state[i]) != GradeState.NUMBER else ""
+        state = int(self.state[i])
+        said = grade_text(float(self.grade[i]), state)
+        why = self.reason_text(i) if state != GradeState.NUMBER else ""
         return f"{said}: {why}" if why else said
 
     def reason_text(self, i: int) -> str:

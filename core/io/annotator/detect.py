@@ -475,14 +475,15 @@ def detect_mapping(table: Table, header_row: int | None = None,
     if table.origin is not None:  # one row per respondent: its items' columns, not names
         reasons = [(f, _from_items(f, why)) for f, why in reasons]
     fields: dict[str, Any] = {k: v for k, v in found.items() if k in SINGLE_FIELDS}
-    left.extend((c, why, "") for c, why in table.merged.items())
+    left.extend((c, why, "") for c, (_into, why) in table.merged.items())
     for f, c, why in _respondents_rankings(table, header, fields, given or {}):
         del fields[f]
         reasons = [(k, text) for k, text in reasons if k != f]
         left.append((c, why, ""))
     return ColumnMapping(header_row=header_row, grades=_unique(wide), reasons=tuple(reasons),
                          flags=tuple(flags), left_out=tuple(left), keep=keep,
-                         read_into=tuple(table.read_into.items()), **fields)
+                         read_into=tuple((c, into) for c, (into, _why) in table.merged.items()
+                                         if into is not None), **fields)
 
 
 #: Where a sheet of one row per respondent gives the columns read from its

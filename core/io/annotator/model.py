@@ -370,11 +370,11 @@ class Table:
     origin: Origin | None = None
     #: The rows and columns the sheet hides (read all the same; a workbook's).
     hidden: HiddenLines | None = None
-    #: Columns read into another and emptied (a radio button's choices a
-    #: column each: :mod:`~core.io.annotator.onehot`), with why, for the report.
-    merged: dict[int, str] = field(default_factory=dict)
-    #: Those of them read into another column: column -> that column.
-    read_into: dict[int, int] = field(default_factory=dict)
+    #: Columns emptied by reading (:mod:`~core.io.annotator.onehot`): column
+    #: -> (the column it was read into, a radio button's choices a column
+    #: each read as one; None for a checkbox beside them, left out) and why,
+    #: for the report.
+    merged: dict[int, tuple[int | None, str]] = field(default_factory=dict)
     #: Legends of labels the file's records list (Prodigy's ``options``).
     listed: tuple[Vocabulary, ...] = ()
     #: A JSON export's: each row's line or record in the file (None: a

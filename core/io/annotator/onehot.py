@@ -240,10 +240,9 @@ def _read_group(table: Table, header_row: int, header: list[str], name: str,
         for c in cols:
             row[c] = None
         row[cols[0]] = name if r == header_row else grades[r - first]
-    table.merged.update({c: f"{header[c]}: {where}, one answer per column, read as one "
-                         f"grade column {name!r} in {column_letters(cols[0] + 1)}; not "
-                         "imported as a column of its own" for c in cols[1:]})
-    table.read_into.update({c: cols[0] for c in cols[1:]})
+    table.merged.update({c: (cols[0], f"{header[c]}: {where}, one answer per column, read as "
+                             f"one grade column {name!r} in {column_letters(cols[0] + 1)}; "
+                             "not imported as a column of its own") for c in cols[1:]})
     table.notes.append(
         f"{where}: one answer per column, true in the one chosen; read as one grade "
         f"column {name!r} in {column_letters(cols[0] + 1)}, each row's grade "
@@ -263,6 +262,6 @@ def _leave_box(table: Table, header_row: int, header: list[str], c: int, radio: 
     for r in table.rows[header_row + 1:]:  # (its header kept: the report names it)
         if c < len(r):
             r[c] = None
-    table.merged[c] = (
+    table.merged[c] = None, (
         f"{header[c]}: a checkbox beside the radio button {radio!r} of {where}, ticked on "
         f"{ticked} row{'' if ticked == 1 else 's'}: not one of its grades; not imported")
