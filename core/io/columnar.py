@@ -596,7 +596,7 @@ def parquet_run(path: str | Path) -> Run:
 
     side = side_from_file(Path(path), "run")
     return Run.from_rows(path, [str(q) for q in side.query.to_pylist()], side.source.texts(),
-                         side.value)
+                         side.value.tolist())
 
 
 def read_parquet_document(path: str | Path, conventions: Conventions | None = None, *,
