@@ -473,3 +473,29 @@ def test_the_order_worked_out_beside_the_join_is_the_engines(tmp_path, monkeypat
         got = evaluate_json(str(run_pq), "--qrels", str(qrels_pq), *flags)
     assert handed.called
     assert got == text
+
+
+def test_a_parquet_run_compared_with_the_open_document_takes_its_grades(tmp_path: Path) -> None:
+    """Review > Compare with another run, given a Parquet run: graded with
+    the open document's grades as the TREC run of the same rows is (it was
+    refused, "name its judgments with --qrels QRELS", a flag the window
+    has not); the run's queries the document lacks counted as left out."""
+    from core.io.pairs import load_against_counted
+
+    run, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    write(run, RUN)
+    write(qrels, QRELS)
+    shown = load_document(run, qrels=qrels)
+    other = tmp_path / "other.txt"
+    write(other, "q1 Q0 d 1 9 t\nq1 Q0 a 2 1 t\nq3 Q0 x 1 2 t\nq7 Q0 y 1 1 t\n")
+    as_parquet = tmp_path / "other.parquet"
+    pq.write_table(run_table(other), as_parquet)
+    want, want_left = load_against_counted(other, shown)
+    got, left = load_against_counted(as_parquet, shown)
+    assert got.query_ids == want.query_ids == ["q1"]
+    assert list(got.source_id) == list(want.source_id)
+    np.testing.assert_array_equal(got.score, want.score)
+    np.testing.assert_array_equal(got.grade, want.grade)
+    np.testing.assert_array_equal(got.state, want.state)
+    assert left == want_left
+    assert left.unjudged == ("q3", "q7")  # (q3: ranked, never judged, not shown)

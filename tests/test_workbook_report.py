@@ -339,6 +339,20 @@ def test_comparison_report_lists_regressions_and_charts_sorted_deltas(pair_book:
     assert any(str(t).startswith("At k = 1: mean NDCG ") for t in texts)
 
 
+def test_the_comparison_sentence_counts_wins_ties_and_losses_as_the_command_line_does(
+        pair_book: Path) -> None:
+    """"B wins 4, ties 1, loses 1", as compare prints it, whatever the
+    counts (the Report read "4 B wins, 1 ties, 1 B loses" in a new user's
+    trial, printed to PDF by LibreOffice)."""
+    a, b = seed_pair()
+    tests = compare(a, b, resamples=200, seed=3).tests
+    texts = [str(t) for t in _cells(pair_book, SHEETS["report"]).values()
+             if str(t).startswith("At k = ")]
+    assert len(texts) == len(tests) > 1
+    for text, t in zip(texts, tests, strict=True):
+        assert f"(B wins {t.wins}, ties {t.ties}, loses {t.losses})" in text, text
+
+
 def test_the_delta_chart_draws_losses_and_gains_apart(tmp_path: Path) -> None:
     """Each sorted delta is in the gains' column (R) or the losses' (S),
     "#N/A" (no bar) in the other, and the chart's cached bars are the same

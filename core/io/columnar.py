@@ -48,6 +48,8 @@ from core.model.rubric import Rubric
 if TYPE_CHECKING:
     import pyarrow as pa
 
+    from core.io.trec import Run
+
 __all__ = [
     "PARQUET_EXTRA",
     "ROLES",
@@ -584,6 +586,17 @@ def is_parquet_run(path: str | Path) -> bool:
     except (InputError, OSError, ValueError):  # ArrowInvalid is a ValueError
         return False
     return _a_run(names)
+
+
+def parquet_run(path: str | Path) -> Run:
+    """The Parquet run ``path`` as the rows of a run (checked as a run
+    joined to qrels is), to be graded with a document's grades: the
+    editor's comparison of the open document with it."""
+    from core.io.trec import Run
+
+    side = side_from_file(Path(path), "run")
+    return Run.from_rows(path, [str(q) for q in side.query.to_pylist()], side.source.texts(),
+                         side.value.tolist())
 
 
 def read_parquet_document(path: str | Path, conventions: Conventions | None = None, *,

@@ -442,8 +442,8 @@ def _graded_run(run: str | Path | Run, judgments: Document) -> tuple[Document, L
 def load_against(path: str | Path, judgments: Document) -> Document:
     """The second document of a comparison with the open one.
 
-    A TREC run file, or ranx's or pytrec_eval's JSON run, is graded with
-    ``judgments`` (:func:`run_with_judgments`); anything else is read as a
+    A TREC run file, ranx's or pytrec_eval's JSON run, or a Parquet run, is
+    graded with ``judgments`` (:func:`run_with_judgments`); anything else is read as a
     worksheet with its own grades
     (:func:`core.io.load.load_document`).
     """
@@ -463,4 +463,8 @@ def load_against_counted(path: str | Path, judgments: Document) -> tuple[Documen
     refuse_report(head.data, str(head.path))
     if is_score_dict(head):  # ranx's or pytrec_eval's JSON run
         return _graded_run(json_run(path), judgments)
+    from core.io.columnar import is_parquet, is_parquet_run, parquet_run
+
+    if is_parquet(head) and is_parquet_run(path):  # a run of scores without grades
+        return _graded_run(parquet_run(path), judgments)
     return load_document(head), LeftOut()

@@ -192,9 +192,10 @@ def _comparison_sentence(c: Comparison, places: ComparisonPlaces, j: int) -> Tex
         "mean NDCG ", value(ref("E", m), t.mean_a if t.mean_a is not None else "", "4"),
         " (A) and ", value(ref("F", m), t.mean_b if t.mean_b is not None else "", "4"),
         " (B) over ", value(ref("C", m), t.n), " paired queries, delta B - A = ",
-        value(ref("G", m), t.mean_delta if t.mean_delta is not None else "", "+4"), " (",
-        value(ref("H", m), t.wins), " B wins, ", value(ref("I", m), t.ties), " ties, ",
-        value(ref("J", m), t.losses), " B loses)"])
+        value(ref("G", m), t.mean_delta if t.mean_delta is not None else "", "+4"),
+        # (counts after their words, as compare prints them: "1 ties" read wrong)
+        " (B wins ", value(ref("H", m), t.wins), ", ties ", value(ref("I", m), t.ties),
+        ", loses ", value(ref("J", m), t.losses), ")"])
     p = when(f"ISNUMBER({ref('C', x)})", t.p_value is not None,
              value(ref("C", x), t.p_value if t.p_value is not None else "", "4"), "not computed")
     interval = when(
