@@ -190,15 +190,18 @@ def choose_sheet(heads: dict[str, list[list[Any]]]) -> str:
                                          default=0.0), -names.index(n)))
 
 
-def _by_names(header: list[str]) -> tuple[dict[str, int], list[tuple[int, str]]]:
+def _by_names(header: list[str], models: Table | None = None,
+              ) -> tuple[dict[str, int], list[tuple[int, str]]]:
     """Field -> column, and the annotators' grade columns, from the names
     (in a worksheet CSV written here, ``grade_`` and each one's name:
-    :func:`~core.io.annotator.write.written_annotators`)."""
+    :func:`~core.io.annotator.write.written_annotators`); a field of a
+    model's work, told by the records' shape (``models``' :meth:`Table.modelled`:
+    a prediction's ``score`` is its confidence, no ranking), names none."""
     offers: dict[str, list[tuple[int, int]]] = {}
     written = written_annotators(header)
     wide: list[tuple[int, str]] = list(written)
     for col, name in enumerate(header):
-        if col in dict(written):
+        if col in dict(written) or (models is not None and models.modelled(name)):
             continue
         named = name_field(name)
         if named.field is not None:
@@ -237,7 +240,9 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
     sample = [table.rows[i] for i in at]
     profiles = profile_columns(sample, header, marks, words=legend_words(table, header_row))
     read = "annotator" not in found  # else named so or declared: never renamed
-    taken = {c for c, _ in wide} | {c for c in _combined(header, wide) if c not in found.values()}
+    answers = _answers(table, header)
+    taken = {c for c, _ in wide} | {c for c in _combined(header, wide, answers, table)
+                                    if c not in found.values()}
     aside = legend_columns(table, header_row)  # a legend's levels read like grades
     drafts = {p.col for p in profiles if drafts_header(p.name)}  # (no role: drafts_flag)
     taken |= said_out | set(aside) | drafts
@@ -257,28 +262,7 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
             reasons.append(("status", f"{status.shown()}, read from its values; statuses "
                             + ", ".join(sorted({t for t in status.texts if t}))))
     if "grade" not in found and not wide:
-        used = set(found.values()) | taken | set(roles.ignored)
-        if "score" in found and profiles[found["score"]].graded and not any(
-                p.graded and p.col not in used for p in profiles):
-            # A column named "score" of whole grades (BEIR/MTEB qrels): the grades.
-            found["grade"] = found.pop("score")
-            reasons = [(f, why) for f, why in reasons if f != "score"]
-            reasons.append(("grade", f"{header[found['grade']]}, named score but holding a "
-                            "handful of whole numbers: grades, as qrels write them"))
-        else:
-            graded = [p.col for p in profiles if p.graded and not p.constant
-                      and p.col not in used]
-            if len(graded) > 1:
-                graded = [c for c in graded if not fractional(profiles[c])] or graded
-            if not graded:
-                reasons += grade_of_labels(profiles, found, used, roles)
-            if len(graded) == 1:
-                found["grade"] = graded[0]
-            elif graded and "annotator" not in found:  # a long sheet's grades are one column
-                wide = [(c, column_annotator(header, c)) for c in graded]
-                reasons.append(("annotators", f"{', '.join(n for _, n in wide)}, read from "
-                                f"their values: {len(graded)} columns of grades, one per "
-                                "annotator"))
+        wide, reasons = _grades_by_values(profiles, header, found, taken, roles, reasons)
     used = set(found.values()) | taken | {c for c, _ in wide}
     flags, why = find_flags(profiles, used, found.get("grade"))
     drafted, drafted_why, drafted_out = drafts_flag(profiles)
@@ -295,9 +279,42 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
             for c, lg in aside.items()]
     out += drafted_out
     out.extend(_left_out(profiles, header, found, left | set(aside) | drafts,
-                         taken - {c for c, _ in wide} - set(aside) - drafts))
+                         taken - {c for c, _ in wide} - set(aside) - drafts, answers))
     reasons.extend(("ignored", text) for c, text, _ in out if c not in roles.ignored)
     return wide, [*reasons, *why], flags, sorted(out)
+
+
+def _grades_by_values(profiles: list[Profile], header: list[str], found: dict[str, int],
+                      taken: set[int], roles: Roles, reasons: list[tuple[str, str]],
+                      ) -> tuple[list[tuple[int, str]], list[tuple[str, str]]]:
+    """Where no column is named the grade nor one annotator's: a column
+    named ``score`` of whole grades (qrels), else the columns whose cells
+    read as grades (one: the grade, in ``found``; several: one per
+    annotator, returned as the wide columns). Returns them and the reasons."""
+    wide: list[tuple[int, str]] = []
+    used = set(found.values()) | taken | set(roles.ignored)
+    if "score" in found and profiles[found["score"]].graded and not any(
+            p.graded and p.col not in used for p in profiles):
+        # A column named "score" of whole grades (BEIR/MTEB qrels): the grades.
+        found["grade"] = found.pop("score")
+        reasons = [(f, why) for f, why in reasons if f != "score"]
+        reasons.append(("grade", f"{header[found['grade']]}, named score but holding a "
+                        "handful of whole numbers: grades, as qrels write them"))
+    else:
+        graded = [p.col for p in profiles if p.graded and not p.constant
+                  and p.col not in used]
+        if len(graded) > 1:
+            graded = [c for c in graded if not fractional(profiles[c])] or graded
+        if not graded:
+            reasons += grade_of_labels(profiles, found, used, roles)
+        if len(graded) == 1:
+            found["grade"] = graded[0]
+        elif graded and "annotator" not in found:  # a long sheet's grades are one column
+            wide = [(c, column_annotator(header, c)) for c in graded]
+            reasons.append(("annotators", f"{', '.join(n for _, n in wide)}, read from "
+                            f"their values: {len(graded)} columns of grades, one per "
+                            "annotator"))
+    return wide, reasons
 
 
 def _query_text(profiles: list[Profile], found: dict[str, int], taken: set[int],
@@ -327,20 +344,46 @@ def _query_text(profiles: list[Profile], found: dict[str, int], taken: set[int],
         "same on each of its rows: the query's text, shown beside its id")
 
 
-def _combined(header: list[str], wide: list[tuple[int, str]]) -> set[int]:
+def _combined(header: list[str], wide: list[tuple[int, str]], answers: set[int],
+              table: Table) -> set[int]:
     """The columns of a grade combined from several: named so (``Final
-    grade``, ``Consensus``), or the consensus this tool wrote beside its
-    annotators' columns (``grade`` before ``grade_ana``, ``grade_ben``)."""
-    out = {c for c in range(len(header)) if combined_grade(header[c])}
+    grade``, ``Consensus``; never a field of a model's work, told by the
+    records' shape: ``model_outputs.score`` is none), or the consensus this
+    tool wrote beside its annotators' columns (``grade`` before
+    ``grade_ana``, ``grade_ben``), or a model's answer given with the task
+    (``answers``: :func:`_answers`)."""
+    out = {c for c in range(len(header))
+           if combined_grade(header[c]) and not table.modelled(header[c])} | answers
     written = written_consensus(header)
     return out | ({written} if written is not None and wide else set())
 
 
+def _answers(table: Table, header: list[str]) -> set[int]:
+    """The columns of a model's answer given with the task (a prediction,
+    a suggestion): told by the records' shape (:attr:`Table.models`), a
+    model's group's own value (Argilla's ``relevance.suggestion``) or its
+    field naming a grade (Label Studio's ``predictions.result.value.choices``),
+    whatever the group is named; else by a header naming one
+    (:func:`~core.io.annotator.names.predicted_header`: a sheet, whose
+    shape says nothing)."""
+    out = set()
+    for c, h in enumerate(header):
+        group = next((m for m in table.models if h == m or h.startswith(f"{m}.")), None)
+        if group is None:
+            if predicted_header(h):
+                out.add(c)
+        elif h == group or name_field(h[len(group) + 1:]).field == "grade":
+            out.add(c)
+    return out
+
+
 def _left_out(profiles: list[Profile], header: list[str], found: dict[str, int],
-              left: set[int], combined: set[int]) -> list[tuple[int, str, str]]:
+              left: set[int], combined: set[int], answers: set[int],
+              ) -> list[tuple[int, str, str]]:
     """The columns no role takes, each with why and the flag that would
-    use it: combined grades (``Final grade``), then every other column
-    with data (never dropped in silence)."""
+    use it: combined grades (``Final grade``) and a model's answers
+    (``answers``), then every other column with data (never dropped in
+    silence)."""
     query, source = (profiles[found[f]] if f in found and found[f] < len(profiles) else None
                      for f in ("query", "source_id"))
     who = profiles[found["annotator"]] if found.get("annotator", len(profiles)) < len(
@@ -358,11 +401,11 @@ def _left_out(profiles: list[Profile], header: list[str], found: dict[str, int],
                 profiles[c], query, source, grade, who)
             if count:
                 out.append((c, count, ""))
-            elif predicted_header(header[c]) and _unscaled(profiles[c], grade):
+            elif c in answers and _unscaled(profiles[c], grade):
                 out.append((c, *left_out(profiles[c], query, source)))
             else:
-                said = GOLD if gold_header(header[c]) else PREDICTED if predicted_header(
-                    header[c]) else COMBINED
+                said = GOLD if gold_header(header[c]) else PREDICTED if c in answers \
+                    else COMBINED
                 out.append((c, f"{profiles[c].shown()}: {said}",
                             f"--map grade={column_letters(c + 1)}"))
     for p in profiles:
@@ -444,7 +487,7 @@ def detect_mapping(table: Table, header_row: int | None = None,
     if header_row is None:
         header_row, untold = header_row_of(table.rows)
     header = table.header(ColumnMapping(header_row=header_row))
-    found, wide = _by_names(header)
+    found, wide = _by_names(header, table)
     aside = legend_columns(table, header_row)  # a legend's "Grade" names no grade column
     found = {f: c for f, c in found.items() if c not in aside}
     wide = [(c, who) for c, who in wide if c not in aside]

@@ -120,11 +120,13 @@ def check_sheet(sheet: Sheet, rubric: Rubric | None = None) -> None:
 
 
 def _unused(sheet: Sheet) -> list[int]:
-    """The columns no role takes (but a legend's)."""
+    """The columns no role takes (but a legend's and a model's)."""
     mapping, header = sheet.mapping, sheet.header
     used = mapping.used_columns()
     width = max([len(header), *(len(r) for r in sheet.data[:_SAMPLE])], default=0)
-    unused = [c for c in range(width) if c not in used]
+    # (a model's work, told by the records' shape, is no one's grades left unused)
+    unused = [c for c in range(width) if c not in used
+              and not (c < len(header) and sheet.table.modelled(header[c]))]
     if unused:  # a legend's levels are no grades left unused
         unused = [c for c in unused if c not in legend_columns(sheet.table, mapping.header_row)]
     return unused

@@ -380,6 +380,15 @@ class Table:
     #: A JSON export's: each row's line or record in the file (None: a
     #: sheet, its rows the file's).
     records: RecordPlaces | None = None
+    #: A JSON export's columns of a model's work, by their prefix, read from
+    #: the records' shape (Label Studio's ``predictions``, Argilla's
+    #: ``relevance.suggestion``: :func:`~core.io.annotator.records.model_groups`).
+    models: tuple[str, ...] = ()
+
+    def modelled(self, header: str) -> bool:
+        """Whether the column ``header`` is a field of a model's work
+        (:attr:`models`), told by the records' shape."""
+        return any(header == m or header.startswith(f"{m}.") for m in self.models)
 
     def place(self, row: int, *, lines: bool = False) -> str:
         """1-based table row ``row`` as a message names it, asked where the

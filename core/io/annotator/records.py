@@ -35,7 +35,8 @@ from core.io.files import HEAD_BYTES
 from core.io.qrels_kind import refuse_report
 from core.io.safety import column_letters
 
-__all__ = ["expand_json_cells", "explode_list_cells", "list_cell", "records_rows", "records_table"]
+__all__ = ["expand_json_cells", "explode_list_cells", "list_cell", "model_groups", "records_rows",
+           "records_table"]
 
 #: The most rows one record may give (a product of nested lists).
 _MAX_PER_RECORD = 10_000
@@ -209,11 +210,61 @@ def records_table(text: str, name: str, encoding: str | None) -> Table:
     listed: dict[str, tuple[str, ...]] = {}
     places: list[int] = [0]  # (the header the table adds: no place in the file)
     ids: dict[int, str] = {}
-    rows = records_rows(text, name, listed, (places, ids))
+    groups: dict[str, bool] = {}
+    rows = records_rows(text, name, listed, (places, ids), groups)
     return Table(file=name, rows=rows, encoding=encoding, listed=tuple(
         Vocabulary(labels, f"{key}, the choices each record lists")
         for key, labels in listed.items() if len(set(labels)) > 1),
-        records=RecordPlaces(_unit(text), tuple(places), ids))
+        records=RecordPlaces(_unit(text), tuple(places), ids),
+        models=tuple(g for g, model in groups.items() if model))
+
+
+#: Fields naming the model that made an object (Label Studio's prediction's
+#: ``model_version``, Argilla's suggestion's ``agent``) and the person who
+#: made one (an annotation's ``completed_by``, a draft's ``user``, Argilla's
+#: ``users``, ``user_id``).
+_MODEL_KEYS = frozenset({"model_version", "agent"})
+_PERSON_KEYS = frozenset({"completed_by", "user", "users", "user_id", "annotator"})
+
+
+def model_groups(value: Any, prefix: str, out: dict[str, bool]) -> None:
+    """The groups of a record's fields that are a model's work, by their
+    columns' prefix (``out``: prefix -> a model's in every record that has
+    it): an object within the record (each object of a list: Label Studio's
+    ``predictions``, an annotation's ``prediction``) naming its model and
+    no person, or, in a flat object, the fields of one dotted name doing so
+    (Argilla's ``relevance.suggestion``, ``.score``, ``.agent`` beside
+    ``relevance.responses``, ``.users``). What the group is named says
+    nothing: the fields it holds do.
+
+    >>> out = {}
+    >>> model_groups({"annotations": [{"completed_by": 1, "result": []}],
+    ...               "predictions": [{"model_version": "v1", "score": 0.5}],
+    ...               "q.suggestion": 2, "q.suggestion.agent": "bm25",
+    ...               "q.responses": [1], "q.responses.users": ["u"]}, "", out)
+    >>> sorted(g for g, model in out.items() if model)
+    ['predictions', 'q.suggestion']
+    """
+    if isinstance(value, dict):
+        keys = {str(k) for k in value}
+        if prefix and keys:  # (an empty object, an annotation's prediction of {}: no word)
+            _said(out, prefix, bool(keys & _MODEL_KEYS) and not keys & _PERSON_KEYS)
+        for key in keys:
+            head, dot, last = key.rpartition(".")
+            if dot and last in _MODEL_KEYS:
+                person = any(k.startswith(f"{head}.") and k.rpartition(".")[2] in _PERSON_KEYS
+                             for k in keys)
+                _said(out, f"{prefix}.{head}" if prefix else head, not person)
+        for key, item in value.items():
+            model_groups(item, f"{prefix}.{key}" if prefix else str(key), out)
+    elif _objects(value):
+        for v in value:
+            model_groups(v, prefix, out)
+
+
+def _said(out: dict[str, bool], group: str, model: bool) -> None:
+    """One record's word on ``group``: a model's only where every record says so."""
+    out[group] = out.get(group, True) and model
 
 
 def _unit(text: str) -> str:
@@ -229,12 +280,14 @@ def _record_id(rec: dict[str, Any]) -> str:
 
 
 def records_rows(text: str, name: str, listed: dict[str, tuple[str, ...]] | None = None,
-                 places: tuple[list[int], dict[int, str]] | None = None) -> list[list[Any]]:
+                 places: tuple[list[int], dict[int, str]] | None = None,
+                 groups: dict[str, bool] | None = None) -> list[list[Any]]:
     """A JSON or JSON Lines export as rows, the first of them the header (a
     report this program wrote as JSON refused, naming it); ``listed``
     gathers the legends of choices the records list, ``places`` each data
     row's line or record and each record's id
-    (:class:`~core.io.annotator.positions.RecordPlaces`)."""
+    (:class:`~core.io.annotator.positions.RecordPlaces`), ``groups`` the
+    groups of fields of a model's work (:func:`model_groups`)."""
     refuse_report(text[:HEAD_BYTES].encode("utf-8"), name)
     columns: dict[str, None] = {}
     out: list[dict[str, Any]] = []
@@ -259,6 +312,8 @@ def records_rows(text: str, name: str, listed: dict[str, tuple[str, ...]] | None
             raise InputError(str(exc), file=name, **where,
                              hint="each rating needs its own row, or its list the same "
                              "length as its users'") from exc
+        if groups is not None:
+            model_groups(rec, "", groups)
         for row in rows:
             columns.update(dict.fromkeys(row))
         out.extend(rows)
