@@ -111,3 +111,43 @@ def test_the_sides_give_way_to_the_ids_read_whole_as_to_the_whole_set():
     assert narrowed_sides(sizes, 1920, 562, 6, grid_whole=1129, grid_read=1296 + 19,
                           **given) == {left: 321, right: 312, bottom: 110}
 
+
+def _annotated():
+    """Two queries graded by three annotators who disagree (the grade
+    their mean)."""
+    import numpy as np
+
+    from core.model.document import Document
+
+    ratings = np.array([[0, 1, 1], [2, 2, 3], [1, 1, 1], [3, 2, 3], [0, 0, 1]], dtype=float)
+    doc = Document.from_columns(
+        query=["q1", "q1", "q1", "q2", "q2"], source_id=["a", "b", "c", "a", "d"],
+        score=[3, 2, 1, 2, 1], grade=list(ratings.mean(axis=1)), name="three judges")
+    doc.annotators = ["ana", "ben", "cara"]
+    doc.ratings = ratings
+    return doc
+
+
+@pytest.mark.parametrize("screen", ["1280x800", "1920x1080"])
+def test_annotators_grades_leave_the_summary_in_front(qtbot, screen):
+    """An annotators' sheet opened at 1280x800 (the summary, the conventions
+    and the judges tabs of one column): the judges' tab, shown one tab away,
+    brought the conventions in front of the summary (fails before: the
+    summary behind a tab, the reviewer's NDCG of the query out of sight).
+    At 1920x1080 (the conventions below the summary) the conventions stay
+    in front of the judges, as before."""
+    w = build_window(None)
+    qtbot.addWidget(w)
+    w.show()
+    w.workplace.reset(SCREENS[screen])
+    _settle(qtbot, w)
+    w.set_document(_annotated())
+    _settle(qtbot, w)
+    docks = w.docks
+    judges = docks["judgesViewDock"]
+    assert judges.isVisible()
+    assert judges.visibleRegion().isEmpty()  # (one tab away)
+    for name in ("summaryPanelDock", "conventionsPanelDock"):
+        front = not docks[name].visibleRegion().isEmpty()
+        assert front is (name == "summaryPanelDock" or screen == "1920x1080"), name
+    w.session.mark_saved()

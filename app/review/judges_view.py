@@ -372,10 +372,16 @@ class JudgesController:
         self.view.set_document(doc)
         if self.view.report is not None and not self.dock.isVisible() and (
                 self.window.isVisible()):
-            self.dock.show()  # annotators' grades: their agreement is one tab away
-            front = self.window.docks.get("conventionsPanelDock")
-            if front is not None and front.isVisible():
-                front.raise_()
+            # Annotators' grades: their agreement one tab away, the tab in
+            # front of its group kept there (at 1280x800 the summary's, with
+            # the conventions' and the judges' behind it: the conventions
+            # were raised over it, the query's NDCG out of sight).
+            fronts = [dock for dock in self.window.docks.values()
+                      if dock.isVisible() and not dock.visibleRegion().isEmpty()]
+            self.dock.show()
+            for dock in self.window.tabifiedDockWidgets(self.dock):
+                if dock in fronts:
+                    dock.raise_()
         self.view.show_conventions(doc)
         self.show_query()
 
