@@ -209,10 +209,10 @@ def _grades(cells: Sequence[str], lines: list[int], name: str, column: str,
     ``reason`` the header of the reason column (None: the file has none)."""
     texts = [c.strip() for c in cells]
     state = [int(_GRADE_WORDS.get(t.lower(), GradeState.NUMBER)) for t in texts]
+    hint = _grade_hint(reason)
     # Every grade a number: no state but GradeState.NUMBER, which is 0 (any()
     # reads them in C; state.count(GradeState.NUMBER) compares each through
     # the enum, 7x as long: 25 -> 182 ms at 2M rows)
-    hint = _grade_hint(reason)
     if not any(state):
         return list(_numbers(texts, lines, name, column, hint)), state
     at = [i for i, st in enumerate(state) if st == GradeState.NUMBER]
