@@ -3,7 +3,9 @@ sees it: the column "why no grade" (AB, after the hidden helper columns,
 printed after the readable ones) holds an unknown grade's reason
 ("declined by 2 annotators") and an unrateable one's ("paywall"), in .xlsx
 and .ods. Before, the first was only a comment on the grade cell (not
-printed) and the second only in the Audit sheet. The column is written only
+printed) and the second only in the Audit sheet; the grade columns then
+have room for the word unrateable (it printed cut, or over the original
+grade, from an .ods). The column is written only
 where some grade has a reason; it is the export's, never read as an edit;
 a workbook without it (written before it) opens as before; a person's own
 columns follow it, and move back to AB when it is no longer written. The
@@ -80,6 +82,8 @@ def test_the_candidates_sheet_says_why_each_grade_is_no_number(
         assert ws.print_area == "'Candidates'!$A$1:$AB$5"  # printed after the readable columns
         assert ws.column_dimensions["P"].hidden  # (the helpers between, hidden)
         assert ws["AB3"].protection.locked
+        grades = ws.column_dimensions["E"]  # E-G one width: room for "unrateable"
+        assert (grades.min, grades.max) == (5, 7)
         assert read_additions(path).candidates.header == []  # the export's, not a person's
 
 
@@ -172,6 +176,8 @@ def test_the_printed_sheet_says_why_within_its_page(tmp_path: Path) -> None:
         for sid, why in (("d2", "declined by 2 annotators"), ("d3", "paywall")):
             line = next(s for s in page.splitlines() if f" {sid} " in s)
             assert line.rstrip().endswith(why), (pdf.name, line)
+        d3 = next(s for s in page.splitlines() if " d3 " in s)  # its grades whole, apart
+        assert re.search(r"\s1\s+unrateable\s+unrateable\s", d3), (pdf.name, d3)
     for path in books:
         out = tmp_path / f"{path.stem}.txt"
         proc = subprocess.run([ssconvert(), "--export-type=Gnumeric_stf:stf_assistant", "-O",

@@ -68,6 +68,8 @@ GRADE_LIST = "grade_list"
 REASON_AUTHOR = "NDCG Worksheet"
 #: The current grade's column (0-based), which carries those comments.
 GRADE_COL = COLUMN_INDEX["current grade"]
+#: The grade state's width, room for its longest word (unrateable).
+STATE_WIDTH = 10.5
 #: Columns shown with four decimals (full precision in the cell): gain,
 #: discount, contribution, ideal gain and ideal contribution.
 DECIMAL_COLUMNS = (9, 10, 11, 13, 14)
@@ -177,8 +179,13 @@ def _widths(doc: Document) -> list[float]:
     def longest(values: Any, low: float, high: float) -> float:
         return text_width(values, low, high) if len(values) else low
 
+    # a grade column holding the word unrateable as wide as the grade state's
+    # (it printed cut, or over the original grade beside it, from an .ods)
+    unrateable = GradeState.UNRATEABLE
+    grade = STATE_WIDTH if (doc.state == unrateable).any() or (
+        doc.original_state == unrateable).any() else 8.0
     return [longest(doc.query_ids, 8, 40), longest(doc.source_id.tolist(), 7, 40),
-            longest(doc.version.tolist(), 7, 20), 9.0, 8.0, 8.0, 10.5,
+            longest(doc.version.tolist(), 7, 20), 9.0, grade, grade, STATE_WIDTH,
             longest(doc.note.tolist(), 12, 50), 5.0, 9.0, 9.0, 9.0, 5.0, 9.0, 9.0]
 
 
