@@ -223,7 +223,33 @@ def test_without_pyarrow_the_error_names_the_extra(tmp_path, capsys):
     with mock.patch.dict(sys.modules, {"pyarrow": None, "pyarrow.parquet": None}):
         err = error_line(capsys, "evaluate", str(run), "--qrels", str(good_qrels(tmp_path)))
     assert "pyarrow" in err
-    assert "pip install -e '.[parquet]'" in err
+    # what installs it wherever ndcg-worksheet was installed from (a wheel,
+    # pipx): the extra's requirements, read from the installed metadata; a
+    # clone's ``pip install -e '.[parquet]'`` works only in the clone
+    assert "install it: pip install 'pyarrow>=14' (the [parquet] extra)" in err, err
+
+
+def test_an_extra_is_installed_by_its_requirements_or_in_the_clone(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The install line of an extra is its requirements as the installed
+    distribution lists them (pyproject.toml declares them once), quoted for
+    a shell; without installed metadata (the source tree alone), the
+    clone's editable install."""
+    from importlib import metadata
+
+    from core.model.extras import install_line
+
+    assert install_line("parquet") == "pip install 'pyarrow>=14' (the [parquet] extra)"
+    assert install_line("spark") == ("pip install 'pyarrow>=14' 'pandas>=2' 'pyspark>=4.0' "
+                                     "(the [spark] extra)")
+    assert install_line("dask") == ("pip install 'pyarrow>=14' 'pandas>=2' "
+                                    "'dask[distributed]>=2024.1' (the [dask] extra)")
+
+    def missing(_name: str) -> None:
+        raise metadata.PackageNotFoundError(_name)
+
+    monkeypatch.setattr(metadata, "requires", missing)
+    assert install_line("parquet") == "pip install -e '.[parquet]' in a clone of ndcg-worksheet"
 
 
 def test_compare_and_export_take_parquet(tmp_path):

@@ -19,6 +19,7 @@ import pyarrow as pa
 import pytest
 
 from app.cli.main import main
+from core.model.extras import install_line
 from core.tables import evaluate_tables
 from tests.test_parquet_io import DATA, parquet, qrels_table, run_table
 from tests.test_tables import same
@@ -187,7 +188,8 @@ def test_an_engine_not_installed_names_its_extra(files, capsys):
     for engine, module in (("spark", "pyspark"), ("dask", "distributed")):
         with mock.patch.dict("sys.modules", {module: None}):
             err = error(capsys, str(run), "--qrels", str(qrels), "--engine", engine)
-        assert f"pip install -e '.[{engine}]'" in err
+        assert install_line(engine) in err  # its requirements (tests/test_parquet_io.py)
+        assert f"(the [{engine}] extra)" in err
         assert module in err
 
 

@@ -11,15 +11,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from core.errors import NdcgError
+from core.model.extras import install_line
 
 __all__ = [
-    "ENGINES", "EXTRAS", "SAMPLE_ROWS", "check_reachable", "natural", "part_files", "require",
+    "ENGINES", "SAMPLE_ROWS", "check_reachable", "natural", "part_files", "require",
     "spark_schema",
 ]
 
 ENGINES = ("local", "spark", "dask")
-#: What to install for each engine.
-EXTRAS = {"spark": "pip install -e '.[spark]'", "dask": "pip install -e '.[dask]'"}
 #: Rows read to size the groups (``core.tables.groups_for``).
 SAMPLE_ROWS = 10_000
 _SPARK_TYPES = {"text": "string", "number": "double", "count": "bigint", "flag": "boolean"}
@@ -32,7 +31,7 @@ def require(engine: str, *modules: str) -> None:
             importlib.import_module(name)
         except ImportError:
             raise NdcgError(f"--engine {engine} needs the Python package {name.split('.')[0]!r}, "
-                            f"which is not installed: {EXTRAS[engine]}") from None
+                            f"which is not installed: {install_line(engine)}") from None
 
 
 def check_reachable(address: str, what: str, timeout: float = 5.0) -> None:

@@ -41,6 +41,7 @@ from core.io.files import Head, check_input, open_input, stem
 from core.io.keytable import KeyTable
 from core.model.conventions import Conventions, TieRule
 from core.model.document import Document, GradeState
+from core.model.extras import install_line
 from core.model.grades import NotAGrade, PastedGrade, grade_hint, read_grade
 from core.model.ids import IdBytes
 from core.model.rubric import Rubric
@@ -51,7 +52,6 @@ if TYPE_CHECKING:
     from core.io.trec import Run
 
 __all__ = [
-    "PARQUET_EXTRA",
     "ROLES",
     "Side",
     "document_from_tables",
@@ -71,7 +71,6 @@ __all__ = [
 ]
 
 #: What to install for Parquet and Arrow tables.
-PARQUET_EXTRA = "pip install -e '.[parquet]'"
 _MAGIC = b"PAR1"
 
 #: Each role's columns: (what the column holds, the names it may have), in
@@ -97,7 +96,7 @@ def pyarrow_module() -> Any:
         import pyarrow
     except ImportError:
         raise InputError("reading Parquet files and Arrow tables needs pyarrow",
-                         hint=f"install it: {PARQUET_EXTRA}") from None
+                         hint=f"install it: {install_line('parquet')}") from None
     return pyarrow
 
 
