@@ -80,6 +80,9 @@ class _LsProject:
     #: annotators saving drafts now and then (0-2 a task, on tasks with
     #: annotations and on tasks with drafts alone)
     drafting: bool = False
+    #: the drafts exported as their ids alone (the export's
+    #: ``serialization_options.drafts.only_id``: ``"drafts": [701, 702]``)
+    draft_ids: bool = False
     start: datetime = datetime(2024, 3, 1, 9, 0)
     tasks: list[dict[str, Any]] = field(default_factory=list)
     truth: dict[tuple[str, str], list[float]] = field(default_factory=dict)
@@ -87,6 +90,8 @@ class _LsProject:
     reasons: dict[tuple[str, str], str] = field(default_factory=dict)
     cancelled: int = 0
     predicted: int = 0
+    #: tasks giving a row of their own fields alone (drafts alone, as ids)
+    bare: int = 0
     draft_id: int = 700
 
 
@@ -105,11 +110,15 @@ def label_studio_json(draw: Any) -> Drawn:
     projects with drafts, as the Export button writes them (each its
     ``id``, ``user`` as its e-mail, ``created_username``, ``created_ago``,
     ``result``, ``lead_time``, ``was_postponed``, ``import_id``, times,
-    ``task``, the ``annotation`` it edits or null): 0-2 a task, by people
-    who annotated it (a draft of an edit) or did not, and now and then a
-    task with drafts alone (an item of no grade, ``drafts only, by N
-    annotators``); a draft is never a grade (they were read as who
-    judged, the import refused). A
+    ``task``, the ``annotation`` it edits or null; a third of them as
+    their ids alone, ``serialization_options.drafts.only_id``): 0-2 a
+    task, by people who annotated it (a draft of an edit) or did not, and
+    now and then a task with drafts alone (an item of no grade, ``drafts
+    only, by N annotators``; as ids, who drafted unknown: no reason, a row
+    of the task's fields alone); a draft is never a grade (they were read
+    as who judged, the import refused; their ids beside an annotation's
+    choice were refused as lists of different lengths), nor are the ids of
+    a task's 1-2 commenters (``comment_authors``). A
     small project numbers its tasks, annotations and users from 1, so a
     task's ``id`` or ``inner_id`` is often one of its annotations' ids
     (half the projects drawn; the others' ids are large); half the
@@ -134,7 +143,7 @@ def label_studio_json(draw: Any) -> Drawn:
                  grade_headers=["annotations.result.relevance.value.choices" if p.commented
                                 else "annotations.result.value.choices"],
                  text=json.dumps(p.tasks, indent=1), cancelled=p.cancelled,
-                 predicted_rows=p.predicted)
+                 predicted_rows=p.predicted, bare_rows=p.bare)
 
 
 def _ls_project(rnd: Random, n_people: int) -> _LsProject:
@@ -147,8 +156,10 @@ def _ls_project(rnd: Random, n_people: int) -> _LsProject:
     task_id, ann_id = (1, 1) if small else (rnd.randint(10000, 20000), rnd.randint(50000, 60000))
     models = rnd.choice([0, 1, 2, 3])
     every_model, commented, discussed = (rnd.random() < 0.5 for _ in range(3))
+    drafting = rnd.random() < 0.5
     return _LsProject(rnd, users, project, task_id, ann_id, models, every_model, commented,
-                      discussed, expanded=rnd.random() < 0.5, drafting=rnd.random() < 0.5)
+                      discussed, expanded=rnd.random() < 0.5, drafting=drafting,
+                      draft_ids=drafting and rnd.random() < 0.3)
 
 
 def _ls_task(p: _LsProject, query: str, doc: str) -> None:
@@ -173,14 +184,17 @@ def _ls_task(p: _LsProject, query: str, doc: str) -> None:
     if declined:  # every person cancelled it: each of them declined it
         p.reasons[(query, doc)] = f"declined by {_by(len(p.users))}"
     drafts = _ls_drafts(p, annotations, drafted) if p.drafting and not declined else []
-    if drafted:
-        p.reasons[(query, doc)] = f"drafts only, by {_by(len(drafts))}"
     predictions = _ls_predictions(rnd, 3000 + 2 * len(p.tasks), p.task_id, p.project,
                                   p.models if p.every_model else rnd.randint(0, p.models))
     p.predicted += len(predictions)
+    if drafted and not p.draft_ids:
+        p.reasons[(query, doc)] = f"drafts only, by {_by(len(drafts))}"
+    elif drafted and not predictions:  # (its ids say nothing of who drafted)
+        p.bare += 1
     p.tasks.append({
         "id": p.task_id, "annotations": annotations, "file_upload": "tasks.json",
-        "drafts": drafts, "predictions": predictions,
+        "drafts": [d["id"] for d in drafts] if p.draft_ids else drafts,
+        "predictions": predictions,
         "data": {"query": query, "doc": doc}, "meta": {},
         "created_at": p.start.strftime(_LS_TIME), "updated_at": p.start.strftime(_LS_TIME),
         "inner_id": len(p.tasks) + 1, "total_annotations": len(annotations),
@@ -190,8 +204,11 @@ def _ls_task(p: _LsProject, query: str, doc: str) -> None:
         "last_comment_updated_at": None, "project": p.project,
         "updated_by": p.users[-1], "comment_authors": []})
     if p.discussed and rnd.random() < 0.5:  # its comments' time: no note, no grade
+        # (two authors' ids beside an annotation's one choice were refused as
+        # lists of different lengths)
+        authors = p.users[:rnd.randint(1, 2)]
         p.tasks[-1].update({
-            "comment_count": 1, "comment_authors": [p.users[0]],
+            "comment_count": len(authors), "comment_authors": authors,
             "last_comment_updated_at": (p.start + timedelta(days=9, minutes=len(p.tasks)))
             .strftime(_LS_TIME)})
     p.task_id += 1
@@ -222,7 +239,8 @@ def _ls_drafts(p: _LsProject, annotations: list[dict[str, Any]],
             "import_id": None, "created_at": at, "updated_at": at, "task": p.task_id,
             "annotation": edits.get(user)})
         p.draft_id += 1
-    p.cancelled += len(out)  # (rows skipped)
+    if not p.draft_ids:
+        p.cancelled += len(out)  # (rows skipped; as ids, no rows)
     return out
 
 

@@ -119,6 +119,9 @@ class Drawn:
     #: Rows of models' predictions apart from the annotations (each a row
     #: of its own: :func:`tests.platformgen_json.label_studio_json`), no judgment.
     predicted_rows: int = 0
+    #: Rows of a record's own fields alone, no judgment nor prediction (a
+    #: Label Studio task with drafts alone exported as their ids).
+    bare_rows: int = 0
     #: Why each item no one judged has no grade, as the import must say it
     #: beside its unknown grade (``declined by 2 annotators``, ``drafts
     #: only, by 1 annotator``, both joined by ``; ``), written by hand from

@@ -245,9 +245,10 @@ def test_label_studio_json_exports_are_read_as_their_annotations(sheet: Drawn) -
         "records", len(json.loads(sheet.text or "[]"))), report["rows"]
     tally = report["table_rows"]
     assert tally["read"] == sum(map(len, sheet.truth.values())) + sheet.cancelled \
-        + sheet.predicted_rows, tally
-    assert tally["imported"] == tally["read"] - sheet.cancelled - sheet.predicted_rows, tally
-    assert tally["ungraded"] == sheet.predicted_rows, tally
+        + sheet.predicted_rows + sheet.bare_rows, tally
+    assert tally["imported"] == tally["read"] - sheet.cancelled - sheet.predicted_rows \
+        - sheet.bare_rows, tally
+    assert tally["ungraded"] == sheet.predicted_rows + sheet.bare_rows, tally
     # rows of a task's predictions are said to be what they are, and name no
     # one (an annotator '(no name)' was added, holding no grade)
     assert report["rows_predicted"] == {"rows": sheet.predicted_rows, "columns": [
@@ -280,9 +281,13 @@ def test_label_studio_json_exports_are_read_as_their_annotations(sheet: Drawn) -
     tasks = json.loads(sheet.text or "[]")
     _places_hold(report, sorted([k + 1 for k, task in enumerate(tasks)
                                  for a in task["annotations"] if a["was_cancelled"]]
-                                + [k + 1 for k, task in enumerate(tasks) for _ in task["drafts"]]))
-    drafts = sum(len(task["drafts"]) for task in tasks)
+                                + [k + 1 for k, task in enumerate(tasks) for d in task["drafts"]
+                                   if isinstance(d, dict)]))
+    drafts = sum(isinstance(d, dict) for task in tasks for d in task["drafts"])
     event(f"{min(drafts, 3)}{'+' if drafts > 3 else ''} drafts")
+    event("drafts as ids" if any(isinstance(d, int) for t in tasks for d in t["drafts"])
+          else "drafts as objects")
+    event(f"{max(len(t['comment_authors']) for t in tasks)} commenters at most")
     assert report["excluded"].get("draft", 0) == drafts, report["excluded"]
     assert not any(c["header"].startswith("drafts.") and c["role"] not in (None, "skip (draft)")
                    for c in report["columns"]), report["columns"]

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from core.errors import InputError
@@ -43,18 +43,31 @@ _MAX_PER_RECORD = 10_000
 
 
 def _flatten(value: Any, prefix: str, controls: frozenset[str] = frozenset(),
-             listed: dict[str, tuple[str, ...]] | None = None) -> list[dict[str, Any]]:
+             listed: dict[str, tuple[str, ...]] | None = None,
+             containers: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
     """The rows one JSON value gives, as column -> cell; ``controls``: the
     lists whose objects are one answer each of a form's controls
-    (:func:`_controls`); ``listed`` gathers the legends read (:func:`_legends`)."""
+    (:func:`_controls`); ``listed`` gathers the legends read (:func:`_legends`);
+    ``containers``: the objects holding, in some record, a list of objects
+    (:func:`_containers`)."""
     if isinstance(value, dict):
         value = _legends(value, prefix, listed)
         rows: list[dict[str, Any]] = [{}]
         several: list[list[dict[str, Any]]] = []  # the parts giving several rows each
         order: dict[str, None] = {}  # the columns in the record's order
+        objects = prefix in containers or any(_objects(item) for item in value.values())
         for key, item in value.items():
             name = f"{prefix}.{key}" if prefix else str(key)
-            part = _flatten(item, name, controls, listed)
+            if objects and _values(item) and len(item) > 1:
+                # the object's own list of values where it holds lists of
+                # objects, here or in another record (a Label Studio task's
+                # comment_authors, its drafts' or predictions' ids): one cell,
+                # never paired with a list inside those objects (an
+                # annotation's choices) nor beside it (two commenters were
+                # refused as lists of different lengths)
+                part = [{name: _cell(item)}]
+            else:
+                part = _flatten(item, name, controls, listed, containers)
             for row in part:
                 order.update(dict.fromkeys(row))
             if len(part) > 1 or _objects(item):
@@ -79,14 +92,21 @@ def _flatten(value: Any, prefix: str, controls: frozenset[str] = frozenset(),
             merged: list[dict[str, Any]] = [{}]
             for v in value:
                 merged = [{**a, **b} for a, b in itertools.product(
-                    merged, _flatten(v, f"{prefix}.{v[_CONTROL]}", controls, listed))]
+                    merged, _flatten(v, f"{prefix}.{v[_CONTROL]}", controls, listed,
+                                     containers))]
             return merged
         if _objects(value):
-            return [row for v in value for row in _flatten(v, prefix, controls, listed)]
+            return [row for v in value for row in _flatten(v, prefix, controls, listed,
+                                                           containers)]
         if not value:
             return [{prefix: None}]
         return [{prefix: list(value)}]
     return [{prefix: value}]
+
+
+def _values(value: Any) -> bool:
+    """A list of values (numbers, texts), not of objects nor of lists."""
+    return isinstance(value, list) and not any(isinstance(v, (dict, list)) for v in value)
 
 
 def _objects(value: Any) -> bool:
@@ -121,6 +141,21 @@ def _controls(value: Any, prefix: str, out: set[str]) -> None:
             out.add(prefix)
         for v in value:
             _controls(v, prefix, out)
+
+
+def _containers(value: Any, prefix: str, out: set[str]) -> None:
+    """The objects (by their columns' prefix, "" a record) holding a list of
+    objects in some record (a Label Studio task its ``annotations``): in
+    each record, even one whose list is empty, their own lists of values
+    are fields of their own, one cell each (:func:`_flatten`)."""
+    if isinstance(value, dict):
+        if any(_objects(v) for v in value.values()):
+            out.add(prefix)
+        for key, item in value.items():
+            _containers(item, f"{prefix}.{key}" if prefix else str(key), out)
+    elif _objects(value):
+        for v in value:
+            _containers(v, prefix, out)
 
 
 def _legends(record: dict[str, Any], prefix: str = "",
@@ -291,13 +326,16 @@ def records_rows(text: str, name: str, listed: dict[str, tuple[str, ...]] | None
     refuse_report(text[:HEAD_BYTES].encode("utf-8"), name)
     columns: dict[str, None] = {}
     out: list[dict[str, Any]] = []
-    records: Iterable[tuple[int, Any]] = _records(text, name)
+    records = list(_records(text, name))  # (looked at first, whole: their shapes)
     found: set[str] = set()
-    if f'"{_CONTROL}"' in text:  # (a tool naming its controls: looked at first, whole)
-        records = list(records)
+    if f'"{_CONTROL}"' in text:  # (a tool naming its controls)
         for _, rec in records:
             _controls(rec, "", found)
     controls = frozenset(found)
+    held: set[str] = set()
+    for _, rec in records:
+        _containers(rec, "", held)
+    containers = frozenset(held)
     unit = _unit(text)
     for at, rec in records:
         ident = _record_id(rec) if isinstance(rec, dict) else ""
@@ -307,7 +345,8 @@ def records_rows(text: str, name: str, listed: dict[str, tuple[str, ...]] | None
                              file=name, **where,
                              hint="each record holds the query, the document and its ratings")
         try:
-            rows = [r for row in _flatten(rec, "", controls, listed) for r in _spread(row)]
+            rows = [r for row in _flatten(rec, "", controls, listed, containers)
+                    for r in _spread(row)]
         except ValueError as exc:
             raise InputError(str(exc), file=name, **where,
                              hint="each rating needs its own row, or its list the same "

@@ -51,6 +51,7 @@ from core.io.annotator.ranks import (
     runs_chance,
     tied,
 )
+from core.io.annotator.records import list_cell
 from core.io.headers import normalize
 from core.io.safety import column_letters
 from core.model import numbers
@@ -337,8 +338,11 @@ def _by_relations(free: list[Profile], query: Profile, source: Profile,
         reasons["grade"] = f"{g.shown()}, read from its values; {span(g)}, a handful of grades"
     rest = [p for p in free if p.col not in found.values() and not p.graded]
     if "note" not in found:
+        # (lists of values, a task's commenters' or drafts' ids [11, 12], are
+        # no one's note)
         note = next((p for p in rest if p.col not in found.values() and 0 < p.fill < 0.9
-                     and p.spaced > 0.5 and p.numeric < 0.5), None)
+                     and p.spaced > 0.5 and p.numeric < 0.5
+                     and not any(list_cell(t) is not None for t in p.texts if t)), None)
         if note is not None:
             found["note"] = note.col
             reasons["note"] = (f"{note.shown()}, read from its values; free text on "
