@@ -660,7 +660,10 @@ class GridPanel(QWidget):
         self._share_height()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.split and event.type() == QEvent.Type.Resize:
+        # (shown too: a split hidden while the launch read a run was shared
+        # only then, each share returning, and shown at its size: Qt's own
+        # split left, 1.5 of 50 judged but not retrieved rows at 1366x768)
+        if watched is self.split and event.type() in (QEvent.Type.Resize, QEvent.Type.Show):
             self._share_height()
         elif watched in self._ports and isinstance(event, QResizeEvent) and (
                 event.size().width() != event.oldSize().width()):
