@@ -179,3 +179,38 @@ def test_judgments_without_a_ranking_claim_no_ndcg() -> None:
     ev = evaluate(doc)
     assert np.isnan(ev.ndcg).all()
     assert {ev.status(q).value for q in range(doc.n_queries)} == {"unranked"}
+
+
+def test_import_to_qrels_names_what_qrels_cannot_hold(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]):
+    """``import SHEET -o OUT.qrels`` of three annotators' grades says, before
+    writing, what the qrels lose, as ``export -o OUT.qrels`` does: the
+    consensus means that are no whole numbers (trec_eval reads 1.333 as 1),
+    the notes, each annotator's grades and the queries' texts (a new user's
+    trial: a Label Studio export imported to qrels in silence)."""
+    sheet = tmp_path / "round4.csv"
+    sheet.write_text("Query ID,Query,Document,Ana,Ben,Chen,Notes\n"
+                     "q1,renew a passport,d1,1,2,1,official page\n"
+                     "q1,renew a passport,d2,0,0,0,\n"
+                     "q1,renew a passport,d3,3,2,3,\n"
+                     "q2,vitamin d,d4,2,2,2,\n"
+                     "q2,vitamin d,d5,0,1,0,\n"
+                     "q2,vitamin d,d6,1,1,1,\n", encoding="utf-8")
+    out = tmp_path / "round4.qrels"
+    code, _said, err = run_cli(["import", str(sheet), "-o", str(out)], capsys)
+    assert code == 0, err
+    warned = [line for line in err.splitlines() if "not kept in the qrels written" in line]
+    assert any("3 grades that are not whole numbers (written with their decimals; trec_eval "
+               "reads whole numbers)" in line for line in warned), err
+    assert any(line.endswith(": 1 note") for line in warned), err
+    assert any("the individual grades of 3 annotators" in line for line in warned), err
+    assert any("the texts of 2 queries" in line for line in warned), err
+    assert out.read_text("utf-8").splitlines()[0] == "q1 0 d1 1.3333333333333333"
+    # a write refused (an id a qrels line cannot hold) says only why
+    sheet.write_text(sheet.read_text("utf-8").replace(",d1,", ",d 1,"), encoding="utf-8")
+    code, _said, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "no.qrels")],
+                               capsys)
+    assert code == 2
+    assert "not kept" not in err, err
+    assert err.count("ndcg-worksheet: error:") == 1, err
+    assert not (tmp_path / "no.qrels").exists()

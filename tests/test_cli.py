@@ -189,6 +189,24 @@ def test_a_grade_written_with_its_reason_says_where_the_reason_goes(
     assert "a grade is a number; a grade not known" in capsys.readouterr().err  # may hold)
 
 
+def test_an_annotators_csv_given_alone_names_both_ways_to_read_it(tmp_path, capsys):
+    """``evaluate crowd.csv`` of annotators' judgments (a Google Forms
+    export): the refusal names the import by the path as given, quoted for a
+    shell, and the run to evaluate them with (it named ``import crowd.csv``
+    alone, which fails from another folder, and not ``--qrels``: a new
+    user's trial)."""
+    folder = tmp_path / "round 4"
+    folder.mkdir()
+    sheet = folder / "crowd.csv"
+    sheet.write_text("Timestamp,Email Address,Query ID,Document ID,Relevance\n"
+                     "12/1/2026 9:00:00,ana@x.example,q1,d1,2\n")
+    code, _ = run(["evaluate", str(sheet)])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert f"`ndcg-worksheet import '{sheet}' -o OUT.csv`" in err, err
+    assert f"`ndcg-worksheet evaluate RUN --qrels '{sheet}'`" in err, err
+
+
 def test_a_qrels_file_given_as_the_run_or_worksheet_says_it_is_qrels(tmp_path, capsys):
     """A TREC qrels file given where a run or a worksheet goes (`evaluate
     QRELS`, or compared as the second run, in the editor's Compare too) was

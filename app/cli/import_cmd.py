@@ -246,9 +246,14 @@ def _write(doc: Any, output: str, suffix: str, sheet: str) -> None:
         check_workbook_target(output, suffix[1:])  # --to ods only under an .ods name
         export_workbook(evaluate(doc), output)
     elif suffix == ".qrels":
+        from app.cli.notices import say_not_carried
         from core.io.annotator.qrels import write_judgments_qrels
+        from core.io.delimited import qrels_not_kept
 
-        write_judgments_qrels(doc, output, sheet)
+        # named before writing, as export -o OUT.qrels names them (a consensus
+        # mean of 4/3 is written whole; trec_eval reads it as 1)
+        write_judgments_qrels(doc, output, sheet, writable=lambda: say_not_carried(
+            qrels_not_kept(doc), written="the qrels"))
     else:
         from app.cli.notices import say_warning
         from core.io.annotator.write import write_worksheet_csv

@@ -24,6 +24,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import shlex
 import weakref
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -126,7 +127,9 @@ def _columns(header: list[str], name: str, line: int) -> dict[str, int]:
             file=name, line=line,
             hint="the header needs query, source_id, score and grade (version optional); "
                  "annotators' judgments without scores are read by "
-                 f"`ndcg-worksheet import {Path(name).name} -o OUT.csv`",
+                 f"`ndcg-worksheet import {shlex.quote(name)} -o OUT.csv`, or evaluated "
+                 f"as the judgments of a run by `ndcg-worksheet evaluate RUN --qrels "
+                 f"{shlex.quote(name)}`",
         )
     seen: dict[str, int] = {}
     for i, cell in enumerate(header):

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 import shlex
-from importlib import metadata
 
 __all__ = ["DISTRIBUTION", "install_line"]
 
@@ -25,6 +24,8 @@ def install_line(extra: str) -> str:
     (``pip install 'pyarrow>=14' (the [parquet] extra)``); without installed
     metadata (the source tree alone, or an extra it does not list), the
     clone's editable install."""
+    from importlib import metadata  # (only when a message needs it: the commands' start)
+
     marker = re.compile(r"""\bextra\s*==\s*["']""" + re.escape(extra) + """["']""")
     try:
         listed = metadata.requires(DISTRIBUTION) or []

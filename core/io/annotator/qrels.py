@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import shlex
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -98,11 +98,16 @@ def _qrels_lines(doc: Document, path: Path) -> list[str]:
     return lines
 
 
-def write_judgments_qrels(doc: Document, path: str | Path, sheet: str | Path) -> int:
+def write_judgments_qrels(doc: Document, path: str | Path, sheet: str | Path, *,
+                          writable: Callable[[], None] | None = None) -> int:
     """Write an imported sheet's current grades as TREC qrels (atomically);
     returns the lines written. Raises :class:`InputError` naming ``sheet``
-    when an id holds spaces (a qrels line could not hold it)."""
+    when an id holds spaces (a qrels line could not hold it); ``writable``
+    is called once they can be written, before they are (what the qrels
+    lose is said then: a refused write says only why)."""
     lines = _qrels_lines(doc, Path(sheet))
+    if writable is not None:
+        writable()
     atomic_write_text(Path(path), "".join(lines))
     return len(lines)
 
