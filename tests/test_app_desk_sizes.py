@@ -219,3 +219,30 @@ def test_a_run_read_while_the_window_waits_shares_the_grids_height(
     assert lower.model().rowCount() == 50
     assert _whole_rows(lower) >= NOT_RETRIEVED_LEAST
     w.session.mark_saved()
+
+
+@pytest.mark.parametrize("screen", ["1280x800", "960x540"])  # two side columns; one
+def test_tab_from_the_query_list_goes_on_to_the_grid(qtbot, screen):
+    """Tab from the query list, as a reviewer picks a query and goes on to
+    grade it: it went to the audit log, then the status bar's reviewer, the
+    guidelines, the summary, the conventions (30 controls) and the plots,
+    the grid last of all, made before the docks (fails before: the audit
+    log). The grid comes next, its current cell where grades are typed;
+    Shift+Tab from the list still goes back to the status filters."""
+    from PySide6.QtCore import Qt
+
+    w = build_window(None)
+    qtbot.addWidget(w)
+    w.show()
+    w.workplace.reset(QRect(0, 0, *map(int, screen.split("x"))))
+    _settle(qtbot, w)
+    w.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is w)
+    nav = w.navigator.view
+    nav.setFocus()
+    qtbot.keyClick(nav, Qt.Key.Key_Tab)
+    assert QApplication.focusWidget() is w.grid
+    nav.setFocus()
+    qtbot.keyClick(nav, Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
+    assert QApplication.focusWidget() is list(w.navigator.status_boxes.values())[-1]
+    w.session.mark_saved()
