@@ -127,8 +127,11 @@ class MainWindow(EditingWindow):
         self._lay_out()
         # Tab from the query list goes on to the grids, as the window reads:
         # the grids, made before the docks, came last (after the audit log,
-        # the summary, the conventions and the plots).
+        # the summary, the conventions and the plots). The grid keeps the
+        # focus a first show gives (the chain's first control, before: the
+        # filter now, which took a grade typed at once as a filter).
         tab_order(self.navigator.view, self.grid, self.not_retrieved_view)
+        self.grid.setFocus()
         self._fitted = False
         #: The grid's rows overflow it (:meth:`_rows_overflow`).
         self._overflow = False
