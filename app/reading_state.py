@@ -123,5 +123,10 @@ class ReadingState(QObject):
             widget.deleteLater()
         self._then()
         self._grids.show()  # (sized now: with the document's tables in them)
+        # The keys to the grid, as a window shown with its document has them:
+        # with every control off while the run was read the focus went to
+        # what stayed on (the status bar's reviewer), and a grade typed once
+        # the run showed did nothing.
+        self._window.grid.setFocus()
         self.deleteLater()  # (nor its reading kept: its document and evaluation)
 

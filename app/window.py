@@ -31,7 +31,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QShowEvent
 from PySide6.QtWidgets import QDockWidget, QMenu, QMessageBox, QWidget
 
-from app.accessibility import without_mnemonic
+from app.accessibility import tab_order, without_mnemonic
 from app.actions import HISTORY, ActionSpec, build_actions, build_menus, history_text, make_action
 from app.deferred import DeferredView, Unmade
 from app.dock_homes import STACKED_FROM, DockHome
@@ -125,6 +125,13 @@ class MainWindow(EditingWindow):
         self.workplace.grid_whole = self.grid_panel.whole_widths
         self.docks: dict[str, QDockWidget] = self.workplace.docks
         self._lay_out()
+        # Tab from the query list goes on to the grids, as the window reads:
+        # the grids, made before the docks, came last (after the audit log,
+        # the summary, the conventions and the plots). The grid keeps the
+        # focus a first show gives (the chain's first control, before: the
+        # filter now, which took a grade typed at once as a filter).
+        tab_order(self.navigator.view, self.grid, self.not_retrieved_view)
+        self.grid.setFocus()
         self._fitted = False
         #: The grid's rows overflow it (:meth:`_rows_overflow`).
         self._overflow = False

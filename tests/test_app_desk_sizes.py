@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from PySide6.QtCore import QRect
+from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import QApplication
 
 from app.main import build_window
@@ -96,8 +96,6 @@ def test_the_sides_give_way_to_the_ids_read_whole_as_to_the_whole_set():
     summary its 72, then the navigator 21 of its short floor's 39 (the
     short step taken only where it holds the set: with 19 px more it would
     need 40, and is not). Fails before (no grid_read)."""
-    from PySide6.QtCore import Qt
-
     from app.dock_homes import narrowed_sides
 
     left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
@@ -162,22 +160,15 @@ def _whole_rows(view) -> int:
                and view.rowViewportPosition(r) + view.rowHeight(r) <= port)
 
 
-def test_a_run_read_while_the_window_waits_shares_the_grids_height(
-        qtbot, tmp_path, monkeypatch):
-    """A run whose queries rank 200 candidates and the qrels judge 50 more,
-    read while the window waits (the launcher's way with a large run): the
-    split between the ranked and the judged but not retrieved grids was
-    hidden while the run was read, shared only then (each share returned
-    while it was hidden) and shown without another: Qt's own split stayed,
-    and at 1366x768 under Xvfb the 2M-candidate run showed 1.5 of its 50
-    judged but not retrieved rows (101 px of 429, where 142 hold 4). Shared
-    as it shows: at least :data:`~app.panels.grid.NOT_RETRIEVED_LEAST`
-    rows whole (fails before: 1)."""
+def _launched_while_read(qtbot, monkeypatch, tmp_path, screen: str):
+    """The launcher's ``main`` on a run of 3 queries that rank 200
+    candidates each (URLs), the qrels judging 50 more, its read held until
+    the window waits at ``screen`` (the launcher's way with a large run);
+    the window once the run arrived."""
     import threading
 
     import app.main as main_module
     import app.opening as opening
-    from app.panels.grid import NOT_RETRIEVED_LEAST
 
     run, qrels = [], []
     for q in range(1, 4):
@@ -204,7 +195,7 @@ def test_a_run_read_while_the_window_waits_shares_the_grids_height(
     def event_loop(_app):  # type: ignore[no-untyped-def]
         (w,) = built
         qtbot.addWidget(w)
-        w.workplace.reset(QRect(0, 0, 1366, 768))
+        w.workplace.reset(SCREENS.get(screen, QRect(0, 0, *map(int, screen.split("x")))))
         qtbot.waitExposed(w)
         gate.set()
         qtbot.waitUntil(lambda: w.document.n_queries == 3)
@@ -214,8 +205,69 @@ def test_a_run_read_while_the_window_waits_shares_the_grids_height(
     monkeypatch.setattr(QApplication, "exec", event_loop)
     assert main_module.main([str(tmp_path / "run.txt"), "--qrels",
                              str(tmp_path / "qrels.txt")]) == 0
-    (w,) = built
+    return built[0]
+
+
+def test_a_run_read_while_the_window_waits_shares_the_grids_height(
+        qtbot, tmp_path, monkeypatch):
+    """A run read while the window waits (the launcher's way with a large
+    run): the split between the ranked and the judged but not retrieved
+    grids was hidden while the run was read, shared only then (each share
+    returned while it was hidden) and shown without another: Qt's own split
+    stayed, and at 1366x768 under Xvfb the 2M-candidate run showed 1.5 of
+    its 50 judged but not retrieved rows (101 px of 429, where 142 hold 4).
+    Shared as it shows: at least :data:`~app.panels.grid.NOT_RETRIEVED_LEAST`
+    rows whole (fails before: 3)."""
+    from app.panels.grid import NOT_RETRIEVED_LEAST
+
+    w = _launched_while_read(qtbot, monkeypatch, tmp_path, "1366x768")
     lower = w.grid_panel.not_retrieved
     assert lower.model().rowCount() == 50
     assert _whole_rows(lower) >= NOT_RETRIEVED_LEAST
+    w.session.mark_saved()
+
+
+def test_a_run_read_while_the_window_waits_gives_the_grid_the_keys(
+        qtbot, tmp_path, monkeypatch):
+    """The window waiting for a large run has every control off: the focus
+    went nowhere and stayed there when the run arrived, so the grade a
+    reviewer typed first did nothing (the 2M-candidate run under Xvfb at
+    1280x800: '2' typed once it showed graded nothing, filtered nothing).
+    The grid has the keys once the run is shown (fails before: no focus
+    widget); a digit then grades the current row."""
+    w = _launched_while_read(qtbot, monkeypatch, tmp_path, "1280x800")
+    assert w.focusWidget() is w.grid
+    w.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is w.grid)
+    i = w.grid_model.candidate(w.grid.currentIndex().row())
+    qtbot.keyClick(w.grid, "2")
+    assert w.document.grade[i] == 2.0
+    w.session.mark_saved()
+
+
+@pytest.mark.parametrize("screen", ["1280x800", "960x540"])  # two side columns; one
+def test_tab_from_the_query_list_goes_on_to_the_grid(qtbot, screen):
+    """Tab from the query list, as a reviewer picks a query and goes on to
+    grade it: it went to the audit log, then the status bar's reviewer, the
+    guidelines, the summary, the conventions (30 controls) and the plots,
+    the grid last of all, made before the docks (fails before: the audit
+    log). The grid comes next, its current cell where grades are typed;
+    Shift+Tab from the list still goes back to the status filters. The
+    first show still gives the grid the keys (the chain's first control
+    is the filter now: a grade typed at launch filtered the queries)."""
+    w = build_window(None)
+    qtbot.addWidget(w)
+    w.show()
+    w.workplace.reset(QRect(0, 0, *map(int, screen.split("x"))))
+    _settle(qtbot, w)
+    w.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is w)
+    assert QApplication.focusWidget() is w.grid  # (the first show's: a digit grades)
+    nav = w.navigator.view
+    nav.setFocus()
+    qtbot.keyClick(nav, Qt.Key.Key_Tab)
+    assert QApplication.focusWidget() is w.grid
+    nav.setFocus()
+    qtbot.keyClick(nav, Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
+    assert QApplication.focusWidget() is list(w.navigator.status_boxes.values())[-1]
     w.session.mark_saved()

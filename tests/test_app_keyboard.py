@@ -236,12 +236,19 @@ def test_ctrl_z_in_the_cutoffs_field_undoes_the_change_typed_there(
     assert window.conventions.cutoffs == (1, 2, None)
 
 
+def _left(view: QTableView) -> bool:
+    """The focus is neither on ``view`` nor inside it."""
+    focus = QApplication.focusWidget()
+    return focus is not view and not view.isAncestorOf(focus)
+
+
 def test_tab_leaves_the_tables_one_reads_and_moves_in_the_grade_grid(qtbot, window):
     """Tab and Shift+Tab move the focus on from a table one reads or edits
     beside a form (the summary's cutoffs, the query list, the rubric and the
     guidelines), as from any other control; only the grade grid keeps Tab
-    moving from cell to cell. Every view that takes Tab for its cells is a
-    grade grid."""
+    moving from cell to cell (Tab from the query list goes on to it:
+    Shift+Tab there moves back a cell). Every view that takes Tab for its
+    cells is a grade grid."""
     window.activateWindow()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
     for name in ("cutoffTable", "queryList", "rubricTable", "guidelinesTable"):
@@ -249,8 +256,11 @@ def test_tab_leaves_the_tables_one_reads_and_moves_in_the_grade_grid(qtbot, wind
         view.setFocus()
         assert QApplication.focusWidget() is view, name
         press(qtbot, Qt.Key.Key_Tab)
-        assert not view.isAncestorOf(QApplication.focusWidget()), name  # (nor itself)
+        assert _left(view), name
+        view.setFocus()
         press(qtbot, Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
+        assert _left(view), name
+        press(qtbot, Qt.Key.Key_Tab)
         assert QApplication.focusWidget() is view, name
     window.grid.setFocus()
     column = window.grid.currentIndex().column()
