@@ -139,15 +139,23 @@ def reason_notes(doc: Document, perm: np.ndarray) -> list[tuple[int, str]]:
             for k, i in zip(at.tolist(), perm[at].tolist(), strict=True)]
 
 
+def holds_reasons(doc: Document) -> bool:
+    """Whether the Candidates sheet of ``doc`` holds the
+    :data:`~core.io.workbook.layout.REASON_COLUMN`: some grade of it is no
+    number and has a reason (:func:`reason_column`)."""
+    return bool(doc.reasoned_rows().size)
+
+
 def reason_column(doc: Document, perm: np.ndarray) -> list[str] | None:
     """The Candidates sheet's :data:`~core.io.workbook.layout.REASON_COLUMN`
     in the sheet's order (``perm``): each grade's reason where it is no
     number and has one (why an unknown grade is unknown: "declined by 2
     annotators"; an unrateable one's: "paywall"), else ""; None where no
-    candidate of the document has one (the column is not written)."""
-    rows = doc.reasoned_rows()
-    if not rows.size:
+    candidate of the document has one (the column is not written:
+    :func:`holds_reasons`)."""
+    if not holds_reasons(doc):
         return None
+    rows = doc.reasoned_rows()
     out = np.full(len(doc), "", dtype=object)
     out[rows] = doc.reason[rows]
     return [str(t) for t in out[perm].tolist()]
@@ -348,7 +356,8 @@ def _candidate_rows(
     score = doc.score[perm]
     vals = candidate_values(doc, ev, perm, blocks)
     styles = _styles(fmt, doc)
-    templates = _row_templates(*_looks(fmt, ev), reason_column(doc, perm[:0]) is not None)
+    why = reason_column(doc, perm)  # (once: a batch's would pass over every candidate)
+    templates = _row_templates(*_looks(fmt, ev), why is not None)
     names = templates.names
     lifted = vals["lifted"]
     si = 0
@@ -356,7 +365,8 @@ def _candidate_rows(
         check_stopped()  # an export stopped from another thread ends here (core.io.stop)
         a, b = batch[0][0], batch[-1][1]
         fields = _row_fields(doc, perm[a:b], score[a:b],
-                             {key: v[a:b] for key, v in vals.items()}, a + 2, styles)
+                             {key: v[a:b] for key, v in vals.items()}, a + 2, styles,
+                             None if why is None else why[a:b])
         rows = zip(*(fields[name] for name in names), strict=True)
         piece: list[str] = []
         for lo_b, hi_b in batch:
@@ -388,9 +398,11 @@ def block_batches(blocks: list[tuple[int, int]]) -> Iterator[list[tuple[int, int
 
 
 def _row_fields(doc: Document, perm: np.ndarray, score: FloatArray, vals: dict[str, np.ndarray],
-                first_row: int, styles: Styles) -> dict[str, Sequence[Any]]:
+                first_row: int, styles: Styles, why: list[str] | None,
+                ) -> dict[str, Sequence[Any]]:
     """The fields of :func:`_row_templates` for consecutive sheet rows from
-    ``first_row`` on, one list per field."""
+    ``first_row`` on, one list per field (``why``: their
+    :func:`reason_column` cells, None where the sheet has none)."""
     n = perm.size
     excel_row = list(range(first_row, first_row + n))
     out: dict[str, Sequence[Any]] = {"r": excel_row, "prev": [r - 1 for r in excel_row]}
@@ -409,7 +421,6 @@ def _row_fields(doc: Document, perm: np.ndarray, score: FloatArray, vals: dict[s
                             f' s="{grade}"', short=f' s="{grade_short}"')
     out["c5"] = xlsx_grades(doc.grade[perm], doc.state[perm], "F", excel_row,
                             f' s="{edit_grade}"', short=f' s="{edit_short}"')
-    why = reason_column(doc, perm)
     if why is not None:  # (locked text, as the ids)
         said = xlsx_texts(why, text_fmt, text_q, xl_col_to_name(REASON_COLUMN), excel_row)
         out[f"c{REASON_COLUMN}"] = [x if t else "" for x, t in zip(said, why, strict=True)]

@@ -22,7 +22,7 @@ from core.io.workbook.additions import Additions
 from core.io.workbook.additions_types import FIRST_ADDED_COLUMN, CandidateAdditions, shifted
 from core.io.workbook.annotators_sheet import write_annotators
 from core.io.workbook.audit import write_audit
-from core.io.workbook.candidates import write_candidates
+from core.io.workbook.candidates import holds_reasons, write_candidates
 from core.io.workbook.carry import CandidateExtras, write_carried_sheets
 from core.io.workbook.comparison import write_comparison
 from core.io.workbook.conventions_sheet import write_conventions
@@ -311,16 +311,10 @@ def check_fits(doc: Document, conventions: Conventions, path: str | Path) -> Non
             )
 
 
-def _reasons(doc: Document) -> int:
-    """1 where the Candidates sheet of ``doc`` holds the reason column
-    (:func:`~core.io.workbook.candidates.reason_column`), else 0."""
-    return int(doc.reasoned_rows().size > 0)
-
-
 def _after_reasons(add: CandidateAdditions, doc: Document) -> CandidateAdditions:
     """A person's Candidates columns after the reason column where the
     sheet of ``doc`` holds one (they are read as though it were not there)."""
-    return shifted(add, _reasons(doc))
+    return shifted(add, int(holds_reasons(doc)))
 
 
 def _record_extras(wb: Any, keep: Additions | None, doc: Document, perm: np.ndarray,
@@ -381,7 +375,7 @@ def _worksheet_class(extras: CandidateExtras | None = None,
                 if carry is not None:  # their cells appended to their candidates' rows
                     carry.before_rows(self)
                     odf = carried_rows(odf, carry.cells_by_row(),
-                                       FIRST_ADDED_COLUMN + _reasons(ods[0]))
+                                       FIRST_ADDED_COLUMN + int(holds_reasons(ods[0])))
                 rendered_rows.keep(self.name, odf)
                 return
             if carry is not None:

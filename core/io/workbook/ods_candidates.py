@@ -9,6 +9,7 @@ cell took four times the whole ``.xlsx`` export at 100,000 candidates."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from html import escape
 from typing import Any
@@ -103,8 +104,12 @@ def _results(values: Any, empty: Any = None) -> list[str]:
 
 
 def _fields(doc: Document, perm: np.ndarray, vals: dict[str, np.ndarray], first_row: int,
-            styles: Styles) -> dict[str, Sequence[Any]]:
-    """The fields of the rows from sheet row ``first_row`` on."""
+            styles: Styles, why: list[str] | None,
+            notes: list[tuple[int, str]]) -> dict[str, Sequence[Any]]:
+    """The fields of the rows from sheet row ``first_row`` on (``why``:
+    their :func:`~core.io.workbook.candidates.reason_column` cells, None
+    where the sheet has none; ``notes``: their grades'
+    :func:`~core.io.workbook.candidates.reason_notes`, placed in ``perm``)."""
     n = perm.size
     rows = list(range(first_row, first_row + n))
     text_fmt, text_q, edit, edit_q, grade, edit_grade, grade_short, edit_short = styles
@@ -122,8 +127,7 @@ def _fields(doc: Document, perm: np.ndarray, vals: dict[str, np.ndarray], first_
     out["c5"] = _annotated(odf_grades(doc.grade[perm], doc.state[perm],
                                       f' table:style-name="ce{edit_grade}"{listed}',
                                       short=f' table:style-name="ce{edit_short}"{listed}'),
-                           reason_notes(doc, perm))
-    why = reason_column(doc, perm)
+                           notes)
     if why is not None:
         out[f"c{REASON_COLUMN}"] = odf_texts(why, text_fmt, text_q)
     out["c12"] = odf_numbers(vals["ideal list k"])
@@ -159,7 +163,10 @@ def ods_candidate_rows(doc: Document, ev: Evaluation, perm: np.ndarray,
     vals = candidate_values(doc, ev, perm, blocks)
     decimal, lifted = looks
     templates = {}
-    reasons = reason_column(doc, perm[:0]) is not None
+    # the reasons found once, not once a batch (a pass over every candidate)
+    why, notes = reason_column(doc, perm), reason_notes(doc, perm)
+    noted = [at for at, _ in notes]
+    reasons = why is not None
     for lift in (False, True) if vals["lifted"].any() else (False,):
         formula = formula_templates(lift)
         style = lifted if lift else None
@@ -168,7 +175,9 @@ def ods_candidate_rows(doc: Document, ev: Evaluation, perm: np.ndarray,
     for batch in block_batches(blocks):
         a, b = batch[0][0], batch[-1][1]
         fields = _fields(doc, perm[a:b], {key: v[a:b] for key, v in vals.items()}, a + 2,
-                         styles)
+                         styles, None if why is None else why[a:b],
+                         [(at - a, text) for at, text in
+                          notes[bisect_left(noted, a):bisect_left(noted, b)]])
         piece: list[str] = []
         for lo_b, hi_b in batch:
             span = {"{first}": str(lo_b + 2), "{last}": str(hi_b + 1)}
