@@ -215,3 +215,21 @@ def test_a_json_reports_rows_count_its_records_or_lines(tmp_path: Path) -> None:
     report = import_annotations(array).report
     assert rows_line(report) == ("Records: 3 read = 3 imported + 0 skipped + 0 rejected + "
                                  "0 blank")
+
+
+def test_the_headline_counts_a_json_exports_records_or_lines(tmp_path: Path) -> None:
+    """The command line's first line counts the places a user counts: "6
+    judgments read in 3 records" of a JSON array of 3 records holding 6
+    ratings, "in 3 lines" of JSON Lines (it said "in 6 rows", the rows of the
+    table built from the records, as the JSON report's ``rows`` did)."""
+    records = [{"id": 11 + k, "query": "q", "doc": f"d{k + 1}", "ratings": [
+        {"user": u, "label": g} for u, g in zip(("ana", "bo", "cy"), grades, strict=False)]}
+        for k, grades in enumerate([(2, 1), (0,), (1, 1, 2)])]
+    array, lines = tmp_path / "a.json", tmp_path / "a.jsonl"
+    array.write_text(json.dumps(records, indent=1), encoding="utf-8")
+    lines.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    for path, said in ((array, "3 records"), (lines, "3 lines")):
+        assert f"6 judgments read in {said}: 6 imported" in import_annotations(
+            path).report.headline()
+        code, out, err = _run("import", str(path), "-o", str(tmp_path / "o.csv"))
+        assert code == 0 and f"6 judgments read in {said}: 6 imported" in out, err

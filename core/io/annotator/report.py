@@ -339,8 +339,7 @@ class ImportReport:
             + ("each record's fields as columns; " if self.records is not None
                else f"header on row {self.header_row}; " if self.header_row > 0
                else "no header (row 1 is data, columns go by their letters); ") +
-            f"{counted(self.judgments_read, 'judgment')} read in "
-            f"{counted(self.rows_read, 'row')}: "
+            f"{counted(self.judgments_read, 'judgment')} read in {self._rows_said()}: "
             f"{self.judgments_imported} imported, {len(self.rejected_judgments)} rejected; "
             + (f"{counted(self.blank_grades, 'grade cell')} blank (no judgment: "
                f"{'an unknown grade' if self.blank_grades == 1 else 'unknown grades'})"
@@ -354,6 +353,14 @@ class ImportReport:
             + " skipped; "
             f"{counted(self.candidates, 'candidate')}"
             + (f", annotators {', '.join(self.annotators)}" if self.annotators else ""))
+
+    def _rows_said(self) -> str:
+        """The rows read as the user counts them: ``6 rows`` of a sheet, a
+        JSON export's ``3 records`` or ``3 lines`` (:attr:`row_tally`, each
+        place once; the table's rows are a rating each)."""
+        if self.records is None or self.row_tally is None:
+            return counted(self.rows_read, "row")
+        return counted(self.row_tally.read, self.records.unit)
 
     def skipped_text(self) -> str:
         """The rows a platform marks as no judgments, skipped, and the flag
