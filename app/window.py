@@ -378,7 +378,7 @@ class MainWindow(EditingWindow):
         self.not_retrieved_model.set_evaluation(ev, q)
         self._show_summary()
         self.navigator.select_query(q)
-        self._show_first_row()
+        self._show_grading_row()
         if self._fitted:
             self.grid_panel.widen_columns()
         self.current_query_changed.emit(q)
@@ -433,7 +433,7 @@ class MainWindow(EditingWindow):
         if self._query_moved:
             self.navigator.select_query(self._query)
             if changes.origin not in ("undo", "redo") or changes.lead is None:
-                self._show_first_row()
+                self._show_grading_row()
             if changes.document and self.isVisible():
                 self.fit_columns()
             elif self._fitted:
@@ -512,17 +512,25 @@ class MainWindow(EditingWindow):
         verb = self.tr("Undid {0}") if changes.origin == "undo" else self.tr("Redid {0}")
         self.show_message(verb.format(changes.text))
 
-    def _show_first_row(self) -> None:
-        """The first row's grade cell current, the grid shown from its first
-        column (Rank, Source) and row."""
+    def _show_grading_row(self) -> None:
+        """The grade cell a reviewer grades next current: the query's first
+        row still unknown in the grid's (rank) order, its first row when
+        none is (a digit typed at once never replaces a grade given), the
+        grid shown from its first column (Rank, Source) and row, scrolled
+        down only as far as that row needs."""
         if self._query < 0 or not self.grid_model.rowCount():
             return
+        unknown = self.document.state[self.grid_model.candidates()] == GradeState.UNKNOWN
+        row = int(unknown.argmax()) if unknown.any() else 0
+        index = self.grid_model.index(row, GridColumn.GRADE)
         self.grid.setAutoScroll(False)  # setCurrentIndex would scroll to the grade column
         try:
-            self.grid.setCurrentIndex(self.grid_model.index(0, GridColumn.GRADE))
+            self.grid.setCurrentIndex(index)
         finally:
             self.grid.setAutoScroll(True)
         self.grid.scrollToTop()
+        if row:
+            self.grid.scrollTo(index)
         self.grid.horizontalScrollBar().setValue(0)
 
     def refresh_display_settings(self) -> None:
@@ -544,7 +552,8 @@ class MainWindow(EditingWindow):
 
     def _after_last_row(self) -> None:
         """A grade key took a query's last row: the next query in the list
-        shown, its first row current (as a digit moves down within a query);
+        shown, the row to grade next current (:meth:`_show_grading_row`, as
+        Next query and the navigator);
         after the list's last query the cursor stays, and the status bar says
         why."""
         ids, q = self.document.query_ids, self.navigator.step(1)

@@ -97,9 +97,10 @@ def test_grading_the_unknown_ones_with_ctrl_j_and_digits(qtbot, window):
 
 def test_a_digit_on_a_querys_last_row_moves_on_to_the_next_query(qtbot, window):
     """A digit grades the row and moves down; on a query's last row it moves
-    to the next query's first row (the query list's order), as the status
-    bar says, so a reviewer typing on grades the next query instead of
-    grading that last row again; after the list's last query it stays."""
+    to the next query (the query list's order), onto its first row still
+    unknown, as the status bar says, so a reviewer typing on grades the next
+    query instead of grading that last row again or the new query's graded
+    first row; after the list's last query it stays."""
     window.set_document(doc_with_unknowns())
     doc = window.document
     window.set_query(0)
@@ -109,18 +110,53 @@ def test_a_digit_on_a_querys_last_row_moves_on_to_the_next_query(qtbot, window):
         press(qtbot, key)
     assert doc.grade[[2, 0, 1]].tolist() == [3.0, 2.0, 0.0]
     assert window.current_query == 1
-    assert window.grid.currentIndex().row() == 0
-    assert window.grid_model.candidates().tolist()[0] == 3  # q2's x, ranked first
+    assert window.grid_model.candidates().tolist() == [3, 4]  # q2: x (graded 2), y
+    assert window.grid.currentIndex().row() == 1  # y, the first unknown
     assert window.statusBar().currentMessage() == (
         "Query q1: its last row graded; now query q2")
-    press(qtbot, Qt.Key.Key_1)  # x
-    press(qtbot, Qt.Key.Key_2)  # y, the last row of the last query
-    assert doc.grade[[3, 4]].tolist() == [1.0, 2.0]
+    press(qtbot, Qt.Key.Key_1)  # y, the last row of the last query
+    assert doc.grade[[3, 4]].tolist() == [2.0, 1.0]  # x kept its grade
     assert doc.grade[1] == 0.0  # q1's last row kept its grade
     assert window.current_query == 1
     assert window.grid.currentIndex().row() == 1
     assert window.statusBar().currentMessage() == (
         "Query q2: its last row graded; it is the last query in the list")
+
+
+def test_next_query_lands_on_the_first_row_still_to_grade(qtbot, window):
+    """Next query (Ctrl+Down), Previous query (Ctrl+Up) and the navigator put
+    the cursor on the query's first unknown row in rank order, not on a row
+    graded already (a digit typed at once replaced x's grade); on the first
+    row when none is unknown. Ctrl+Z gives the grade back and shows its cell."""
+    window.set_document(doc_with_unknowns())
+    doc = window.document
+    window.grid.setFocus()
+    assert window.grid.currentIndex().row() == 0  # q1's c, unknown
+    press(qtbot, Qt.Key.Key_3)  # c; the cursor on a, the second row
+    press(qtbot, Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # Next query
+    assert window.current_query == 1
+    assert window.grid.currentIndex().row() == 1  # y, not x graded 2
+    assert QApplication.focusWidget() is window.grid
+    press(qtbot, Qt.Key.Key_1)
+    assert doc.grade[[3, 4]].tolist() == [2.0, 1.0]  # y got it, x kept its 2
+    press(qtbot, Qt.Key.Key_Up, Qt.KeyboardModifier.ControlModifier)  # Previous query
+    assert window.current_query == 0
+    assert int(window.grid_model.candidates()[window.grid.currentIndex().row()]) == 0  # a
+    press(qtbot, Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # q2: none unknown
+    assert window.current_query == 1
+    assert window.grid.currentIndex().row() == 0
+    press(qtbot, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # y's 1 taken back
+    assert doc.state[4] == GradeState.UNKNOWN
+    assert doc.grade[3] == 2.0
+    assert window.current_query == 1
+    assert window.grid.currentIndex().row() == 1
+    assert window.statusBar().currentMessage() == "Undid grade q2/y: unknown → 1"
+    nav = window.navigator.view  # q1 taken in the navigator with the mouse
+    qtbot.mouseClick(nav.viewport(), Qt.MouseButton.LeftButton,
+                     pos=nav.visualRect(nav.model().index(0, 0)).center())
+    assert window.current_query == 0
+    assert window.grid.currentIndex().row() == 1  # a, after c graded 3
+    assert doc.grade[2] == 3.0
 
 
 def test_undo_and_redo_show_the_cell_they_changed(qtbot, window):
@@ -474,7 +510,8 @@ def test_query_menu_items_by_their_letters(qtbot, window):
     window.set_query(0)
     window.grid.setFocus()
     qtbot.waitUntil(lambda: QApplication.focusWidget() is window.grid)
-    for key, query, candidate in ((Qt.Key.Key_U, 1, 3), (Qt.Key.Key_C, 1, 4)):
+    # (q2 lands on y, its first unknown; the next unknown after it is q1's c)
+    for key, query, candidate in ((Qt.Key.Key_U, 1, 4), (Qt.Key.Key_C, 0, 2)):
         press(qtbot, Qt.Key.Key_Q, Qt.KeyboardModifier.AltModifier)
         qtbot.waitUntil(lambda: isinstance(QApplication.activePopupWidget(), QMenu))
         menu = QApplication.activePopupWidget()
