@@ -110,7 +110,7 @@ def test_a_label_studio_json_export_is_judgments_given_as_qrels(
         f"ndcg-worksheet: note: {export}: 4 columns left out, not imported: id, "
         "annotations.result.from_name, annotations.result.to_name, annotations.result.type "
         f"(`ndcg-worksheet import {export} -o OUT.csv --report REPORT.json` says why "
-        "each); id: numbers 1 to 6, one per item; if this is the ranking, pass --map score=id\n")
+        "each)\n")  # (no --map score=id: the task's id counts the tasks, no ranking)
     # grades 2, 0, 1 ranked so: DCG 2 + 1/2, ideal 2 + 1/log2(3)
     assert "\nq1,all,2.5,2.6309297535714578,0.9502344167898356,ok,3,3\n" in text
     for task in tasks:  # the questions themselves as the ids, beside a JSON run

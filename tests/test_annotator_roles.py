@@ -408,8 +408,8 @@ def test_a_source_under_two_queries_is_two_items_to_a_ranking_and_a_task_id() ->
     profiles = profile_columns(rows[1:], rows[0], set())
     query, source = profiles[0], profiles[1]
     assert left_out(profiles[4], query, source) == (
-        "task: numbers 1 to 14, one per item; if this is the ranking, pass --map score=task",
-        "--map score=task")
+        "task: numbers 1 to 14, one per item, each naming one item and counting up (a record's "
+        "id or a counter: no ranking); not imported", "")
     got = counted(profiles[5], query, source)
     assert got == Counted(3, [[1, 2, 3, 4, 5], [1, 2, 3, 4], [1, 2, 3, 4, 5]], 0,
                           frozenset({0, 1, 2}))  # each query's in the rows' order
@@ -419,10 +419,11 @@ def test_a_source_under_two_queries_is_two_items_to_a_ranking_and_a_task_id() ->
 def test_a_duration_is_no_ranking_a_falling_score_may_be() -> None:
     """Columns no role takes, one per item unless said: a lead time that
     varies between one item's two judgments (5.75, 6.75), seconds of
-    varying width (7, 45, 300) and a record id (1, 2, 3, ...) say no
-    ranking's flag but the id (one per item, counting); whole numbers of
-    varying width that fall down each query's rows, as a ranker's do, keep
-    the flag (was: the flag on all four)."""
+    varying width (7, 45, 300) and a record id (1, 2, 3, ...: one per item,
+    counting up) say no ranking's flag; whole numbers of varying width that
+    fall down each query's rows, as a ranker's do, keep the flag (was: the
+    flag on all four, then on the id too: a new user's trial was offered
+    Label Studio's task ids as the ranking)."""
     rows: list[list[Any]] = [["query", "doc", "who", "grade", "lead_time", "secs", "id",
                               "points"]]
     for qi, q in enumerate(("desk lamp", "usb c cable")):
@@ -439,7 +440,9 @@ def test_a_duration_is_no_ranking_a_falling_score_may_be() -> None:
     assert said["secs"] == ("secs: numbers 7 to 300, one per item, whole numbers of varying "
                             "width that do not fall down the rows (a duration or a count: no "
                             "ranking); not imported", "")
-    assert said["id"][1] == "--map score=id"
+    assert said["id"] == ("id: numbers 1 to 8, one per item, each naming one item and "
+                          "counting up (a record's id or a counter: no ranking); not imported",
+                          "")
     assert said["points"][1] == "--map score=points"
 
 

@@ -35,15 +35,17 @@ from tests.test_app_import import (
 def test_the_guess_says_the_wizards_controls_not_the_command_lines_flags(
         qtbot: Any, tmp_path: Path):
     """A numeric column no role takes is left out with the way to make it the
-    ranking: the command line's flag (``pass --map score=id``) said as the
-    page's control."""
+    ranking: the command line's flag (``pass --map score=points``) said as
+    the page's control (a task's id, counting up, is no ranking to offer)."""
     sheet = tmp_path / "labelstudio.csv"
-    sheet.write_text("id,annotator,query,document,relevance\n" + "".join(
-        f"{101 + i},7,case-A,{d},{g}\n" for i, (d, g) in enumerate(
-            (("A", "relevant"), ("B", "not relevant"), ("C", "relevant")))), encoding="utf-8")
+    sheet.write_text("id,annotator,query,document,relevance,points\n" + "".join(
+        f"{101 + i},7,case-A,{d},{g},{p}\n" for i, (d, g, p) in enumerate(
+            (("A", "relevant", 0.82), ("B", "not relevant", 0.47), ("C", "relevant", 0.19)))),
+        encoding="utf-8")
     wizard = _at_mapping(qtbot, sheet)
     guessed = wizard.mapping_page.reasons.text()
-    assert "if this is the ranking, choose “id” as the Score" in guessed
+    assert "if this is the ranking, choose “points” as the Score" in guessed
+    assert "“id”" not in guessed
     assert "--" not in guessed
 
 

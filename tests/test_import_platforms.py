@@ -138,8 +138,29 @@ def _leftovers_hold(sheet: Drawn, report: dict) -> None:
     if MTURK_COMMENTS in said:
         assert said[MTURK_COMMENTS] == "empty: no row holds a value; not imported", said
     if sheet.kinds[0] == "labelstudio":
-        assert re.fullmatch(r"id: numbers 10\d\d to 10\d\d, one per item; if this is the "
-                            r"ranking, pass --map score=id", said["id"]), said["id"]
+        assert re.fullmatch(r"id: numbers 10\d\d to 10\d\d, one per item, each naming one "
+                            r"item and counting up \(a record's id or a counter: no ranking\); "
+                            r"not imported", said["id"]), said["id"]
+        _no_id_is_a_score(report)
+
+
+#: A Label Studio export's ids, as its CSV and JSON exports name them (the
+#: task's ``id``, ``inner_id``, ``annotations.task``, ``predictions.task``;
+#: an annotation's, a prediction's, a draft's), ``drafts`` where a task
+#: lists its drafts by their ids.
+LABEL_STUDIO_IDS = re.compile(r"(.*[._])?(id|inner_id|task)|drafts")
+
+
+def _no_id_is_a_score(report: dict) -> None:
+    """No column of ids is offered as the ranking (``pass --map score=id``
+    was said of the task's ``id``, ``inner_id``, ``annotations.task``,
+    whole numbers counting up one per task: a new user's trial); a
+    model's ``predictions.score``, one per item, still is."""
+    for c in report["columns"]:
+        if LABEL_STUDIO_IDS.fullmatch(c["header"]):
+            assert "score=" not in (c["flag"] or "") + c["reason"], c
+        if c["header"] == "predictions.score" and ", one per item;" in c["reason"]:
+            assert c["flag"] == "--map score=predictions.score", c
 
 
 def _own_reasons(sheet: Drawn, report: dict) -> None:
@@ -261,6 +282,7 @@ def test_label_studio_json_exports_are_read_as_their_annotations(sheet: Drawn) -
     assert report["mapping"]["grade"] == sheet.grade_headers[0], report["mapping"]
     assert report["ranking"] == "none: judgments only"
     _counts_hold(report)
+    _no_id_is_a_score(report)
     # null on every annotation: empty, never offered as the grades (it was 'a
     # model's answer given with the task' for its word, with --map grade=V)
     parent = next(c for c in report["columns"] if c["header"] == "annotations.parent_prediction")

@@ -158,13 +158,28 @@ def test_columns_left_out_are_said_on_the_command_line(tmp_path: Path) -> None:
 
 def test_many_columns_left_out_are_named_in_one_line(tmp_path: Path) -> None:
     """Beyond three columns left out, the line names them all and says why
-    only of those a flag would use; the report file says why each."""
+    only of those a flag would use; the report file says why each. The
+    task's id, counting the tasks, is no ranking a flag would use (it was:
+    ``id: numbers 1001 to 1006, one per item; if this is the ranking, pass
+    --map score=id``); a model's number beside each task may be."""
     sheet = Path(__file__).resolve().parent / "data" / "annotators" / "label_studio_export.csv"
     out = io.StringIO()
     assert main(["import", str(sheet), "-o", str(tmp_path / "out.csv")], out) == 0
     assert ("5 columns left out, not imported: annotation_id, created_at, id, lead_time, "
-            "updated_at (--report REPORT.json says why each); id: numbers 1001 to 1006, one "
-            "per item; if this is the ranking, pass --map score=id\n") in out.getvalue()
+            "updated_at (--report REPORT.json says why each)\n") in out.getvalue()
+    assert "score=" not in out.getvalue()
+    points = dict(zip(range(1001, 1007), ("0.91", "0.64", "0.2", "0.88", "0.5", "0.13"),
+                      strict=True))
+    lines = sheet.read_text("utf-8").splitlines()
+    scored = tmp_path / "scored.csv"
+    scored.write_text("".join(f"{line},{'points' if k == 0 else points[int(line.split(',')[3])]}\n"
+                              for k, line in enumerate(lines)), encoding="utf-8")
+    out = io.StringIO()
+    assert main(["import", str(scored), "-o", str(tmp_path / "out.csv")], out) == 0
+    assert ("6 columns left out, not imported: annotation_id, created_at, id, lead_time, "
+            "updated_at, points (--report REPORT.json says why each); points: numbers 0.13 to "
+            "0.91, one per item; if this is the ranking, pass --map score=points\n"
+            ) in out.getvalue()
 
 
 def test_evaluate_rubric_declares_the_scale_a_sheet_is_imported_on(tmp_path: Path) -> None:

@@ -1,7 +1,7 @@
 """The import's hints in the wizard's words: a message from the import names
-what to declare as the command line declares it (``pass --map score=id``,
+what to declare as the command line declares it (``pass --map score=Price``,
 ``--order rows``: :data:`core.io.annotator.model.MAP_FLAG`); the wizard
-says which of its controls does it instead ("choose “id” as the Score"),
+says which of its controls does it instead ("choose “Price” as the Score"),
 named here once: the mapping page's labels.
 """
 

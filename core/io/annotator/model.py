@@ -17,7 +17,7 @@ from core.model.conventions import Rubric
 from core.model.grades import UNKNOWN_WORDS, UNRATEABLE_WORDS
 
 #: How the import's messages say what to declare: the command line's flags
-#: (``pass --map score=id``, ``--map grade=none``, ``--order rows``,
+#: (``pass --map score=Price``, ``--map grade=none``, ``--order rows``,
 #: ``--header-row N``, ``--annotators COL,COL``, ``--rubric "G=LABEL,..."``) and its
 #: command for a run. The import wizard finds them by these patterns and says
 #: its own controls instead (app/import_wizard/hints.py), so each hint is

@@ -34,6 +34,7 @@ import re
 from collections import Counter
 from collections.abc import Container, Mapping
 from dataclasses import dataclass, replace
+from itertools import pairwise
 
 from core.io.annotator.model import BATCH_OR_GRADES
 from core.io.annotator.profile import Profile, counting, determines, grouped, items, span
@@ -171,6 +172,25 @@ def _measured(p: Profile) -> float:
     if p.numeric < 0.9:
         return 0.0
     return 1.0 if len({len(t) for t in p.texts if t}) > 1 else 0.0
+
+
+def numbers_items(p: Profile, query: Profile | None, source: Profile, ids: list[float]) -> bool:
+    """Whole numbers that number the items (``ids``: their distinct values,
+    sorted): each item its own and each number one item's (a key), and
+    either counting up one at a time (1, 2, 3: a Label Studio task's
+    ``inner_id``; 1000, 1001: its ``id``) or rising down the rows, written
+    alike (15391, 15402: task ids of a project some tasks were deleted
+    from; an Appen ``_unit_id``). A record's id or a counter, no ranking,
+    whatever its header says: a ranker's score falls down a query's rows,
+    and one that rises keeps its flag when its numbers vary in width
+    (3, 7, 12, 20)."""
+    if not ids or determines(p, items(query, source)) < 1.0:
+        return False
+    if counting(ids):
+        return True
+    firsts = list(dict.fromkeys(float(t) for t in p.texts if t))
+    return len(firsts) >= 2 and not _measured(p) and all(
+        b > a for a, b in pairwise(firsts))
 
 
 def _annotator(cands: list[Profile], source: Profile) -> tuple[Profile, str] | None:
@@ -494,7 +514,9 @@ def left_out(p: Profile, query: Profile | None, source: Profile | None,
     """Why a column no role takes is left out, and the flag that would use
     it (``""``: none): a numeric column names the ranking's flag, since
     only a declaration makes it one (``Price: numbers 10.34 to 239.91, one
-    per item; if this is the ranking, pass --map score=Price``). ``counts``:
+    per item; if this is the ranking, pass --map score=Price``), but for
+    numbers that number the items (:func:`numbers_items`: an id, never a
+    ranking to suggest). ``counts``:
     its values already grouped by query (:func:`counted`) of a column that
     :func:`batched` found no batch's number."""
     if query is not None and names_the_query(p, query):
@@ -519,6 +541,9 @@ def left_out(p: Profile, query: Profile | None, source: Profile | None,
                 return (f"{p.shown()}: {what}, varying between one item's judgments (a "
                         "measure of each judgment: no ranking); not imported"), ""
             ids = sorted({float(t) for t in p.texts if t}) if p.whole > 0.95 else []
+            if source is not None and numbers_items(p, query, source, ids):
+                return (f"{p.shown()}: {what}, each naming one item and counting up (a "
+                        "record's id or a counter: no ranking); not imported"), ""
             if ids and _measured(p) and not counting(ids) and not falls(p, query):
                 return (f"{p.shown()}: {what}, whole numbers of varying width that do not "
                         "fall down the rows (a duration or a count: no ranking); "
