@@ -477,8 +477,8 @@ class CandidateModel(QAbstractTableModel):
 
     def _grade_and_tie_roles(self, shown: ShownRows, row: int, i: int, key: str,
                              role: int) -> Any:
-        """The looks of the grade (its rubric label, the choices, outside the
-        rubric) and of tie groups (brackets at the rank, shades)."""
+        """The grade's rubric label and the choices its editor offers, and
+        a tie group's bracket at the rank (the shades: :func:`_background`)."""
         if role == LABEL_ROLE and key == "grade":
             state = _STATES[int(shown.ev.doc.state[i])]
             if state is not GradeState.NUMBER:
