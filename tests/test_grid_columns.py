@@ -29,8 +29,9 @@ from core.engine.evaluation import Evaluation, evaluate
 from core.io.workbook import export_workbook
 from core.io.workbook.layout import CANDIDATE_COLUMNS, SHEETS
 from core.model.conventions import Conventions
-from core.model.document import Document
+from core.model.document import Document, GradeState
 from core.model.examples import seed_document
+from core.model.numbers import full_text
 from core.model.presets import preset
 from tests.test_app_models import mixed_document
 
@@ -496,3 +497,46 @@ def _candidates_sheet(ev: Any, out: Path) -> list[list[Any]]:
         return [list(r) for r in wb[SHEETS["candidates"]].iter_rows(values_only=True)]
     finally:
         wb.close()
+
+
+@settings(max_examples=200, deadline=None)
+@given(lists=st.lists(st.lists(st.tuples(st.integers(0, 3), st.sampled_from(
+           [0.0, 1.0, 2.0, None, "unrateable"])), min_size=1, max_size=12),
+           min_size=1, max_size=4),
+       unknown=st.sampled_from(["unresolved", "zero", "condensed"]))
+def test_the_first_unknown_gain_above_each_row(lists: list[list[tuple[int, Any]]],
+                                              unknown: str) -> None:
+    """:attr:`ShownRows.first_unknown` (worked out once for the rows) is, for
+    each shown row, the first row at or above it whose gain is not known
+    (the rows' count where none is), as looking above each row finds it;
+    the running DCG's cell and tooltip name that row's state and rank."""
+    from tests.conftest import doc_of
+
+    rows = [(f"q{q}", f"d{i}", float(score), None if grade == "unrateable" else grade)
+            for q, pairs in enumerate(lists) for i, (score, grade) in enumerate(pairs)]
+    doc = doc_of(rows)
+    for n, (*_, grade) in enumerate(r for pairs in lists for r in pairs):
+        if grade == "unrateable":
+            doc.set_grade(n, None, GradeState.UNRATEABLE, who="test")
+    ev = evaluate(doc, Conventions(unknown=unknown))  # type: ignore[arg-type]
+    cumulative = {c.key: c for c in COLUMNS}["cumulative"]
+    for q in range(ev.doc.n_queries):
+        for ranked, shown_rows in ((True, ev.ranked(q)), (False, ev.not_retrieved(q))):
+            shown = ShownRows.of(ev, q, shown_rows, ranked=ranked)
+            gains = ev.gain[shown.rows].tolist()
+            expected = [next((j for j in range(row + 1) if math.isnan(gains[j])), len(gains))
+                        for row in range(len(gains))]
+            assert shown.first_unknown.tolist() == expected
+            for row in range(shown.cumulative.size):
+                first = expected[row]
+                value, tip = cumulative.value(shown, row), cumulative.tooltip(shown, row)
+                if first == len(gains):
+                    assert value == _number(float(shown.cumulative[row]))
+                    assert tip.endswith(f"= {full_text(shown.cumulative[row])}")
+                else:
+                    word = shown.state(first).label
+                    assert value == (None if word == "number" else word)
+                    rank = int(shown.values.rank[first])
+                    assert tip.endswith(f"the grade at rank {rank} is {word}") or (
+                        word == "number" and tip.endswith(
+                            f"= {full_text(shown.cumulative[row])}"))

@@ -12,7 +12,14 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QModelRoleData,
+    QModelRoleDataSpan,
+    Qt,
+    Signal,
+)
 from PySide6.QtGui import QFont
 
 from app.models.grade_input import parse_grade_text
@@ -122,13 +129,43 @@ _STATE_WORDS = frozenset(_STATE_OF_WORD)
 def _display(col: CandidateColumn, shown: ShownRows, row: int) -> Any:
     """The display role of row ``row``'s cell in ``col``: its value, an id
     or a text shown as a cell shows it."""
-    value = col.value(shown, row)
+    return _shown_value(col, col.value(shown, row))
+
+
+def _shown_value(col: CandidateColumn, value: Any) -> Any:
+    """The display role of a cell of ``col`` holding ``value``."""
     if not isinstance(value, str):
         return value
     if col.key in _TEXT_KEYS:  # (a note's line breaks shown as one line)
         value = _one_line(value)
     shown_text = shown_id if col.key in _ID_KEYS else bounded
     return shown_text(value, CELL_SHOWN)
+
+
+def _looks(col: CandidateColumn, shown: ShownRows, row: int, role: int, value: Any) -> Any:
+    """The font or foreground role (``role``) of row ``row``'s cell in
+    ``col``, which holds ``value``."""
+    # (the word's own state: a running DCG below an unknown grade says
+    # "unknown" on a row whose grade is a number)
+    word = value if col.state_words else None
+    if word not in _STATE_WORDS:
+        # (an original grade still current, muted: the edited ones stand
+        # out, beside a grade marked edited)
+        unchanged = role == FOREGROUND and col.key == "original" and not edited(shown, row)
+        return brush("muted") if unchanged else None
+    if role == FONT:
+        return ITALIC  # (as _font)
+    return brush(STATE_TONE[_STATE_OF_WORD[word]])
+
+
+def _background(shown: ShownRows, row: int, key: str) -> Any:
+    """The background role of row ``row``'s cell in the column ``key``: a
+    grade outside the rubric, a tie group's shade."""
+    if key in ("grade", "state") and shown.outside[row]:
+        return brush("outside_rubric")
+    if key in ("rank", "score") and (tie := shown.ties.get(shown.row(row))) is not None:
+        return brush(_TIE_SHADES[tie.n % 2])
+    return None
 
 
 def _font(col: CandidateColumn, shown: ShownRows, row: int) -> QFont | None:
@@ -349,18 +386,10 @@ class CandidateModel(QAbstractTableModel):
         if role == ALIGNMENT:
             return _ALIGN[col.align]
         if role in (FONT, FOREGROUND):
-            # (the word's own state: a running DCG below an unknown grade
-            # says "unknown" on a row whose grade is a number)
-            word = col.value(shown, row) if col.state_words else None
-            if word not in _STATE_WORDS:
-                # (an original grade still current, muted: the edited ones
-                # stand out, beside a grade marked edited)
-                unchanged = role == FOREGROUND and col.key == "original" and (
-                    not edited(shown, row))
-                return brush("muted") if unchanged else None
-            if role == FONT:
-                return ITALIC  # (as _font)
-            return brush(STATE_TONE[_STATE_OF_WORD[word]])
+            return _looks(col, shown, row, role,
+                          col.value(shown, row) if col.state_words else None)
+        if role == BACKGROUND:
+            return _background(shown, row, col.key)
         if role == EDIT:
             return (col.edit or col.value)(shown, row)
         i = int(self._rows[row])
@@ -387,6 +416,45 @@ class CandidateModel(QAbstractTableModel):
             return f"{said}. {notes}" if notes else said
         return self._grade_and_tie_roles(shown, row, i, col.key, role)
 
+    def multiData(self, index: Index, roleDataSpan: QModelRoleDataSpan | QModelRoleData) -> None:
+        """The roles of ``index``'s cell asked at once, answered as :meth:`data`
+        answers each: a view painting a cell asks seven (Qt's
+        ``QStyledItemDelegate::initStyleOption``: font, alignment, foreground,
+        check state, decoration, display, background), each a call into
+        Python through ``data`` (892 calls for a paint's 130 cells, hopen13);
+        here one, the cell's value read once."""
+        # (PySide's stubs give the span no indexing; a single role's data may come too)
+        span: Any = [roleDataSpan] if isinstance(roleDataSpan, QModelRoleData) else roleDataSpan
+        shown = self._shown
+        if shown is None or not index.isValid() or not 0 <= index.row() < self._rows.size:
+            for n in range(len(span)):
+                span[n].clearData()
+            return
+        row = index.row()
+        col = self.columns[index.column()]
+        value = col.value(shown, row)
+        for n in range(len(span)):
+            asked = span[n]
+            role = asked.role()
+            if role == DISPLAY:
+                answer = _shown_value(col, value)
+            elif role in (FONT, FOREGROUND):
+                answer = _looks(col, shown, row, role, value)
+            elif role == ALIGNMENT:
+                answer = _ALIGN[col.align]
+            elif role == BACKGROUND:
+                answer = _background(shown, row, col.key)
+            elif role in _GRID_ROLES:
+                answer = self.data(index, role)
+            else:
+                answer = None
+            # (every role answered: Qt hands the same span from cell to cell,
+            # and a role left alone kept the cell before's font and shade)
+            if answer is None:
+                asked.clearData()
+            else:
+                asked.setData(answer)
+
     def shown(self, rows: Sequence[int], column: int) -> list[tuple[Any, QFont | None]]:
         """Each of ``rows``' cells in ``column`` as :meth:`data` answers its
         display and font roles, without a ``QModelIndex``: the grids' fit
@@ -409,8 +477,8 @@ class CandidateModel(QAbstractTableModel):
 
     def _grade_and_tie_roles(self, shown: ShownRows, row: int, i: int, key: str,
                              role: int) -> Any:
-        """The looks of the grade (its rubric label, the choices, outside the
-        rubric) and of tie groups (brackets at the rank, shades)."""
+        """The grade's rubric label and the choices its editor offers, and
+        a tie group's bracket at the rank (the shades: :func:`_background`)."""
         if role == LABEL_ROLE and key == "grade":
             state = _STATES[int(shown.ev.doc.state[i])]
             if state is not GradeState.NUMBER:
@@ -426,14 +494,9 @@ class CandidateModel(QAbstractTableModel):
             choices += [("unknown", None, int(GradeState.UNKNOWN)),
                         ("unrateable", None, int(GradeState.UNRATEABLE))]
             return choices
-        tie = shown.ties.get(i)
         if role == TIE_ROLE and key == "rank":
+            tie = shown.ties.get(i)
             return tie.place if tie else None
-        if role == BACKGROUND:
-            if key in ("grade", "state") and shown.outside[row]:
-                return brush("outside_rubric")
-            if tie is not None and key in ("rank", "score"):
-                return brush(_TIE_SHADES[tie.n % 2])
         return None
 
     def setData(self, index: Index, value: Any, role: int = EDIT) -> bool:

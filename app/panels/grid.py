@@ -56,6 +56,7 @@ from app.panels.fit import (
     text_widths,
 )
 from app.panels.kept_widths import KeptWidths
+from app.panels.measured import ContentsWidths
 from core.engine.columns import COLUMNS, EDITED_MARK
 from core.model.conventions import IdealInventory
 from core.model.document import GradeState
@@ -307,6 +308,9 @@ class GridPanel(QWidget):
         #: The width each view's source ids asked when last measured: the
         #: source follows the viewport's width up to it (_follow_width).
         self._source_wants: dict[QTableView, int] = {}
+        #: The views' contents' widths, measured once while they hold.
+        self._contents = ContentsWidths((self.grid, self.not_retrieved), _contents_widths,
+                                        decimals, self)
         self._ports = {view.viewport(): view for view in (self.grid, self.not_retrieved)}
         for view in (self.grid, self.not_retrieved):
             view.viewport().installEventFilter(self)
@@ -326,7 +330,7 @@ class GridPanel(QWidget):
             for view in (self.grid, self.not_retrieved):
                 _measure_rows_in_view(view, self._room(view))
                 kept = self.kept.of(view)
-                measured = _contents_widths(view)
+                measured = self._contents.of(view)
                 fit_columns(view, most=max(160, view.viewport().width()),
                             measured=measured, skip=tuple(kept))
                 self._source_wants[view] = measured.get(GridColumn.SOURCE, 0)
@@ -463,7 +467,7 @@ class GridPanel(QWidget):
         keys = [n for n, col in enumerate(self.model.columns)
                 if (every or col.key in KEY_COLUMNS or col.edits_only)
                 and not view.isColumnHidden(n)]
-        contents = _contents_widths(view, keys)
+        contents = self._contents.of(view, keys)
         width = source = 0
         for n in keys:
             wanted = max(header.sectionSizeHint(n), contents[n])

@@ -120,6 +120,28 @@ class ShownRows:
         known: FloatArray = gains[~np.isnan(gains)]
         return known
 
+    @cached_property
+    def first_unknown(self) -> IntArray:
+        """For each shown row, the first shown row at or above it whose gain
+        is not known (the running DCG is not known from it on), or the
+        number of rows where there is none: worked out once for the rows
+        (a view asks it of each cumulative DCG cell it paints; looked for
+        above each cell, it cost an ``isnan`` over the rows above a cell).
+
+        >>> from core.model.document import Document
+        >>> from core.engine.evaluation import evaluate
+        >>> doc = Document.from_columns(query=["q"] * 4, source_id=list("abcd"),
+        ...                             score=[4.0, 3.0, 2.0, 1.0],
+        ...                             grade=[1.0, None, 2.0, None])
+        >>> ev = evaluate(doc)
+        >>> ShownRows.of(ev, 0, ev.ranked(0), ranked=True).first_unknown.tolist()
+        [4, 1, 1, 1]
+        """
+        n = self.rows.size
+        unknown = np.isnan(self.ev.gain[self.rows])
+        first: IntArray = np.minimum.accumulate(np.where(unknown, np.arange(n), n))
+        return first
+
     @property
     def rows(self) -> IntArray:
         return self.values.rows
@@ -317,8 +339,8 @@ def _contribution_formula(c: Conventions) -> str:
 def _first_not_known(shown: ShownRows, row: int) -> int | None:
     """The first shown row of the ranked list, down to ``row``, whose gain
     is not known (the running DCG is not known from it on), if any."""
-    missing = np.flatnonzero(np.isnan(shown.ev.gain[shown.rows[:row + 1]]))
-    return int(missing[0]) if missing.size else None
+    first = int(shown.first_unknown[row])
+    return first if first < shown.rows.size else None
 
 
 def _cumulative(shown: ShownRows, row: int) -> Any:
