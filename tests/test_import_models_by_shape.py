@@ -92,3 +92,28 @@ def test_argilla_suggestions_renamed_are_read_by_their_shape(sheet: Drawn, name:
                    + "\n" for line in lines)
     _same_reading(sheet, replace(sheet, text=text), ".jsonl", "relevance.suggestion",
                   f"relevance.{name}")
+
+
+@settings(PROFILE, max_examples=EXPORTS, phases=[Phase.generate])
+@given(label_studio_json(), st.sampled_from(["model_version", "agent"]))
+def test_a_tasks_data_naming_the_ranker_is_no_models_answer(sheet: Drawn, key: str) -> None:
+    """A task's ``data`` naming the model that ranked its document (its
+    ``model_version`` or ``agent``, as a ranker's output imported for review
+    carries it) is the item judged, no model's answer: its query and its
+    document are read as without it. It holds no answer (no grade, no value
+    of its own), so it is no model's group: every data field was left out
+    as a model's, the task's id read as the document."""
+    tasks = json.loads(sheet.text or "[]")
+    for task in tasks:
+        task["data"][key] = "bm25-v3"
+    code, err, report, rows = _run(sheet, ".json")
+    code2, err2, report2, rows2 = _run(replace(sheet, text=json.dumps(tasks, indent=1)), ".json")
+    assert (code2, err2) == (code, err) == (0, ""), err2
+    assert report is not None
+    assert report2 is not None
+    # (the field's name reads as the documents' version, the same on every row)
+    assert {f: c for f, c in report2["mapping"].items() if f != "version"} == report["mapping"]
+    assert report2["ranking"] == report["ranking"]
+    several = "annotator" in report["mapping"]
+    assert {(r["query"], r["source_id"]): (_grades(r, several), r["reason"]) for r in rows2} == {
+        (r["query"], r["source_id"]): (_grades(r, several), r["reason"]) for r in rows}
