@@ -299,15 +299,18 @@ def predicted_header(header: str) -> bool:
 def model_answer(group: str, header: str) -> bool:
     """Whether ``header``, a column of the fields of a model's work
     ``group`` (:attr:`~core.io.annotator.model.Table.models`), is the
-    model's answer: the group's own value (Argilla's
-    ``relevance.suggestion``) or its field naming a grade (Label Studio's
+    model's answer: the group's own value (Argilla's flat
+    ``relevance.suggestion``, or its nested ``suggestions.relevance.value``)
+    or its field naming a grade (Label Studio's
     ``predictions.result.value.choices``), whatever the group is named.
 
     >>> model_answer("predictions", "predictions.result.value.choices"), model_answer(
-    ...     "q.suggestion", "q.suggestion"), model_answer("predictions", "predictions.score")
-    (True, True, False)
+    ...     "q.suggestion", "q.suggestion"), model_answer("s.q", "s.q.value"), model_answer(
+    ...     "predictions", "predictions.score")
+    (True, True, True, False)
     """
-    return header == group or name_field(header[len(group) + 1:]).field == "grade"
+    rest = header[len(group) + 1:]
+    return header == group or rest == "value" or name_field(rest).field == "grade"
 
 
 def models_header(header: str) -> bool:
