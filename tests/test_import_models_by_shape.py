@@ -92,3 +92,69 @@ def test_argilla_suggestions_renamed_are_read_by_their_shape(sheet: Drawn, name:
                    + "\n" for line in lines)
     _same_reading(sheet, replace(sheet, text=text), ".jsonl", "relevance.suggestion",
                   f"relevance.{name}")
+
+
+@settings(PROFILE, max_examples=EXPORTS, phases=[Phase.generate])
+@given(label_studio_json(), st.sampled_from(["model_version", "agent"]))
+def test_a_tasks_data_naming_the_ranker_is_no_models_answer(sheet: Drawn, key: str) -> None:
+    """A task's ``data`` naming the model that ranked its document (its
+    ``model_version`` or ``agent``, as a ranker's output imported for review
+    carries it) is the item judged, no model's answer: its query and its
+    document are read as without it. It holds no answer (no grade, no value
+    of its own), so it is no model's group: every data field was left out
+    as a model's, the task's id read as the document."""
+    tasks = json.loads(sheet.text or "[]")
+    for task in tasks:
+        task["data"][key] = "bm25-v3"
+    code, err, report, rows = _run(sheet, ".json")
+    code2, err2, report2, rows2 = _run(replace(sheet, text=json.dumps(tasks, indent=1)), ".json")
+    assert (code2, err2) == (code, err) == (0, ""), err2
+    assert report is not None
+    assert report2 is not None
+    # (the field's name reads as the documents' version, the same on every row)
+    assert {f: c for f, c in report2["mapping"].items() if f != "version"} == report["mapping"]
+    assert report2["ranking"] == report["ranking"]
+    several = "annotator" in report["mapping"]
+    assert {(r["query"], r["source_id"]): (_grades(r, several), r["reason"]) for r in rows2} == {
+        (r["query"], r["source_id"]): (_grades(r, several), r["reason"]) for r in rows}
+
+
+def _nested(flat: dict[str, Any]) -> dict[str, Any]:
+    """An Argilla record as its nested export writes it (``responses`` of
+    a question a list of objects, ``value``, ``user_id``, ``status``; its
+    ``suggestions`` an object, ``value``, ``score``, ``agent``), from the
+    flat one (tests/platformgen_json.argilla_jsonl)."""
+    out = {k: v for k, v in flat.items() if not k.startswith("relevance.")}
+    out["responses"] = {"relevance": [
+        {"value": v, "user_id": u, "status": s} for v, u, s in zip(
+            flat["relevance.responses"], flat["relevance.responses.users"],
+            flat["relevance.responses.status"], strict=True)]}
+    if "relevance.suggestion" in flat:
+        out["suggestions"] = {"relevance": {
+            "value": flat["relevance.suggestion"], "score": flat["relevance.suggestion.score"],
+            "agent": flat["relevance.suggestion.agent"]}}
+    return out
+
+
+@settings(PROFILE, max_examples=EXPORTS, phases=[Phase.generate])
+@given(argilla_jsonl())
+def test_argilla_nested_suggestions_are_a_models(sheet: Drawn) -> None:
+    """An Argilla dataset exported nested (a suggestion an object of its
+    ``value``, ``score`` and ``agent``, no person) reads as the flat export
+    does: the suggestion's value is the model's answer, no annotator's
+    grades (it was a second column of grades beside the responses': 'no
+    grade column found among the records' fields')."""
+    lines = [json.loads(line) for line in (sheet.text or "").splitlines()]
+    event("suggested" if "relevance.suggestion" in lines[0] else "no suggestion")
+    text = "".join(json.dumps(_nested(line)) + "\n" for line in lines)
+    code, err, report, rows = _run(sheet, ".jsonl")
+    code2, err2, report2, rows2 = _run(replace(sheet, text=text), ".jsonl")
+    assert (code2, code) == (0, 0), (err2, err)
+    assert report is not None
+    assert report2 is not None
+    several = "annotator" in report["mapping"]
+    assert {(r["query"], r["source_id"]): (_grades(r, several), r["reason"]) for r in rows2} == {
+        (r["query"], r["source_id"]): (_grades(r, several), r["reason"]) for r in rows}
+    assert report2["ranking"] == report["ranking"] == "none: judgments only"
+    answers = [c["header"] for c in report2["columns"] if c["reason"].endswith(PREDICTED)]
+    assert answers == (["suggestions.relevance.value"] if "suggestions" in text else []), answers

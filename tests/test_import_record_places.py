@@ -232,4 +232,5 @@ def test_the_headline_counts_a_json_exports_records_or_lines(tmp_path: Path) -> 
         assert f"6 judgments read in {said}: 6 imported" in import_annotations(
             path).report.headline()
         code, out, err = _run("import", str(path), "-o", str(tmp_path / "o.csv"))
-        assert code == 0 and f"6 judgments read in {said}: 6 imported" in out, err
+        assert code == 0, err
+        assert f"6 judgments read in {said}: 6 imported" in out, out

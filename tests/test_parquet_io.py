@@ -525,3 +525,27 @@ def test_a_parquet_run_compared_with_the_open_document_takes_its_grades(tmp_path
     np.testing.assert_array_equal(got.state, want.state)
     assert left == want_left
     assert left.unjudged == ("q3", "q7")  # (q3: ranked, never judged, not shown)
+
+
+@pytest.mark.parametrize("beir", [True, False])
+def test_parquet_qrels_opened_alone_are_no_run(tmp_path: Path, beir: bool) -> None:
+    """Parquet qrels opened alone (BEIR's and MTEB's query-id, corpus-id,
+    score, the score their grade; or ours, a grade) are no run: the editor
+    asks no qrels of them (it did of BEIR's, then read them as a run: "no
+    column 'query' or 'query_id' (the query of a run)"), and opening or
+    comparing with them says they are qrels, as of TREC qrels, in one line."""
+    from app.opening import needs_qrels
+    from core.io.pairs import load_against_counted
+
+    run, qrels = write(tmp_path / "r.txt", RUN), write(tmp_path / "q.txt", QRELS)
+    _, qrels_pq = as_parquet(tmp_path, run, qrels, beir=beir)
+    assert not needs_qrels(qrels_pq)
+    assert not columnar.is_parquet_run(qrels_pq)
+    shown = load_document(run, qrels=qrels)
+    for reading in (lambda: load_document(qrels_pq), lambda: load_against_counted(qrels_pq, shown)):
+        with pytest.raises(InputError) as caught:
+            reading()
+        assert str(caught.value).startswith(f"{qrels_pq}: this Parquet table looks like qrels "
+                                            "(judgments without a run), not a run or a worksheet"
+                                            ), caught.value
+        assert caught.value.hint == "give it as a run's judgments: evaluate RUN --qrels QRELS"

@@ -9,10 +9,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DISTRIBUTION", "add_installation_arguments", "installed_version"]
+from core.model.extras import DISTRIBUTION
 
-#: The distribution's name (``[project] name`` in ``pyproject.toml``).
-DISTRIBUTION = "ndcg-worksheet"
+__all__ = ["DISTRIBUTION", "add_installation_arguments", "installed_version"]
 
 
 def installed_version() -> str:

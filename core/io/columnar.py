@@ -70,7 +70,7 @@ __all__ = [
     "worksheet_from_table",
 ]
 
-#: What to install for Parquet and Arrow tables.
+#: A Parquet file's first bytes.
 _MAGIC = b"PAR1"
 
 #: Each role's columns: (what the column holds, the names it may have), in
@@ -567,8 +567,21 @@ def worksheet_from_table(table: pa.Table, file: str, conventions: Conventions | 
 
 
 def _a_run(names: list[str]) -> bool:
-    """Whether a table of the columns ``names`` is a run: a score, no grade."""
-    return "grade" not in names and "score" in names
+    """Whether a table of the columns ``names`` is a run: each of a run's
+    columns by one of its names (:data:`ROLES`), no grade. BEIR's and
+    MTEB's qrels (``query-id``, ``corpus-id``, ``score``: the score their
+    grade) are none."""
+    return "grade" not in names and all(any(n in names for n in named)
+                                        for _, named in ROLES["run"])
+
+
+def _qrels(names: list[str]) -> bool:
+    """Whether a table of the columns ``names`` is qrels: each of their
+    columns by one of its names (:data:`ROLES`: BEIR's ``query-id``,
+    ``corpus-id``, ``score``; ir_datasets' ``relevance``), not both a
+    worksheet's score and grade."""
+    return not {"score", "grade"} <= set(names) and all(
+        any(n in names for n in named) for _, named in ROLES["qrels"])
 
 
 def is_parquet_run(path: str | Path) -> bool:
@@ -607,4 +620,8 @@ def read_parquet_document(path: str | Path, conventions: Conventions | None = No
         raise InputError("this Parquet table has no grade column: it looks like a run",
                          file=str(path), column="grade",
                          hint="name its judgments with --qrels QRELS")
+    if _qrels(table.column_names):  # (read as a worksheet: "no column 'query'")
+        raise InputError(f"this Parquet table looks like qrels (judgments without a run), not a "
+                         f"run or a worksheet: {', '.join(table.column_names)}", file=str(path),
+                         hint="give it as a run's judgments: evaluate RUN --qrels QRELS")
     return worksheet_from_table(table, str(path), conventions, path.stem, rubric=rubric)

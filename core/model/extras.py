@@ -15,7 +15,8 @@ import shlex
 
 __all__ = ["DISTRIBUTION", "install_line"]
 
-#: The distribution whose metadata lists the extras.
+#: The distribution's name (``[project] name`` in ``pyproject.toml``), whose
+#: metadata lists the extras and the version (``--version``).
 DISTRIBUTION = "ndcg-worksheet"
 
 

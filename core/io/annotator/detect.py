@@ -40,6 +40,7 @@ from core.io.annotator.names import (
     combined_grade,
     drafts_header,
     gold_header,
+    model_answer,
     name_field,
     predicted_header,
 )
@@ -368,11 +369,8 @@ def _answers(table: Table, header: list[str]) -> set[int]:
     shape says nothing)."""
     out = set()
     for c, h in enumerate(header):
-        group = next((m for m in table.models if h == m or h.startswith(f"{m}.")), None)
-        if group is None:
-            if predicted_header(h):
-                out.add(c)
-        elif h == group or name_field(h[len(group) + 1:]).field == "grade":
+        group = table.model_group(h)
+        if predicted_header(h) if group is None else model_answer(group, h):
             out.add(c)
     return out
 

@@ -385,10 +385,15 @@ class Table:
     #: ``relevance.suggestion``: :func:`~core.io.annotator.records.model_groups`).
     models: tuple[str, ...] = ()
 
+    def model_group(self, header: str) -> str | None:
+        """The group of a model's work (:attr:`models`) the column ``header``
+        is a field of, told by the records' shape; None for none."""
+        return next((m for m in self.models if header == m or header.startswith(f"{m}.")), None)
+
     def modelled(self, header: str) -> bool:
         """Whether the column ``header`` is a field of a model's work
         (:attr:`models`), told by the records' shape."""
-        return any(header == m or header.startswith(f"{m}.") for m in self.models)
+        return self.model_group(header) is not None
 
     def place(self, row: int, *, lines: bool = False) -> str:
         """1-based table row ``row`` as a message names it, asked where the

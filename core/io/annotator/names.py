@@ -20,8 +20,8 @@ from core.io.headers import ALIASES, normalize
 from core.io.safety import column_letters
 
 __all__ = ["FIELD_NAMES", "Named", "bookkeeping_header", "column_annotator", "combined_grade",
-           "drafts_header", "gold_header", "models_header", "name_field", "names_grade_itself",
-           "predicted_header",
+           "drafts_header", "gold_header", "model_answer", "models_header", "name_field",
+           "names_grade_itself", "predicted_header",
            "quantity_header", "ranking_field", "wide_annotator"]
 
 
@@ -294,6 +294,23 @@ def predicted_header(header: str) -> bool:
     words = _words(header)
     return bool(set(words) & _PREDICTED) and (words[-1] in _PREDICTED
                                                or _named(header).field == "grade")
+
+
+def model_answer(group: str, header: str) -> bool:
+    """Whether ``header``, a column of the fields of a model's work
+    ``group`` (:attr:`~core.io.annotator.model.Table.models`), is the
+    model's answer: the group's own value (Argilla's flat
+    ``relevance.suggestion``, or its nested ``suggestions.relevance.value``)
+    or its field naming a grade (Label Studio's
+    ``predictions.result.value.choices``), whatever the group is named.
+
+    >>> model_answer("predictions", "predictions.result.value.choices"), model_answer(
+    ...     "q.suggestion", "q.suggestion"), model_answer("s.q", "s.q.value"), model_answer(
+    ...     "predictions", "predictions.score")
+    (True, True, True, False)
+    """
+    rest = header[len(group) + 1:]
+    return header == group or rest == "value" or name_field(rest).field == "grade"
 
 
 def models_header(header: str) -> bool:

@@ -29,6 +29,7 @@ from typing import Any
 
 from core.errors import InputError
 from core.io.annotator.model import Table, cell_text
+from core.io.annotator.names import model_answer
 from core.io.annotator.positions import LINE, RECORD, RecordPlaces
 from core.io.annotator.scales import Vocabulary
 from core.io.files import HEAD_BYTES
@@ -251,7 +252,19 @@ def records_table(text: str, name: str, encoding: str | None) -> Table:
         Vocabulary(labels, f"{key}, the choices each record lists")
         for key, labels in listed.items() if len(set(labels)) > 1),
         records=RecordPlaces(_unit(text), tuple(places), ids),
-        models=tuple(g for g, model in groups.items() if model))
+        models=_answering(groups, rows[0] if rows else []))
+
+
+def _answering(groups: dict[str, bool], header: list[Any]) -> tuple[str, ...]:
+    """The groups naming a model and no person (:func:`model_groups`) that
+    hold an answer among the columns ``header`` (its own value, a field
+    naming a grade: :func:`~core.io.annotator.names.model_answer`): a
+    model's work given with the task. A group of none is the item judged
+    (a Label Studio task's ``data`` naming the ``model_version`` that
+    ranked its document: its query and document, no model's answer)."""
+    names = [str(h) for h in header]
+    return tuple(g for g, model in groups.items() if model and any(
+        model_answer(g, h) for h in names if h == g or h.startswith(f"{g}.")))
 
 
 #: Fields naming the model that made an object (Label Studio's prediction's
