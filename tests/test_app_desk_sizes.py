@@ -15,6 +15,7 @@ from app.models.candidates import GridColumn
 from app.models.queries import QueryColumn
 from app.panels.fit import elided_headers
 from core.engine.columns import GRID_COLUMNS
+from tests.launching import held_read, windows_built
 
 #: A close that would ask gets Discard (tests/conftest.py).
 pytestmark = pytest.mark.usefixtures("never_block")
@@ -165,10 +166,7 @@ def _launched_while_read(qtbot, monkeypatch, tmp_path, screen: str):
     candidates each (URLs), the qrels judging 50 more, its read held until
     the window waits at ``screen`` (the launcher's way with a large run);
     the window once the run arrived."""
-    import threading
-
     import app.main as main_module
-    import app.opening as opening
 
     run, qrels = [], []
     for q in range(1, 4):
@@ -179,18 +177,7 @@ def _launched_while_read(qtbot, monkeypatch, tmp_path, screen: str):
                            f"{300 - r} sys")
     (tmp_path / "run.txt").write_text("\n".join(run) + "\n")
     (tmp_path / "qrels.txt").write_text("\n".join(qrels) + "\n")
-    gate = threading.Event()
-    load = opening.load
-
-    def held(path, qrels, preset=None):  # type: ignore[no-untyped-def]
-        assert gate.wait(20)
-        return load(path, qrels, preset)
-
-    monkeypatch.setattr(opening, "load", held)
-    built: list = []
-    build = main_module.build_window
-    monkeypatch.setattr(main_module, "build_window",
-                        lambda *a, **k: built.append(build(*a, **k)) or built[-1])
+    gate, built = held_read(monkeypatch), windows_built(monkeypatch)
 
     def event_loop(_app):  # type: ignore[no-untyped-def]
         (w,) = built

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QMessageBox
 from core.engine import evaluation
 from core.errors import NdcgError
 from core.model.conventions import TieRule
+from tests.launching import windows_built
 
 
 def _trec(tmp_path: Path) -> tuple[Path, Path]:
@@ -198,13 +199,10 @@ def test_the_review_docks_are_installed_while_the_run_is_read(qtbot, tmp_path, m
 
     monkeypatch.setattr(opening, "load", slow_load)
     monkeypatch.setattr(main_module, "install_review_docks", docks)
-    built = []
+    built = windows_built(monkeypatch)
     # The event loop runs until the run is shown (the window is shown while it is read).
     monkeypatch.setattr(QApplication, "exec", lambda self: qtbot.waitUntil(
         lambda: built[-1].document.n_queries == 2) or 0)
-    build = main_module.build_window
-    monkeypatch.setattr(main_module, "build_window",
-                        lambda *a, **k: built.append(build(*a, **k)) or built[-1])
     assert main_module.main([str(run), "--qrels", str(qrels)]) == 0
     (window,) = built
     qtbot.addWidget(window)

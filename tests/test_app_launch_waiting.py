@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QMessageBox
 
+from tests.launching import held_read, windows_built
 from tests.test_app_launch_open import _trec
 
 
@@ -17,27 +18,14 @@ def _launch_held(monkeypatch, tmp_path, during):  # type: ignore[no-untyped-def]
     """``app.main.main`` on a TREC run whose read waits until ``during(window,
     reading, let_go)`` (run as the event loop, the window shown) lets it go;
     the window and the read."""
-    import threading
 
     from PySide6.QtWidgets import QApplication
 
     import app.main as main_module
-    import app.opening as opening
     from app.reading_state import ReadingState
 
     run, qrels = _trec(tmp_path)
-    gate = threading.Event()
-    original_load = opening.load
-
-    def held_load(path, qrels, preset=None):  # type: ignore[no-untyped-def]
-        assert gate.wait(20)
-        return original_load(path, qrels, preset)
-
-    monkeypatch.setattr(opening, "load", held_load)
-    built: list = []
-    build = main_module.build_window
-    monkeypatch.setattr(main_module, "build_window",
-                        lambda *a, **k: built.append(build(*a, **k)) or built[-1])
+    gate, built = held_read(monkeypatch), windows_built(monkeypatch)
     states: list = []
 
     def event_loop(_app):  # type: ignore[no-untyped-def]

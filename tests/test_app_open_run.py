@@ -19,6 +19,7 @@ from app.file_formats import Origin
 from core.engine.evaluation import evaluate
 from core.io.load import load_document
 from tests.appboxes import Boxes
+from tests.launching import windows_built
 from tests.test_app_open_evaluated import _window
 from tests.test_app_sources import _ctrl
 
@@ -122,12 +123,8 @@ def _launch(monkeypatch: pytest.MonkeyPatch, qtbot: Any, argv: list[str],
     from PySide6.QtWidgets import QApplication
 
     import app.launcher as launcher
-    import app.main as main_module
 
-    built: list[Any] = []
-    build = main_module.build_window
-    monkeypatch.setattr(main_module, "build_window",
-                        lambda *a, **k: built.append(build(*a, **k)) or built[-1])
+    built = windows_built(monkeypatch)
 
     def event_loop(_app: Any) -> int:
         (window,) = built
