@@ -52,15 +52,16 @@ UNKNOWN_WORDS = frozenset({"unknown", "?", "not judged", "unjudged", "tbd", "tod
 #: beside the grades: Toloka's and Appen's ``cant_tell``, ``Can't tell``),
 #: each as :func:`_written_ways` spells it too.
 _CANNOT_TELL = ("can't judge", "cannot judge", "can't tell", "cannot tell", "unable to judge",
-                "unable to tell", "don't know")
+                "don't know")
 
 
 def _written_ways(phrase: str) -> set[str]:
-    """A phrase as people and platforms write it: words parted by spaces or
-    underscores, the apostrophe straight, curly or left out
-    (``can't tell``, ``cant_tell``, ``can’t tell``)."""
-    spellings = {phrase, phrase.replace("'", "\u2019"), phrase.replace("'", "")}
-    return spellings | {s.replace(" ", "_") for s in spellings}
+    """A phrase as people and platforms write it: the apostrophe straight,
+    curly or left out, and as a platform's choice value, words parted by
+    underscores, no apostrophe (``can't tell``, ``can’t tell``, ``cant
+    tell``, ``cant_tell``): the few the import wizard lists."""
+    bare = phrase.replace("'", "")
+    return {phrase, phrase.replace("'", "\u2019"), bare, bare.replace(" ", "_")}
 
 
 #: Texts that mean "looked at, could not be graded"; ``word: reason`` keeps a reason.
