@@ -79,6 +79,16 @@ def test_short_names_are_initials_only_where_they_read_apart() -> None:
     assert short_names(["Benjamin", "Christopher"]) == ["Benjamin", "Chr"]
 
 
+def test_a_platforms_worker_ids_are_shortened_as_written() -> None:
+    """A crowd platform's worker id, one word of letters and digits
+    (Toloka's ``a1f3c9e2b7d4``), is no name of words: its head as written,
+    never each letter and digit as initials, upper-cased (``A1F3C9E2B7D4``,
+    no shorter and an id no one wrote)."""
+    ids = ["a1f3c9e2b7d4", "5e8d0c1a9f2b", "c0ffee123abc"]
+    assert short_names(ids) == ["a1f", "5e8", "c0f"]
+    assert short_names(["a1f3c9e2b7d4", "a1f0000000ff"]) == ["a1f3c9e2b7d4", "a1f0000000ff"]
+
+
 def test_no_table_stretches_a_column_to_its_edge(qtbot: Any) -> None:
     """Each column of the three tables as wide as its contents and header
     ask, the room left blank at their right: the alpha table's last column

@@ -758,3 +758,20 @@ def _imported_with_report(sheet: Path) -> tuple[list[dict[str, str]], dict[str, 
     with open(out, newline="", encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
     return rows, json.loads(report.read_text("utf-8"))
+
+
+def test_one_control_task_is_said_in_the_singular(tmp_path: Path) -> None:
+    """A Toloka pool's assignments with one control task: its known answer's
+    column is said left out on 1 row, never '1 rows' (a new user's trial)."""
+    from core.io.annotator import import_annotations
+
+    lines = ["INPUT:query_id\tINPUT:doc\tOUTPUT:relevance\tGOLDEN:relevance\tASSIGNMENT:worker_id"]
+    lines += [f"q{q}\td{q}{d}\t{(q + d + w) % 3}\t\tw{w}" for q in range(2) for d in range(3)
+              for w in range(3)]
+    lines.append("ctrl\tc1\t2\t2\tw0")
+    path = tmp_path / "assignments.tsv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    report = import_annotations(path).report
+    golden = next(c for c in report.columns if c.header == "GOLDEN:relevance")
+    assert golden.reason == ("GOLDEN:relevance: grades on 1 row only, the known answers of "
+                             "control tasks")

@@ -143,3 +143,16 @@ def test_an_annotator_cell_outside_the_grammar_is_rejected(text: str, why: str) 
 
     with pytest.raises(Reject, match=why):
         number(text)
+
+
+def test_a_rubric_copied_with_the_hints_n_says_to_give_the_grade() -> None:
+    """The import's hint writes a label on no known scale as ``N=label``
+    (``--rubric "0=irrelevant,...,N=cant_tell"``); typed as given, the
+    refusal says N stands for the label's grade, with the entry to type."""
+    from core.errors import ConventionError
+    from core.model.conventions import Rubric
+
+    with pytest.raises(ConventionError) as caught:
+        Rubric.parse("0=irrelevant,1=partially_relevant,N=cant_tell")
+    assert str(caught.value) == ("rubric entry 'N=cant_tell' does not start with a number: "
+                                 "N stands for the grade to give 'cant_tell' (e.g. 2=cant_tell)")

@@ -228,10 +228,13 @@ def short_names(names: Sequence[str]) -> list[str]:
     "annotator 12" -> "A12", one word: its first three letters); the names
     whole where two would read alike. The full name is the header's tooltip.
     Whole, two names of 11 and 15 characters took the candidates' table past
-    the Judges dock at 1280x800 ("enjamin Okaf")."""
+    the Judges dock at 1280x800 ("enjamin Okaf"). Words are what separators
+    part: a platform's worker id, letters and digits in one word
+    (``a1f3c9e2b7d4``), is one, its head as written (read as words at each
+    change of letter and digit, it headed its column ``A1F3C9E2B7D4``)."""
     short = []
     for name in names:
-        words = re.findall(r"[^\W\d_]+|\d+", name)
+        words = re.findall(r"[^\W_]+", name)
         if len(name) <= NAME_SHOWN or not words:
             short.append(name)
         elif len(words) == 1:

@@ -48,11 +48,27 @@ __all__ = [
 
 #: Texts (compared case-insensitively, blank too) that mean "not graded yet".
 UNKNOWN_WORDS = frozenset({"unknown", "?", "not judged", "unjudged", "tbd", "todo"})
+#: The phrases of an annotator who could not tell (a crowd task's choice
+#: beside the grades: Toloka's and Appen's ``cant_tell``, ``Can't tell``),
+#: each as :func:`_written_ways` spells it too.
+_CANNOT_TELL = ("can't judge", "cannot judge", "can't tell", "cannot tell", "unable to judge",
+                "don't know")
+
+
+def _written_ways(phrase: str) -> set[str]:
+    """A phrase as people and platforms write it: the apostrophe straight,
+    curly or left out, and as a platform's choice value, words parted by
+    underscores, no apostrophe (``can't tell``, ``can’t tell``, ``cant
+    tell``, ``cant_tell``): the few the import wizard lists."""
+    bare = phrase.replace("'", "")
+    return {phrase, phrase.replace("'", "\u2019"), bare, bare.replace(" ", "_")}
+
+
 #: Texts that mean "looked at, could not be graded"; ``word: reason`` keeps a reason.
 UNRATEABLE_WORDS = frozenset({
     "unrateable", "unratable", "n/a", "na", "#n/a", "-", "skip", "skipped",
-    "not rateable", "not ratable", "cannot judge", "can't judge",
-})
+    "not rateable", "not ratable",
+}.union(*map(_written_ways, _CANNOT_TELL)))
 
 
 class GradeState(IntEnum):

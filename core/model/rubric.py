@@ -27,6 +27,16 @@ class RubricGrade:
     label: str = ""
 
 
+def _placeholder(value: str, label: str, before: list[RubricGrade]) -> str:
+    """Where an entry's number is the import hint's placeholder ``N``
+    (``N=cant_tell``, copied as given), what to type: the next whole grade
+    after those before it."""
+    if value.strip() != "N" or not label.strip():
+        return ""
+    grade = int(max((g.value for g in before), default=-1)) + 1
+    return f": N stands for the grade to give {label.strip()!r} (e.g. {grade}={label.strip()})"
+
+
 @dataclass(frozen=True)
 class Rubric:
     """The permitted grades; grades outside it are flagged, not dropped.
@@ -61,6 +71,7 @@ class Rubric:
             except ValueError as exc:
                 raise ConventionError(
                     f"rubric entry {part!r} does not start with a number"
+                    + _placeholder(value, label, grades)
                 ) from exc
         return cls(tuple(grades))
 

@@ -33,6 +33,7 @@ from core.io.annotator.names import drafts_header, name_field
 from core.io.annotator.profile import Profile
 from core.io.headers import normalize
 from core.io.row_kinds import KINDS
+from core.model.numbers import counted
 
 __all__ = ["KINDS", "Flag", "column_statuses", "drafts_flag", "find_flags", "flagged_rows",
            "marked_text", "status_kind", "status_like"]
@@ -155,8 +156,8 @@ def find_flags(profiles: list[Profile], used: set[int], grade: int | None,
                 f"{m} marks {KINDS[marks[m]]}" for m in sorted(marks))))
         elif grade is not None and p.graded and 0 < p.fill < 0.9 and _hint(p.name) == "control":
             flags.append((p.col, "control", "filled"))
-            reasons.append(("skip", f"{p.shown()}: grades on {p.filled} rows only, the known "
-                            f"answers of control tasks"))
+            reasons.append(("skip", f"{p.shown()}: grades on {counted(p.filled, 'row')} only, "
+                            f"the known answers of control tasks"))
     gp = next((p for p in profiles if p.col == grade), None)
     skips = sorted({t for t in gp.texts if t.casefold() in _SKIP_MARKS}) if gp else []
     if gp is not None and skips and any(t and t.casefold() not in _SKIP_MARKS
