@@ -227,3 +227,52 @@ def test_the_reasons_are_read_once_a_sheet_not_once_a_batch(
         assert [r[27] for r in rows[1:]] == [
             "declined by 2 annotators" if int(r[1][1:]) % 10 == 1 else "" for r in rows[1:]]
     assert looked[1] == looked[0], looked
+
+
+def test_a_persons_comment_on_the_reason_column_is_kept(tmp_path: Path) -> None:
+    """A reviewer's comment on a "why no grade" cell (AB3, d2's) and on its
+    header is written again on that cell by the next save, beside their
+    comment on B3 and their own column (AC); where a later save writes no
+    reason column (d2 graded since), the comment goes on d2's grade cell
+    (F3), after the comment already there, never lost, never on their
+    column that moves back to AB. Before, AB's comments were skipped with
+    the column's cells, without a word."""
+    from openpyxl.comments import Comment
+
+    path = tmp_path / "book.xlsx"
+    session = Worksheet(_marked(tmp_path))
+    export_workbook(evaluate(session.document), path)
+    wb = _openpyxl(path)
+    ws = wb[SHEETS["candidates"]]
+    ws["AB3"].comment = Comment("declined twice: ask Ben", "eve")
+    ws["AB1"].comment = Comment("filled by the export", "eve")
+    ws["B3"].comment = Comment("a duplicate of d1?", "eve")
+    ws["F3"].comment = Comment("look again", "eve")
+    ws["AC1"] = "mine"
+    ws["AC3"] = "x"
+    wb.save(path)
+
+    export_workbook(evaluate(session.document), path, keep=additions_to_keep(path))
+    ws = _openpyxl(path)[SHEETS["candidates"]]
+    assert _note(ws, "AB3") == "declined twice: ask Ben"
+    assert _note(ws, "AB1") == "filled by the export"
+    assert _note(ws, "B3") == "a duplicate of d1?"
+    assert (ws["AB3"].value, ws["AC1"].value, ws["AC3"].value) == (WHY[1], "mine", "x")
+    assert (_note(ws, "AC3"), _note(ws, "AC1")) == (None, None)
+
+    d2, d3 = (int(np.flatnonzero(session.document.source_id == s)[0]) for s in ("d2", "d3"))
+    session.apply(SetGrades.of([d2, d3], [GradeValue.typed(1.0, GradeState.NUMBER)] * 2,
+                               who="ana"))
+    export_workbook(evaluate(session.document), path, keep=additions_to_keep(path))
+    ws = _openpyxl(path)[SHEETS["candidates"]]
+    assert (ws["AB1"].value, ws["AB3"].value) == ("mine", "x")  # no reason column
+    assert (_note(ws, "AB3"), _note(ws, "AB1")) == (None, None)
+    assert _note(ws, "F3") == "look again\n\ndeclined twice: ask Ben"
+    assert _note(ws, "F1") == "filled by the export"
+    assert _note(ws, "B3") == "a duplicate of d1?"
+
+
+def _note(ws: Any, ref: str) -> str | None:
+    """The text of the comment on cell ``ref`` of ``ws`` (None: none)."""
+    got = ws[ref].comment
+    return None if got is None else str(got.text)
