@@ -324,3 +324,34 @@ def test_a_comment_in_an_ods_is_said_not_kept(tmp_path: Path) -> None:
     said = additions_to_keep(path).not_carried
     assert len(said) == 1
     assert "comments on Candidates cells (AB3, B4;" in said[0]
+
+
+@pytest.mark.libreoffice
+@pytest.mark.parametrize("suffix", [".xlsx", ".ods"])
+def test_a_comment_libreoffice_adds_on_the_reason_column(tmp_path: Path, suffix: str) -> None:
+    """A reviewer opens the workbook in LibreOffice, comments on d2's "why no
+    grade" cell (AB3) and on B3, and saves it; our next save keeps both
+    comments in an .xlsx, the reason column's on it again, and names both
+    cells among what it cannot keep in an .ods (whose comments calamine
+    does not read), never the export's own on F3."""
+    from tests.libreoffice import edit
+
+    first = tmp_path / f"first{suffix}"
+    export_workbook(evaluate(_marked(tmp_path)), first)
+    path = tmp_path / f"book{suffix}"
+    edit([(first, path, [
+        {"op": "comment", "sheet": SHEETS["candidates"], "cell": "AB3",
+         "text": "declined twice: ask Ben"},
+        {"op": "comment", "sheet": SHEETS["candidates"], "cell": "B3", "text": "a duplicate?"},
+    ])])
+    keep = additions_to_keep(path)
+    export_workbook(evaluate(read_workbook(path)), path, keep=keep)
+    assert [r[27] for r in _candidates(path)[1:]] == WHY
+    if suffix == ".ods":
+        assert [s for s in keep.not_carried if s.startswith("comments on")] == [
+            "comments on Candidates cells (B3, AB3; an .ods's comments are not read: copy "
+            "them into a column of your own to keep them)"]
+        return
+    assert keep.not_carried == []
+    ws = _openpyxl(path)[SHEETS["candidates"]]
+    assert (_note(ws, "AB3"), _note(ws, "B3")) == ("declined twice: ask Ben", "a duplicate?")
