@@ -7,7 +7,8 @@ not) and the Candidates sheet's columns to the right of ours (from column
 AB), each keyed by the candidate of its row (query and source id). calamine
 gives values only, so a formula of theirs is kept as its last result and
 their formats, widths, merged cells and comments are not read; each
-workbook with additions says so in :attr:`Additions.not_carried`.
+workbook with additions says so in :attr:`Additions.not_carried`, and
+names the Candidates cells holding a person's comment (:func:`_their_notes`).
 
 Whether the file is ours is told by
 :func:`core.io.workbook.reader.is_own_workbook` for both formats.
