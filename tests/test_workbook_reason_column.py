@@ -227,3 +227,131 @@ def test_the_reasons_are_read_once_a_sheet_not_once_a_batch(
         assert [r[27] for r in rows[1:]] == [
             "declined by 2 annotators" if int(r[1][1:]) % 10 == 1 else "" for r in rows[1:]]
     assert looked[1] == looked[0], looked
+
+
+def test_a_persons_comment_on_the_reason_column_is_kept(tmp_path: Path) -> None:
+    """A reviewer's comment on a "why no grade" cell (AB3, d2's) and on its
+    header is written again on that cell by the next save, beside their
+    comment on B3 and their own column (AC); where a later save writes no
+    reason column (d2 graded since), the comment goes on d2's grade cell
+    (F3), after the comment already there, never lost, never on their
+    column that moves back to AB. Before, AB's comments were skipped with
+    the column's cells, without a word."""
+    from openpyxl.comments import Comment
+
+    path = tmp_path / "book.xlsx"
+    session = Worksheet(_marked(tmp_path))
+    export_workbook(evaluate(session.document), path)
+    wb = _openpyxl(path)
+    ws = wb[SHEETS["candidates"]]
+    ws["AB3"].comment = Comment("declined twice: ask Ben", "eve")
+    ws["AB1"].comment = Comment("filled by the export", "eve")
+    ws["B3"].comment = Comment("a duplicate of d1?", "eve")
+    ws["F3"].comment = Comment("look again", "eve")
+    ws["AC1"] = "mine"
+    ws["AC3"] = "x"
+    wb.save(path)
+
+    export_workbook(evaluate(session.document), path, keep=additions_to_keep(path))
+    ws = _openpyxl(path)[SHEETS["candidates"]]
+    assert _note(ws, "AB3") == "declined twice: ask Ben"
+    assert _note(ws, "AB1") == "filled by the export"
+    assert _note(ws, "B3") == "a duplicate of d1?"
+    assert (ws["AB3"].value, ws["AC1"].value, ws["AC3"].value) == (WHY[1], "mine", "x")
+    assert (_note(ws, "AC3"), _note(ws, "AC1")) == (None, None)
+
+    d2, d3 = (int(np.flatnonzero(session.document.source_id == s)[0]) for s in ("d2", "d3"))
+    session.apply(SetGrades.of([d2, d3], [GradeValue.typed(1.0, GradeState.NUMBER)] * 2,
+                               who="ana"))
+    export_workbook(evaluate(session.document), path, keep=additions_to_keep(path))
+    ws = _openpyxl(path)[SHEETS["candidates"]]
+    assert (ws["AB1"].value, ws["AB3"].value) == ("mine", "x")  # no reason column
+    assert (_note(ws, "AB3"), _note(ws, "AB1")) == (None, None)
+    assert _note(ws, "F3") == "look again\n\ndeclined twice: ask Ben"
+    assert _note(ws, "F1") == "filled by the export"
+    assert _note(ws, "B3") == "a duplicate of d1?"
+
+
+def _note(ws: Any, ref: str) -> str | None:
+    """The text of the comment on cell ``ref`` of ``ws`` (None: none)."""
+    got = ws[ref].comment
+    return None if got is None else str(got.text)
+
+
+def _annotate_ods(path: Path, cell: tuple[int, int], text: str) -> None:
+    """Put a person's comment (an annotation, as LibreOffice writes one) on
+    the Candidates cell at ``cell`` (0-based row and column) of the .ods."""
+    import zipfile
+
+    from lxml import etree
+
+    ns = {"table": "urn:oasis:names:tc:opendocument:xmlns:table:1.0",
+          "office": "urn:oasis:names:tc:opendocument:xmlns:office:1.0",
+          "text": "urn:oasis:names:tc:opendocument:xmlns:text:1.0",
+          "dc": "http://purl.org/dc/elements/1.1/"}
+    with zipfile.ZipFile(path) as z:
+        parts = {n: z.read(n) for n in z.namelist()}
+    root = etree.fromstring(parts["content.xml"])
+    table = root.find(f".//table:table[@table:name='{SHEETS['candidates']}']", ns)
+    row = table.findall(".//table:table-row", ns)[cell[0]]
+    col = 0
+    for found in row.findall("table:table-cell", ns):
+        if col == cell[1]:
+            break
+        col += int(found.get(f"{{{ns['table']}}}number-columns-repeated", "1"))
+    assert col == cell[1]  # a cell of its own (the export writes the reason cells)
+    note = etree.Element(f"{{{ns['office']}}}annotation")
+    etree.SubElement(note, f"{{{ns['dc']}}}creator").text = "eve"
+    etree.SubElement(note, f"{{{ns['text']}}}p").text = text
+    found.insert(0, note)
+    parts["content.xml"] = etree.tostring(root, xml_declaration=True, encoding="UTF-8")
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr(zipfile.ZipInfo("mimetype"), parts.pop("mimetype"))
+        for name, data in parts.items():
+            z.writestr(name, data, zipfile.ZIP_DEFLATED)
+
+
+def test_a_comment_in_an_ods_is_said_not_kept(tmp_path: Path) -> None:
+    """calamine reads no comment of an .ods: a person's comment on a "why no
+    grade" cell (AB3) or on B3 cannot be kept by the next save, and the
+    save says which (before, nothing was said where nothing else was
+    added); the export's own comments on unknown grades are not named."""
+    path = tmp_path / "book.ods"
+    export_workbook(evaluate(_marked(tmp_path)), path)
+    assert additions_to_keep(path).not_carried == []  # the export's own notes (F3) are no loss
+    _annotate_ods(path, (2, 27), "declined twice: ask Ben")
+    _annotate_ods(path, (3, 1), "a duplicate?")
+    said = additions_to_keep(path).not_carried
+    assert len(said) == 1
+    assert "comments on Candidates cells (AB3, B4;" in said[0]
+
+
+@pytest.mark.libreoffice
+@pytest.mark.parametrize("suffix", [".xlsx", ".ods"])
+def test_a_comment_libreoffice_adds_on_the_reason_column(tmp_path: Path, suffix: str) -> None:
+    """A reviewer opens the workbook in LibreOffice, comments on d2's "why no
+    grade" cell (AB3) and on B3, and saves it; our next save keeps both
+    comments in an .xlsx, the reason column's on it again, and names both
+    cells among what it cannot keep in an .ods (whose comments calamine
+    does not read), never the export's own on F3."""
+    from tests.libreoffice import edit
+
+    first = tmp_path / f"first{suffix}"
+    export_workbook(evaluate(_marked(tmp_path)), first)
+    path = tmp_path / f"book{suffix}"
+    edit([(first, path, [
+        {"op": "comment", "sheet": SHEETS["candidates"], "cell": "AB3",
+         "text": "declined twice: ask Ben"},
+        {"op": "comment", "sheet": SHEETS["candidates"], "cell": "B3", "text": "a duplicate?"},
+    ])])
+    keep = additions_to_keep(path)
+    export_workbook(evaluate(read_workbook(path)), path, keep=keep)
+    assert [r[27] for r in _candidates(path)[1:]] == WHY
+    if suffix == ".ods":
+        assert [s for s in keep.not_carried if s.startswith("comments on")] == [
+            "comments on Candidates cells (B3, AB3; an .ods's comments are not read: copy "
+            "them into a column of your own to keep them)"]
+        return
+    assert keep.not_carried == []
+    ws = _openpyxl(path)[SHEETS["candidates"]]
+    assert (_note(ws, "AB3"), _note(ws, "B3")) == ("declined twice: ask Ben", "a duplicate?")

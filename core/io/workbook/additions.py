@@ -341,6 +341,8 @@ def _candidate_additions(ws: Any, cached: dict[tuple[int, int], Any],
             col = c.column - 1
             if ours and col >= REASON_COLUMN:  # read as though the reason column were not there
                 if col == REASON_COLUMN:
+                    if _reason_comment(out, c, r, key):
+                        stray.append(c.coordinate)
                     continue
                 c = _Moved(c, col - 1)
                 col -= 1
@@ -373,6 +375,21 @@ def _candidate_additions(ws: Any, cached: dict[tuple[int, int], Any],
         more = f" and {len(stray) - 3} more" if len(stray) > 3 else ""
         lost.append(f"Candidates cells on rows of no candidate: {', '.join(stray[:3])}{more}")
     return out, lost
+
+
+def _reason_comment(out: CandidateAdditions, c: Any, r: int, key: Key | None) -> bool:
+    """Keep a person's comment on the export's reason column (its cell is
+    the export's, written again), apart from their own columns' comments
+    (:attr:`CandidateAdditions.reason_comments`); True where it is on a
+    row of no candidate (not kept: said with the other such cells)."""
+    note = _comment(c, 0)
+    if note is None:
+        return False
+    if r == 0:
+        out.reason_header_comments.append(note)
+    elif key is not None:
+        out.reason_comments.setdefault(key, []).append(note)
+    return r > 0 and key is None
 
 
 class _Moved:
@@ -596,6 +613,9 @@ def merge_additions(found: list[Additions]) -> Additions:
             have.extend(cell for cell in cells if cell.col not in cols)
         for key, notes in add.candidates.comments.items():
             c.comments.setdefault(key, []).extend(notes)
+        c.reason_header_comments.extend(add.candidates.reason_header_comments)
+        for key, notes in add.candidates.reason_comments.items():
+            c.reason_comments.setdefault(key, []).extend(notes)
         out.not_carried.extend(f"{add.source}: {what}" for what in add.not_carried)
     return out
 

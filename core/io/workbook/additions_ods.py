@@ -7,7 +7,8 @@ not) and the Candidates sheet's columns to the right of ours (from column
 AB), each keyed by the candidate of its row (query and source id). calamine
 gives values only, so a formula of theirs is kept as its last result and
 their formats, widths, merged cells and comments are not read; each
-workbook with additions says so in :attr:`Additions.not_carried`.
+workbook with additions says so in :attr:`Additions.not_carried`, and
+names the Candidates cells holding a person's comment (:func:`_their_notes`).
 
 Whether the file is ours is told by
 :func:`core.io.workbook.reader.is_own_workbook` for both formats.
@@ -16,6 +17,7 @@ Whether the file is ours is told by
 from __future__ import annotations
 
 import datetime
+import re
 import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,7 +26,8 @@ from typing import Any
 
 from core.errors import InputError
 from core.io.calamine_book import calamine_book
-from core.io.safety import check_ods
+from core.io.safety import check_ods, column_letters
+from core.io.safety.parts import iter_events
 from core.io.stop import LINES, Stopped, waited
 from core.io.stop import check as check_stopped
 from core.io.workbook.additions_types import (
@@ -38,13 +41,14 @@ from core.io.workbook.additions_types import (
     our_sheets,
     reasons_written,
 )
-from core.io.workbook.layout import REASON_COLUMN, SHEETS
+from core.io.workbook.layout import GRADE_COLUMN, REASON_COLUMN, SHEETS
 from core.io.workbook.record import file_headers
 from core.io.workbook.record_columns import (
     header_columns,
     metadata_annotators,
     record_rows,
 )
+from core.model.grades import is_unknown_note
 
 __all__ = ["read_ods_additions"]
 
@@ -166,4 +170,70 @@ def read_ods_additions(path: str | Path) -> Additions:
                 out.sheets.append(sheet)
     if out:
         out.not_carried.append(VALUES_ONLY)
+    notes = _their_notes(path, SHEETS["candidates"])
+    if notes:
+        more = f" and {len(notes) - 3} more" if len(notes) > 3 else ""
+        out.not_carried.append(
+            f"comments on Candidates cells ({', '.join(notes[:3])}{more}; an .ods's comments "
+            "are not read: copy them into a column of your own to keep them)")
+    return out
+
+
+_ANNOTATION = re.compile(rb"<office:annotation[\s>]")
+_OURS = b"<dc:creator>NDCG Worksheet</dc:creator>"
+_NS = {"table": "urn:oasis:names:tc:opendocument:xmlns:table:1.0",
+       "office": "urn:oasis:names:tc:opendocument:xmlns:office:1.0",
+       "text": "urn:oasis:names:tc:opendocument:xmlns:text:1.0",
+       "dc": "http://purl.org/dc/elements/1.1/"}
+
+
+def _tag(prefix: str, name: str) -> str:
+    return f"{{{_NS[prefix]}}}{name}"
+
+
+def _their_notes(path: Path, sheet: str) -> list[str]:
+    """The cells of ``sheet`` holding a comment (an annotation) of a
+    person's, as A1 references: calamine reads none, so the next save
+    cannot keep them, and says so (a comment on the export's reason
+    column, AB, as much as on B3). The export's own, on an unknown grade
+    (:func:`~core.model.grades.is_unknown_note`), are not theirs. The
+    content is parsed only where it holds annotations besides the
+    export's."""
+    with zipfile.ZipFile(path) as z:
+        data = z.read("content.xml")
+    if len(_ANNOTATION.findall(data)) == data.count(_OURS):
+        return []
+    import io
+
+    out: list[str] = []
+    inside, row, col, at = False, 0, 0, 0
+    text: list[str] | None = None  # an annotation's paragraphs, within one
+    rows, cols = _tag("table", "number-rows-repeated"), _tag("table", "number-columns-repeated")
+    cells = {_tag("table", "table-cell"), _tag("table", "covered-table-cell")}
+    for event, el in iter_events(io.BytesIO(data), ("start", "end"), file=str(path),
+                                 part="content.xml"):
+        if el.tag == _tag("table", "table"):
+            inside = event == "start" and el.get(_tag("table", "name")) == sheet
+        elif not inside:
+            continue
+        elif el.tag == _tag("table", "table-row"):
+            if event == "start":
+                col = 0
+            else:
+                row += int(el.get(rows, "1"))
+        elif el.tag in cells:
+            if event == "start":
+                at = col
+            else:
+                col += int(el.get(cols, "1"))
+        elif el.tag == _tag("office", "annotation"):
+            if event == "start":
+                text = []
+            else:
+                said = "\n".join(text or [])
+                if not (column_letters(at + 1) == GRADE_COLUMN and is_unknown_note(said)):
+                    out.append(f"{column_letters(at + 1)}{row + 1}")
+                text = None
+        elif event == "end" and text is not None and el.tag == _tag("text", "p"):
+            text.append("".join(el.itertext()))
     return out

@@ -11,7 +11,9 @@ from typing import Any
 
 from core.io.workbook.layout import (
     CANDIDATE_COLUMNS,
+    COLUMN_INDEX,
     COMPARISON_SHEETS,
+    REASON_COLUMN,
     REASON_HEADER,
     SHEETS,
 )
@@ -142,10 +144,17 @@ class CandidateAdditions:
     comments: dict[Key, list[Comment]] = field(default_factory=dict)
     #: Solid fills a person gave our cells (column, RRGGBB), by candidate.
     fills: dict[Key, list[tuple[int, str]]] = field(default_factory=dict)
+    #: A person's comments on the export's reason column (its header's
+    #: first), by candidate: held apart from ``comments``, since a person's
+    #: first column is read as that column too (:func:`reasons_written`);
+    #: :func:`shifted` puts them back on it, or on the grade where the next
+    #: save writes no reason column.
+    reason_header_comments: list[Comment] = field(default_factory=list)
+    reason_comments: dict[Key, list[Comment]] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
         return bool(self.header or self.header_comments or self.cells or self.comments
-                    or self.fills)
+                    or self.fills or self.reason_header_comments or self.reason_comments)
 
 
 def reasons_written(header: Any) -> bool:
@@ -161,20 +170,44 @@ def reasons_written(header: Any) -> bool:
 def shifted(add: CandidateAdditions, by: int) -> CandidateAdditions:
     """``add`` with a person's columns (from :data:`FIRST_ADDED_COLUMN` on:
     their header, widths, cells and the comments on them) ``by`` columns to
-    the right; comments and fills on our columns stay."""
-    if not by:
-        return add
-
+    the right (1 where the save writes the reason column); comments and
+    fills on our columns stay. A person's comments on the reason column go
+    back on it, or, where the save writes none (no grade has a reason any
+    more), on the grade they were about (:func:`_on_grade`)."""
     def col(c: int) -> int:
         return c + by if c >= FIRST_ADDED_COLUMN else c
 
+    if by:
+        header_comments = [replace(n, col=col(n.col)) for n in add.header_comments]
+        header_comments += [replace(n, col=REASON_COLUMN) for n in add.reason_header_comments]
+        comments = {k: [replace(n, col=col(n.col)) for n in v] for k, v in add.comments.items()}
+        for k, v in add.reason_comments.items():
+            comments.setdefault(k, []).extend(replace(n, col=REASON_COLUMN) for n in v)
+    else:
+        header_comments = _on_grade(add.header_comments, add.reason_header_comments)
+        comments = dict(add.comments)
+        for k, v in add.reason_comments.items():
+            comments[k] = _on_grade(add.comments.get(k, []), v)
     return CandidateAdditions(
         header=[replace(c, col=col(c.col)) for c in add.header],
-        header_comments=[replace(n, col=col(n.col)) for n in add.header_comments],
+        header_comments=header_comments,
         widths={col(c): w for c, w in add.widths.items()},
         cells={k: [replace(c, col=col(c.col)) for c in v] for k, v in add.cells.items()},
-        comments={k: [replace(n, col=col(n.col)) for n in v] for k, v in add.comments.items()},
-        fills=add.fills)
+        comments=comments, fills=add.fills)
+
+
+def _on_grade(notes: list[Comment], moved: list[Comment]) -> list[Comment]:
+    """``notes`` (one row's) with the comments ``moved`` from the reason
+    column put on the grade cell, after the text of a comment already there
+    (a cell holds one comment)."""
+    if not moved:
+        return notes
+    grade = COLUMN_INDEX["current grade"]
+    there = [n for n in notes if n.col == grade]
+    text = "\n\n".join(n.text for n in [*there, *moved])
+    author = next((n.author for n in [*there, *moved] if n.author), "")
+    return [n for n in notes if n.col != grade] + [
+        Comment(moved[0].row, grade, text, author)]
 
 
 @dataclass
@@ -214,6 +247,8 @@ class Additions:
         out.candidates.comments = _beyond(mine.comments, kept.comments,
                                           lambda x: (x.col, x.text))
         out.candidates.fills = _beyond(mine.fills, kept.fills, lambda x: x)
+        out.candidates.reason_comments = _beyond(mine.reason_comments, kept.reason_comments,
+                                                 lambda x: x.text)
         return out
 
     def summary(self) -> str:
@@ -224,7 +259,8 @@ class Additions:
             cell.col for cells in c.cells.values() for cell in cells}
         if added:
             parts.append(counted(len(added), "added Candidates column"))
-        n = sum(len(v) for v in c.comments.values()) + len(c.header_comments)
+        n = sum(len(v) for v in [*c.comments.values(), *c.reason_comments.values()]) + len(
+            c.header_comments) + len(c.reason_header_comments)
         if n:
             parts.append(counted(n, "Candidates comment"))
         n = sum(len(v) for v in c.fills.values())
