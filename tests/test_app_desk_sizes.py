@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication
 from app.main import build_window
 from app.models.candidates import GridColumn
 from app.models.queries import QueryColumn
-from app.panels.fit import elided_headers
+from app.panels.fit import elided_headers, text_margins
 from core.engine.columns import GRID_COLUMNS
 
 #: A close that would ask gets Discard (tests/conftest.py).
@@ -316,3 +316,45 @@ def test_the_navigator_says_each_status_once(qtbot, screen):
     assert unresolved  # (every third candidate unjudged)
     w.session.mark_saved()
 
+
+@pytest.mark.parametrize("screen", ["1366x768", "1920x1080"])
+def test_the_audit_logs_ids_keep_a_line(qtbot, screen):
+    """A grade typed on a 40-character URL's row: the audit log's Query and
+    Source cells wrapped the ids at their slashes onto two lines
+    ("https://docs.example.com/queries/" over "q-00000", seen under Xvfb
+    at 1366x768 and 1920x1080), the row a line high: each id now keeps a
+    line, cut in its middle where its column has not the room (whole on
+    hover). Fails before (two lines)."""
+    from PySide6.QtGui import QFontMetrics
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    from app.models.audit import AuditColumn
+    from tests.conftest import doc_of
+
+    w = build_window(None)
+    qtbot.addWidget(w)
+    w.show()
+    # (the query ids 40-character URLs too: https://docs.example.com/queries/q-00000)
+    w.set_document(doc_of([(f"https://docs.example.com/queries/q-{q[1:]:0>5}", *rest)
+                           for q, *rest in _url_rows()]))
+    w.workplace.reset(QRect(0, 0, *map(int, screen.split("x"))))
+    _settle(qtbot, w)
+    w.grid.setFocus()
+    qtbot.keyClick(w.grid, Qt.Key.Key_2)
+    _settle(qtbot, w)
+    log = w.audit_view
+    assert log.model().rowCount() == 1
+    wrap = QStyleOptionViewItem.ViewItemFeature.WrapText
+    for column in (AuditColumn.QUERY, AuditColumn.SOURCE):
+        index = log.model().index(0, column)
+        assert len(str(index.data(Qt.ItemDataRole.ToolTipRole))) >= 40
+        option = QStyleOptionViewItem()
+        log.initViewItemOption(option)
+        option.rect = log.visualRect(index)
+        log.itemDelegateForIndex(index).initStyleOption(option, index)
+        flags = int(Qt.TextFlag.TextWordWrap) if option.features & wrap else 0
+        metrics = QFontMetrics(option.font)
+        room = option.rect.width() - text_margins(log)
+        box = metrics.boundingRect(0, 0, room, 1 << 20, flags, option.text)
+        assert box.height() <= metrics.lineSpacing(), (column.name, option.text)
+    w.session.mark_saved()
