@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication
 from app.main import build_window
 from app.models.candidates import GridColumn
 from app.models.queries import QueryColumn
-from app.panels.fit import elided_headers
+from app.panels.fit import elided_headers, text_margins
 from core.engine.columns import GRID_COLUMNS
 from tests.launching import held_read, windows_built
 
@@ -53,7 +53,7 @@ def _urls_window(qtbot, screen: str):
     w.set_document(dataclasses.replace(doc, query_texts={
         q: f"How do I renew a passport that expired while I was living abroad ({q})?"
         for q in doc.query_ids}))
-    w.workplace.reset(SCREENS[screen])
+    w.workplace.reset(SCREENS.get(screen, QRect(0, 0, *map(int, screen.split("x")))))
     _settle(qtbot, w)
     w.fit_columns()
     _settle(qtbot, w)
@@ -257,4 +257,91 @@ def test_tab_from_the_query_list_goes_on_to_the_grid(qtbot, screen):
     nav.setFocus()
     qtbot.keyClick(nav, Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
     assert QApplication.focusWidget() is list(w.navigator.status_boxes.values())[-1]
+    w.session.mark_saved()
+
+
+def _painted(view, row: int, column: int) -> str:
+    """The text a navigator cell paints (its delegate's, fitted to its rect)."""
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    index = view.model().index(row, column)
+    option = QStyleOptionViewItem()
+    view.initViewItemOption(option)
+    option.rect = view.visualRect(index)
+    view.itemDelegateForIndex(index).initStyleOption(option, index)
+    return option.text
+
+
+@pytest.mark.parametrize("screen", ["1280x800", "1366x768", "1920x1080"])
+def test_the_navigator_says_each_status_once(qtbot, screen):
+    """Beside 40-character URLs the navigator's NDCG column says a status
+    other than ok in words ("unres.") and, where the side column has the
+    room for it (1920x1080), its Status column said it again ("unres. |
+    unres." on every unresolved row, seen under Xvfb): the NDCG cell is
+    left empty where the Status column is shown, and says the status where
+    that column is hidden (1280x800, 1366x768), so each query's status
+    reads in one cell. Fails before at 1920x1080 (two cells)."""
+    from app.models.looks import STATUS_LOOK
+    from core.engine.evaluation import Status
+
+    w = _urls_window(qtbot, screen)
+    nav, model = w.navigator.view, w.navigator.model
+    forms = {form for status, look in STATUS_LOOK.items() if status is not Status.OK
+             for form in (look.label, look.text, look.short, look.symbol)}
+    shown = [c for c in (QueryColumn.NDCG, QueryColumn.STATUS) if not nav.isColumnHidden(c)]
+    unresolved = 0
+    for row in range(nav.model().rowCount()):
+        q = w.navigator.proxy.mapToSource(nav.model().index(row, 0)).row()
+        status = model.evaluation.query_status(q)
+        said = [_painted(nav, row, c) for c in shown]
+        if status is Status.OK:
+            assert not forms & set(said), said
+            continue
+        unresolved += status is Status.UNRESOLVED
+        assert [s for s in said if s in forms] == [s for s in said if s], said
+        assert len([s for s in said if s]) == 1, (screen, said)
+    assert unresolved  # (every third candidate unjudged)
+    w.session.mark_saved()
+
+
+@pytest.mark.parametrize("screen", ["1366x768", "1920x1080"])
+def test_the_audit_logs_ids_keep_a_line(qtbot, screen):
+    """A grade typed on a 40-character URL's row: the audit log's Query and
+    Source cells wrapped the ids at their slashes onto two lines
+    ("https://docs.example.com/queries/" over "q-00000", seen under Xvfb
+    at 1366x768 and 1920x1080), the row a line high: each id now keeps a
+    line, cut in its middle where its column has not the room (whole on
+    hover). Fails before (two lines)."""
+    from PySide6.QtGui import QFontMetrics
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    from app.models.audit import AuditColumn
+    from tests.conftest import doc_of
+
+    w = build_window(None)
+    qtbot.addWidget(w)
+    w.show()
+    # (the query ids 40-character URLs too: https://docs.example.com/queries/q-00000)
+    w.set_document(doc_of([(f"https://docs.example.com/queries/q-{q[1:]:0>5}", *rest)
+                           for q, *rest in _url_rows()]))
+    w.workplace.reset(QRect(0, 0, *map(int, screen.split("x"))))
+    _settle(qtbot, w)
+    w.grid.setFocus()
+    qtbot.keyClick(w.grid, Qt.Key.Key_2)
+    _settle(qtbot, w)
+    log = w.audit_view
+    assert log.model().rowCount() == 1
+    wrap = QStyleOptionViewItem.ViewItemFeature.WrapText
+    for column in (AuditColumn.QUERY, AuditColumn.SOURCE):
+        index = log.model().index(0, column)
+        assert len(str(index.data(Qt.ItemDataRole.ToolTipRole))) >= 40
+        option = QStyleOptionViewItem()
+        log.initViewItemOption(option)
+        option.rect = log.visualRect(index)
+        log.itemDelegateForIndex(index).initStyleOption(option, index)
+        flags = int(Qt.TextFlag.TextWordWrap) if option.features & wrap else 0
+        metrics = QFontMetrics(option.font)
+        room = option.rect.width() - text_margins(log)
+        box = metrics.boundingRect(0, 0, room, 1 << 20, flags, option.text)
+        assert box.height() <= metrics.lineSpacing(), (column.name, option.text)
     w.session.mark_saved()

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.accessibility import label_control, tab_passes
-from app.delegates import GradeWordsDelegate, NumberDelegate
+from app.delegates import GradeWordsDelegate, IdDelegate, NumberDelegate
 from app.models.audit import AuditColumn, AuditModel
 from app.panels.fit import fit_columns, header_widths, measured_rows, text_margins, text_width
 from core.model.audit import OUTSIDE_ORIGIN, AuditEntry
@@ -66,6 +66,23 @@ class _BothEnds(GradeWordsDelegate):
         option.textElideMode = Qt.TextElideMode.ElideMiddle
 
 
+class _IdKept(IdDelegate):
+    """A Query or Source cell: the id on its line, cut in its middle (a
+    source's end kept: ``ends``) where its column has not the room (whole
+    on hover), never wrapped: the log
+    wraps a tall row's texts at their words (:data:`TALL_LINES`), and a
+    40-character URL wrapped at its slashes onto two lines in a grade's
+    row a line high ("https://docs.example.com/queries/" over "q-00000",
+    its second line cut by the row's bottom: seen under Xvfb at 1366x768
+    and 1920x1080)."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem,
+                        index: QModelIndex | QPersistentModelIndex) -> None:
+        super().initStyleOption(option, index)
+        option.features &= ~QStyleOptionViewItem.ViewItemFeature.WrapText
+        option.textElideMode = Qt.TextElideMode.ElideMiddle
+
+
 class AuditLogView(QTableView):
     """The document's audit log (objectName ``auditLog``); while it is empty
     it says what will appear in it."""
@@ -79,6 +96,9 @@ class AuditLogView(QTableView):
         # The time a typed grade took, to a tenth of a second (full precision kept).
         self.setItemDelegateForColumn(AuditColumn.SECONDS, NumberDelegate(lambda: 1, self))
         self.setItemDelegateForColumn(AuditColumn.WHEN, _TimeKept(self))
+        # (a source's end kept as the grid keeps it: "http…govdocs/pa-0002")
+        self.setItemDelegateForColumn(AuditColumn.QUERY, _IdKept(decimals, self))
+        self.setItemDelegateForColumn(AuditColumn.SOURCE, _IdKept(decimals, self, ends=True))
         #: The When column's width as fitted to its contents (it gives way to
         #: the note from there: :meth:`_fit_when`).
         self._when_width = 0

@@ -7,7 +7,16 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import (
+    QEvent,
+    QItemSelectionModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSize,
+    Qt,
+    QTimer,
+    Signal,
+)
 from PySide6.QtGui import QFontMetricsF, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -15,6 +24,7 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHeaderView,
     QLineEdit,
+    QStyleOptionViewItem,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -59,6 +69,29 @@ IDS_CHARACTERS = 40
 #: At 1280x800 (a 342 px list) the status was hidden to give the text its
 #: 40 characters; 12 of them still left it 23 px short, 8 of them 4 px.
 TEXT_LEAST = 4
+
+
+#: Every form an NDCG cell says a status in (its label, word, short word and
+#: symbol: :meth:`app.models.looks.StatusLook.fitting`); ok's it never says.
+_STATUS_SAID = frozenset(form for status, look in STATUS_LOOK.items() if status is not Status.OK
+                         for form in (look.label, look.text, look.short, look.symbol))
+
+
+class _NdcgCell(StatusFitsDelegate):
+    """The navigator's NDCG cell: a number, or a status in words where the
+    Status column is hidden (the side column has not its room: 1280x800 and
+    1366x768 beside 40-character ids), else empty: the Status column says
+    it, in its tone, with its reason on hover (at 1920x1080 every
+    unresolved query read "unres. | unres." in the two columns side by
+    side, seen under Xvfb). Its tooltip still gives the reason."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem,
+                        index: QModelIndex | QPersistentModelIndex) -> None:
+        super().initStyleOption(option, index)
+        view = option.widget
+        if (option.text in _STATUS_SAID and option.rect.width() > 0
+                and isinstance(view, QTableView) and not view.isColumnHidden(QueryColumn.STATUS)):
+            option.text = ""
 
 
 class _QueryList(QTableView):
@@ -130,8 +163,9 @@ class QueryNavigator(QWidget):
         self.view.setWordWrap(False)
         self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         fit_rows_to_font(self.view)
-        # a status in the longest form its cell holds whole ("unres.", not "unr…ved")
-        self.view.setItemDelegateForColumn(QueryColumn.NDCG, StatusFitsDelegate(decimals, self))
+        # a status in the longest form its cell holds whole ("unres.", not "unr…ved"),
+        # where the status column is hidden; said once, in that column, where not
+        self.view.setItemDelegateForColumn(QueryColumn.NDCG, _NdcgCell(decimals, self))
         # ... and the status column too, narrowed to its short forms where the
         # navigator gives way to the grid's every column (least_width(short=True))
         self.view.setItemDelegateForColumn(QueryColumn.STATUS, StatusFitsDelegate(decimals, self))
