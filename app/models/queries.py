@@ -7,7 +7,14 @@ from collections.abc import Sequence
 from enum import IntEnum
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QModelRoleData,
+    QModelRoleDataSpan,
+    QSortFilterProxyModel,
+    Qt,
+)
 from PySide6.QtGui import QFont
 
 from app.models.looks import ITALIC, STATUS_LOOK, STATUS_TOOLTIP, brush, full_text, qt_number
@@ -136,12 +143,34 @@ class QueryListModel(QAbstractTableModel):
         # The roles answered first: a view asks ~8 per cell it measures or paints.
         if ev is None or role not in _ROLES or not index.isValid():
             return None
-        column = index.column()
+        return self._answer(ev, index.row(), index.column(), role)
+
+    def multiData(self, index: Index, roleDataSpan: QModelRoleDataSpan | QModelRoleData) -> None:
+        """The roles of ``index``'s cell asked at once, answered as :meth:`data`
+        answers each: a painted cell asks seven (``initStyleOption``), each a
+        call into Python through Qt's own ``multiData`` (as the grid's
+        :meth:`CandidateModel.multiData`, hopen14); here one. Every role asked
+        is answered or cleared: Qt hands one span from cell to cell."""
+        # (PySide's stubs give the span no indexing; a single role's data may come too)
+        span: Any = [roleDataSpan] if isinstance(roleDataSpan, QModelRoleData) else roleDataSpan
+        ev = self._ev if index.isValid() else None
+        q, column = index.row(), index.column()
+        for n in range(len(span)):
+            asked = span[n]
+            role = asked.role()
+            answer = self._answer(ev, q, column, role) if ev is not None and (
+                role in _ROLES) else None
+            if answer is None:
+                asked.clearData()
+            else:
+                asked.setData(answer)
+
+    def _answer(self, ev: Evaluation, q: int, column: int, role: int) -> Any:
+        """Role ``role`` of query ``q``'s cell in ``column`` (one of :data:`_ROLES`)."""
         if column >= len(_COLUMNS):
             runs = self._runs
-            return None if runs is None else runs.cell(index.row(), column - len(_COLUMNS),
-                                                       role)
-        q, col = index.row(), _COLUMNS[column]
+            return None if runs is None else runs.cell(q, column - len(_COLUMNS), role)
+        col = _COLUMNS[column]
         status = self._status[q]
         look = STATUS_LOOK[status]
         if role == WHOLE_ROLE and col is QueryColumn.QUERY:
@@ -180,7 +209,6 @@ class QueryListModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and col is not QueryColumn.QUERY:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
-
 
     def shown(self, rows: Sequence[int], column: int) -> list[tuple[Any, QFont | None]]:
         """Each of ``rows``' cells in ``column`` as :meth:`data` answers its
@@ -265,6 +293,19 @@ class QueryFilterProxy(QSortFilterProxyModel):
         self._text: tuple[str, ...] = ("",)  # (app.shown.typed)
         self._statuses: frozenset[Status] = frozenset(Status)
         self.setSortRole(SORT_ROLE)
+
+    def multiData(self, index: Index, roleDataSpan: QModelRoleDataSpan | QModelRoleData) -> None:
+        """The roles of ``index``'s cell asked of the source's own
+        :meth:`QueryListModel.multiData`, one call a painted cell: Qt's
+        ``QSortFilterProxyModel`` does not forward ``multiData`` (Qt's
+        ``QAbstractItemModel::multiData`` asks the proxy's ``data`` a role at
+        a time, each mapped to the source's ``data``: 7 calls into Python a
+        cell painted)."""
+        source = self.sourceModel()
+        if source is None:
+            super().multiData(index, roleDataSpan)
+            return
+        source.multiData(self.mapToSource(index), roleDataSpan)
 
     def _refilter(self, change: Any) -> None:
         # Qt 6.9 replaced invalidateFilter by begin/endFilterChange.
