@@ -425,7 +425,11 @@ class ImportReport:
             "rows": self.row_tally.to_json() if self.row_tally is not None else None,
             "table_rows": self.table_rows.to_json() if self.table_rows is not None else None,
             "above_header": [a.to_json() for a in self.above],
-            "rows_read": self.rows_read, "judgments_read": self.judgments_read,
+            # (a JSON export's records or lines, as "rows" counts them; the
+            # table's rows are "table_rows")
+            "rows_read": self.row_tally.not_skipped() if self.records is not None
+            and self.row_tally is not None else self.rows_read,
+            "judgments_read": self.judgments_read,
             "imported": self.judgments_imported, "blank_grades": self.blank_grades,
             "rows_predicted": {"rows": self.rows_predicted,
                                "columns": list(self.predicted_columns)},
