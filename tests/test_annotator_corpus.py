@@ -493,7 +493,10 @@ def test_prodigy_tasks_ignored_or_declined_are_skipped_and_counted(
     code, out, err = run_cli(["import", str(sheet), "-o", str(tmp_path / "o.csv"),
                               "--report", str(report_path)], capsys)
     assert (code, err) == (0, "")
-    assert "skipped: 2 skipped (pass --keep skipped to import them)" in out
+    # their rows hold no grade (accept: []): --keep skipped imports no judgment
+    # of them (below), so it is not offered (it was 'pass --keep skipped')
+    assert ("skipped: 2 skipped (the skipped rows hold no grade in the grade column: nothing "
+            "to keep)") in out
     report = json.loads(report_path.read_text("utf-8"))
     assert [(s["row"], s["reason"]) for s in report["skipped"]] == [
         (5, "a task the annotator skipped or declined, no judgment: answer is 'ignore'"),

@@ -166,6 +166,30 @@ def test_a_transposed_sheet_s_problems_name_the_file_s_row_and_column(tmp_path: 
     assert str(report.issues[1]).startswith(f"row 4, column {e!r}: label 'banana'")
 
 
+def test_a_value_reading_like_a_row_is_quoted_as_the_file_holds_it(tmp_path: Path):
+    """The reshaped table's places are said as the file's, but a value a
+    message quotes is the respondent's own words: Cy's cell reading 'row 9'
+    (row 9 of the reshaped table is the file's row 4) stays 'row 9'."""
+    sheet = tmp_path / "grid.csv"
+    sheet.write_text(
+        "Timestamp,Email Address,Rate: q1 [http://a.example],Rate: q1 [http://b.example],"
+        "Rate: q2 [http://c.example]\n"
+        "3/1/2024 9:00:00,ana@x.example,1,2,0\n"
+        "3/1/2024 9:05:00,ben@x.example,2,1,1\n"
+        "3/1/2024 9:09:00,cy@x.example,0,1,row 9\n"
+        "3/1/2024 9:12:00,dee@x.example,3,2,2\n"
+        "3/1/2024 9:15:00,eli@x.example,1,0,3\n", encoding="utf-8")
+    mapping = guess_mapping(read_guessed(sheet), fields={"annotator": "Email Address"})
+    report = import_annotations(sheet, mapping).report
+    e = "E (Rate: q2 [http://c.example])"
+    assert [str(i) for i in report.issues] == [
+        f"row 4, column {e!r}: label 'row 9' is not in the rubric (none declared) nor on a "
+        "known scale; not imported"]
+    assert report.rejected_judgments == [
+        (4, e, "label 'row 9' is not in the rubric (none declared) nor on a known scale; "
+               "not imported")]
+
+
 def test_survey_header_rows_are_told_by_what_they_hold(tmp_path: Path):
     """The Qualtrics export with its status given as numbers and its third
     header row's objects keyed otherwise: the extra header rows are still

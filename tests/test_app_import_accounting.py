@@ -275,3 +275,26 @@ def test_the_report_page_names_the_rows_above_the_header(qtbot: Any, tmp_path: P
         "30…'), row 3 the legend ('Scale: 0 = not relevant, 1 = partial, 2…'), "
         "row 4 blank")
     assert "above the header" not in view.notes.toPlainText()
+
+
+def test_a_json_export_s_counts_are_its_records(qtbot: Any, tmp_path: Path) -> None:
+    """A Label Studio export of 4 tasks, two annotations and a model's
+    prediction each (12 rows of the table read from it): the counts above
+    the issues say its records, as the headline and the rows line do (they
+    said 'Rows read, not skipped: 8' and 'Rows imported: 8' under '4
+    records')."""
+    from tests.test_platform_exports_detected import _label_studio
+    path = tmp_path / "project.json"
+    _label_studio(path, {"d1": [3, 2], "d2": [0, 1], "d3": [1, 2], "d4": [2, 2]},
+                  predictions=1)
+    view = _report(qtbot, path)
+    assert view.rows_tally.text().startswith("Records: 4 read = 4 imported + "), \
+        view.rows_tally.text()
+    assert "in 4 records" in view.summary.text()
+    captions = {w.text() for w in view.findChildren(QLabel)}
+    assert {"Records read, not skipped:", "Records imported:", "Records rejected:",
+            "Blank records skipped:"} <= captions, captions
+    assert not {"Rows read, not skipped:", "Rows imported:"} & captions
+    counts = {k: label.text() for k, label in view.counts.items()}
+    assert (counts["rows_read"], counts["rows_imported"], counts["rows_rejected"],
+            counts["judgments_imported"]) == ("4", "4", "0", "8")

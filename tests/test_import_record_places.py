@@ -234,3 +234,17 @@ def test_the_headline_counts_a_json_exports_records_or_lines(tmp_path: Path) -> 
         code, out, err = _run("import", str(path), "-o", str(tmp_path / "o.csv"))
         assert code == 0, err
         assert f"6 judgments read in {said}: 6 imported" in out, out
+
+
+def test_a_json_report_s_rows_read_are_its_records(tmp_path: Path) -> None:
+    """A Label Studio export of 4 tasks, two annotations and a model's
+    prediction each: the JSON report's ``rows_read`` counts the records, as
+    its ``rows`` does (it said 12, the table's rows, which ``table_rows``
+    counts)."""
+    from tests.test_platform_exports_detected import _label_studio
+    path = tmp_path / "project.json"
+    _label_studio(path, {"d1": [3, 2], "d2": [0, 1], "d3": [1, 2], "d4": [2, 2]},
+                  predictions=1)
+    got = import_annotations(path).report.to_json()
+    assert (got["rows_are"], got["rows_read"], got["rows"]["read"], got["table_rows"]["read"]) \
+        == ("records", 4, 4, 12), got["rows"]

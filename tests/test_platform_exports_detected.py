@@ -411,3 +411,25 @@ def test_label_studio_comment_authors_are_no_note(tmp_path: Path):
     authors = next(c for c in report.columns if c.header == "comment_authors")
     assert (authors.role, authors.reason) == (
         "", "comment_authors: the number 1 on 12 rows of 16, no role read from it; not imported")
+
+
+def test_label_studio_count_of_predictions_is_no_ranking(tmp_path: Path):
+    """A task's ``total_predictions`` (3, 0, 1, 2, 1: each the number of its
+    models' predictions) is a count of the task's prediction rows, told by
+    its values beside them, not by its header's word: never offered as the
+    ranking (it was 'if this is the ranking, pass --map
+    score=total_predictions')."""
+    path = tmp_path / "project.json"
+    _label_studio(path, {"d1": [3, 2], "d2": [0, 1], "d3": [1, 2], "d4": [2, 2],
+                         "d5": [1, 1]}, predictions=3)
+    tasks = json.loads(path.read_text("utf-8"))
+    for task, n in zip(tasks, [3, 0, 1, 2, 1], strict=True):
+        task["predictions"] = task["predictions"][:n]
+        task["total_predictions"] = n
+    path.write_text(json.dumps(tasks, indent=1), encoding="utf-8")
+    report = import_annotations(path).report
+    counted = next(c for c in report.columns if c.header == "total_predictions")
+    assert (counted.role, counted.flag, counted.reason) == (
+        "", "", "total_predictions: numbers 0 to 3, one per item, each the number of the "
+        "item's rows filling predictions.id (a count of them, no grade nor ranking); not "
+        "imported")

@@ -3,6 +3,7 @@ dialog that shows the last import's report after the wizard closed."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt
@@ -32,7 +33,7 @@ from app.import_wizard.tables import (
 )
 from app.panels.fit import header_widths
 from core.io.annotator import NO_GRADE, ImportReport
-from core.io.annotator.accounting import ABOVE_SAID
+from core.io.annotator.accounting import ABOVE_SAID, RowTally
 
 __all__ = ["COUNT_LABELS", "HEADER_SHARE", "ImportReportDialog", "ImportReportView",
            "report_counts", "rows_line"]
@@ -71,8 +72,38 @@ COUNT_LABELS: dict[str, str] = {
 NAMED_COUNTS = ("unmapped", "annotators")
 
 
+#: The counts of rows that a JSON export's lines or records are counted in
+#: (its :attr:`~core.io.annotator.report.ImportReport.row_tally`, where the
+#: headline counts them): key -> the count of the tally.
+PLACE_COUNTS: dict[str, Callable[[RowTally], int]] = {
+    "rows_read": RowTally.not_skipped,
+    "rows_imported": lambda t: t.imported,
+    "rows_ungraded": lambda t: t.ungraded,
+    "rows_rejected": lambda t: t.rejected,
+    "blank_rows": lambda t: t.blank,
+}
+
+
+def count_caption(key: str, report: ImportReport | None) -> str:
+    """A count's label for ``report``: a JSON export's rows said as its
+    ``Records`` or ``Lines`` (they read 'Rows read, not skipped: 7' of 4
+    records, the table's rows, where the headline said '4 records')."""
+    text = COUNT_LABELS[key]
+    if report is None or report.records is None or key not in PLACE_COUNTS:
+        return text
+    unit = report.records.unit
+    return text.replace("Rows", f"{unit.capitalize()}s").replace("rows", f"{unit}s")
+
+
 def report_counts(report: ImportReport) -> dict[str, str]:
-    """What each count label shows for ``report`` (texts straight from the report)."""
+    """What each count label shows for ``report`` (texts straight from the
+    report; a JSON export's rows counted as its lines or records)."""
+    tally = report.row_tally if report.records is not None else None
+    return {key: str(PLACE_COUNTS[key](tally)) if tally is not None and key in PLACE_COUNTS
+            else text for key, text in _counts(report).items()}
+
+
+def _counts(report: ImportReport) -> dict[str, str]:
     return {
         "judgments_read": str(report.judgments_read),
         "judgments_imported": str(report.judgments_imported),
@@ -195,11 +226,13 @@ class ImportReportView(QWidget):
         then each of :data:`NAMED_COUNTS` on a line of its own."""
         grid = QGridLayout()
         self.counts: dict[str, QLabel] = {}
+        self.captions: dict[str, QLabel] = {}  # (the counts' labels: rows, a JSON's records)
         numbers = [key for key in COUNT_LABELS if key not in NAMED_COUNTS]
         for n, key in enumerate(numbers):
             label = QLabel(self)
             line, pair = divmod(n, 3)
-            grid.addWidget(QLabel(self.tr(COUNT_LABELS[key]) + ":", self), line, 2 * pair)
+            self.captions[key] = QLabel(self.tr(COUNT_LABELS[key]) + ":", self)
+            grid.addWidget(self.captions[key], line, 2 * pair)
             grid.addWidget(label, line, 2 * pair + 1)
             self.counts[key] = label
         below = -(-len(numbers) // 3)
@@ -276,6 +309,8 @@ class ImportReportView(QWidget):
         # the headline, what the sheet hides and what its rows above the header hold
         hidden = 1 + bool(report.hidden_text()) + bool(report.above_text())
         self.summary.setText("\n".join(lines[:hidden]))
+        for key, caption in self.captions.items():
+            caption.setText(self.tr(count_caption(key, report)) + ":")
         for key, text in report_counts(report).items():
             self.counts[key].setText(text)
             if key in NAMED_COUNTS:  # whole on hover, where the line elides it

@@ -64,6 +64,11 @@ class RowTally(NamedTuple):
     rejected: int
     blank: int
 
+    def not_skipped(self) -> int:
+        """The rows read and not skipped, nor blank: imported, ungraded or
+        rejected (the wizard's 'Rows read, not skipped')."""
+        return self.imported + self.ungraded + self.rejected
+
     def adds_up(self) -> bool:
         return self.read == self.imported + self.ungraded + sum(n for _, n in self.skipped) \
             + self.rejected + self.blank

@@ -396,7 +396,7 @@ def _left_out(profiles: list[Profile], header: list[str], found: dict[str, int],
             # a count of each item's judgments (total_annotations) is no grade,
             # unless its header names one (a tiny sheet's consensus of 2s)
             count = "" if name_field(header[c]).field == "grade" else judgments_count(
-                profiles[c], query, source, grade, who)
+                profiles[c], query, source, grade, who, _sometimes(profiles))
             if count:
                 out.append((c, count, ""))
             elif c in answers and _unscaled(profiles[c], grade):
@@ -413,6 +413,13 @@ def _left_out(profiles: list[Profile], header: list[str], found: dict[str, int],
                 p, query, source)
             out.append((p.col, text, flag))
     return out
+
+
+def _sometimes(profiles: Sequence[Profile]) -> list[Profile]:
+    """The columns filled on some rows and empty on others (a task's
+    predictions' fields, on their rows alone): what a count of an item's
+    rows of one kind counts (:func:`~core.io.annotator.roles.judgments_count`)."""
+    return [p for p in profiles if 0 < p.filled < len(p.texts)]
 
 
 def _unscaled(p: Profile, grade: Profile | None) -> bool:

@@ -183,6 +183,11 @@ class ColumnMapping:
     #: show its evidence (see :mod:`~core.io.annotator.evidence`).
     declared: tuple[str, ...] = field(default=(), compare=False)
 
+    def grade_columns(self) -> list[int]:
+        """The columns grades are read from: a long layout's ``grade``, a
+        wide one's annotators' columns."""
+        return [self.grade] if self.grade is not None else [c for c, _ in self.grades]
+
     def why(self, name: str) -> str:
         """Why ``name``'s column was guessed ("" when it was not, or was chosen)."""
         return next((why for f, why in self.reasons if f == name), "")

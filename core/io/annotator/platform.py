@@ -36,7 +36,7 @@ from core.io.row_kinds import KINDS
 from core.model.numbers import counted
 
 __all__ = ["KINDS", "Flag", "column_statuses", "drafts_flag", "find_flags", "flagged_rows",
-           "marked_text", "status_kind", "status_like"]
+           "keepable", "marked_text", "status_kind", "status_like"]
 
 #: A header's words that say what its true rows are.
 _HINTS: dict[str, frozenset[str]] = {
@@ -226,6 +226,18 @@ def flagged_rows(texts: Callable[[int], Sequence[str]], n_rows: int, status: int
             elif v.casefold() in _TRUE if test == "true" else True:
                 out[i] = (kind, f"{KINDS[kind]}: {names(col)} is {v!r}")
     return out
+
+
+def keepable(marked: dict[int, tuple[str, str]],
+             grades: Sequence[Callable[[int], str]]) -> set[str]:
+    """The kinds of ``marked`` rows (row -> (kind, why)) some of which hold a
+    grade in one of the grade columns (``grades``: row -> its cell's text):
+    those ``--keep`` (the wizard's Keep boxes) imports. The others' rows hold
+    none where the grades are read (Label Studio's drafts, their choice in a
+    column of their own; a cancelled annotation, its result empty): kept,
+    they were each a candidate of unknown grade under a judge named
+    ``draft (record 1 (id 1))``, so the flag is not offered for them."""
+    return {kind for i, (kind, _why) in marked.items() if any(g(i) for g in grades)}
 
 
 def marked_text(profiles: Sequence[Profile], found: dict[str, int], flags: Sequence[Flag],

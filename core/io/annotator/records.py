@@ -49,7 +49,8 @@ def _flatten(value: Any, prefix: str, controls: frozenset[str] = frozenset(),
     """The rows one JSON value gives, as column -> cell; ``controls``: the
     lists whose objects are one answer each of a form's controls
     (:func:`_controls`); ``listed`` gathers the legends read (:func:`_legends`);
-    ``containers``: the objects holding, in some record, a list of objects
+    ``containers``: the objects holding, in some record, a list of objects,
+    and the lists of values holding two or more in some record
     (:func:`_containers`)."""
     if isinstance(value, dict):
         value = _legends(value, prefix, listed)
@@ -59,13 +60,14 @@ def _flatten(value: Any, prefix: str, controls: frozenset[str] = frozenset(),
         objects = prefix in containers or any(_objects(item) for item in value.values())
         for key, item in value.items():
             name = f"{prefix}.{key}" if prefix else str(key)
-            if objects and _values(item) and len(item) > 1:
+            if objects and _values(item) and (len(item) > 1 or (item and name in containers)):
                 # the object's own list of values where it holds lists of
                 # objects, here or in another record (a Label Studio task's
                 # comment_authors, its drafts' or predictions' ids): one cell,
                 # never paired with a list inside those objects (an
                 # annotation's choices) nor beside it (two commenters were
-                # refused as lists of different lengths)
+                # refused as lists of different lengths); a list of one too where
+                # the field holds two or more on another record ([4] as [4, 5])
                 part = [{name: _cell(item)}]
             else:
                 part = _flatten(item, name, controls, listed, containers)
@@ -148,12 +150,19 @@ def _containers(value: Any, prefix: str, out: set[str]) -> None:
     """The objects (by their columns' prefix, "" a record) holding a list of
     objects in some record (a Label Studio task its ``annotations``): in
     each record, even one whose list is empty, their own lists of values
-    are fields of their own, one cell each (:func:`_flatten`)."""
+    are fields of their own, one cell each (:func:`_flatten`). With them the
+    lists of values holding two or more in some record (by their columns'
+    names): such a field is a list on every record, ``[4]`` as ``[4, 5]``
+    (a task's ``comment_authors`` read ``4`` on one task, ``[4, 5]`` on
+    another); a list of one everywhere is its value (Prodigy's ``accept``)."""
     if isinstance(value, dict):
         if any(_objects(v) for v in value.values()):
             out.add(prefix)
         for key, item in value.items():
-            _containers(item, f"{prefix}.{key}" if prefix else str(key), out)
+            name = f"{prefix}.{key}" if prefix else str(key)
+            if _values(item) and len(item) > 1:
+                out.add(name)  # (a list, in every record: one cell on each)
+            _containers(item, name, out)
     elif _objects(value):
         for v in value:
             _containers(v, prefix, out)

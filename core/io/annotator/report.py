@@ -163,6 +163,10 @@ class ImportReport:
     #: kind (control, rejected, preview, cancelled) -> rows; each is also in
     #: ``skipped_rows`` with its reason.
     excluded: dict[str, int] = field(default_factory=dict)
+    #: The kinds of :attr:`excluded` whose rows hold no grade in the grade
+    #: column (Label Studio's drafts): ``--keep`` would import nothing of
+    #: them, so it is not offered (:func:`~core.io.annotator.platform.keepable`).
+    gradeless: set[str] = field(default_factory=set)
     #: Judgments: one per grade cell of every row read (one per row in a
     #: long layout, one per annotator's column in a wide one). Those read
     #: are imported or rejected, never dropped:
@@ -367,9 +371,13 @@ class ImportReport:
         that imports them ("" when none)."""
         if not self.excluded:
             return ""
+        kept = [kind for kind in self.excluded if kind not in self.gradeless]
+        bare = [kind for kind in self.excluded if kind in self.gradeless]
         return ("rows the platform marks as not judgments, skipped: " + ", ".join(
             f"{n} {kind}" for kind, n in self.excluded.items())
-            + " (pass --keep " + ",".join(self.excluded) + " to import them)")
+            + (" (pass --keep " + ",".join(kept) + " to import them)" if kept else "")
+            + (f" (the {' and '.join(bare)} rows hold no grade in the grade column: "
+               "nothing to keep)" if bare else ""))
 
     def summary(self) -> list[str]:
         """Sentences for people, most important first."""
@@ -417,7 +425,11 @@ class ImportReport:
             "rows": self.row_tally.to_json() if self.row_tally is not None else None,
             "table_rows": self.table_rows.to_json() if self.table_rows is not None else None,
             "above_header": [a.to_json() for a in self.above],
-            "rows_read": self.rows_read, "judgments_read": self.judgments_read,
+            # (a JSON export's records or lines, as "rows" counts them; the
+            # table's rows are "table_rows")
+            "rows_read": self.row_tally.not_skipped() if self.records is not None
+            and self.row_tally is not None else self.rows_read,
+            "judgments_read": self.judgments_read,
             "imported": self.judgments_imported, "blank_grades": self.blank_grades,
             "rows_predicted": {"rows": self.rows_predicted,
                                "columns": list(self.predicted_columns)},

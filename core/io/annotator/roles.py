@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Container, Mapping
+from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
 
@@ -456,14 +456,19 @@ def _explain(profiles: list[Profile], named: dict[str, int], found: dict[str, in
 
 
 def judgments_count(p: Profile, query: Profile | None, source: Profile | None,
-                    grade: Profile | None, who: Profile | None = None) -> str:
+                    grade: Profile | None, who: Profile | None = None,
+                    others: Sequence[Profile] = ()) -> str:
     """Why a column counts each item's judgments (Label Studio's
     ``total_annotations``: whole numbers, one per item, each the number of
     the item's rows, or of those graded, or of those naming who judged, on
     3 items or more): a count, no grade, whatever its header says; ``""``
     when its values do not. The sample's last item may be cut short: its
     count is at least its rows. An item of no judgment counts 0 (a Label
-    Studio task with drafts alone, its rows skipped: no grade on them)."""
+    Studio task with drafts alone, its rows skipped: no grade on them).
+    ``others``: columns whose filled rows it may count instead (Label
+    Studio's ``total_predictions``, 0-3 a task, each the number of the
+    task's rows its predictions fill: it was offered as a ranking, ``pass
+    --map score=total_predictions``), said as a count of those."""
     if source is None or p.numeric < 1.0 or p.whole < 1.0 or p.lo < 0 or p.hi < 1:
         return ""
     keyed = items(query, source)
@@ -474,6 +479,7 @@ def judgments_count(p: Profile, query: Profile | None, source: Profile | None,
     if len(rows) < 3:
         return ""
     last = keyed.texts[-1]
+    judged, filling = True, [o for o in others if o.col != p.col]
     for key, at in rows.items():
         said = {p.texts[i] for i in at}
         if len(said) != 1 or "" in said:
@@ -481,10 +487,16 @@ def judgments_count(p: Profile, query: Profile | None, source: Profile | None,
         n = float(next(iter(said)))
         graded = sum(1 for i in at if grade is None or grade.texts[i])
         named = sum(1 for i in at if who is None or who.texts[i])
-        if n not in (len(at), graded, named) and not (key == last and n >= len(at)):
+        cut = key == last and n >= len(at)  # (the sample's last item, cut short)
+        judged = judged and (n in (len(at), graded, named) or cut)
+        filling = [o for o in filling if cut or n == sum(1 for i in at if o.texts[i])]
+        if not judged and not filling:
             return ""
-    return (f"{p.shown()}: {span(p)}, one per item, each the number of the item's judgments "
-            "(a count of them, no grade); not imported")
+    if judged:
+        return (f"{p.shown()}: {span(p)}, one per item, each the number of the item's "
+                "judgments (a count of them, no grade); not imported")
+    return (f"{p.shown()}: {span(p)}, one per item, each the number of the item's rows "
+            f"filling {filling[0].shown()} (a count of them, no grade nor ranking); not imported")
 
 
 def names_the_query(p: Profile, query: Profile, share: float = 1.0) -> bool:

@@ -16,7 +16,7 @@ import numpy.typing as npt
 from core.errors import InputError
 from core.io.annotator.cells import Reject, filled, float_cells, number, objects
 from core.io.annotator.model import cell_text
-from core.io.annotator.platform import flagged_rows
+from core.io.annotator.platform import flagged_rows, keepable
 from core.io.annotator.report import (
     CONFLICT,
     DUPLICATE,
@@ -258,6 +258,10 @@ def _not_judgments(sheet: Sheet, skip: BoolArray, report: ImportReport) -> dict[
         return declined
     marked = flagged_rows(sheet.texts, sheet.n_rows, mapping.status, mapping.flags,
                           sheet.name, sheet.header)
+    skipped = {i: m for i, m in marked.items() if not skip[i] and m[0] not in mapping.keep}
+    grades = [sheet.texts(c) for c in mapping.grade_columns()]
+    report.gradeless |= {k for k, _ in skipped.values()} - keepable(
+        skipped, [g.__getitem__ for g in grades])
     for i in sorted(marked):
         kind, why = marked[i]
         if skip[i] or kind in mapping.keep:

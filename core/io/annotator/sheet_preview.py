@@ -21,7 +21,7 @@ from core.io.annotator.model import (
     titled_blocks,
 )
 from core.io.annotator.overrides import guess_mapping
-from core.io.annotator.platform import flagged_rows
+from core.io.annotator.platform import flagged_rows, keepable
 from core.io.annotator.scales import LabelGuess
 
 __all__ = ["preview"]
@@ -90,7 +90,8 @@ def _refusal(table: Table, mapping: ColumnMapping) -> str:
 
 
 def _marked(table: Table, mapping: ColumnMapping) -> dict[str, int]:
-    """Kind -> how many data rows the platform marks as such."""
+    """Kind -> how many data rows the platform marks as such, of the kinds
+    ``--keep`` imports (:func:`~core.io.annotator.platform.keepable`)."""
     if mapping.status is None and not mapping.flags:
         return {}
     data = table.rows[mapping.header_row + 1:]
@@ -99,8 +100,12 @@ def _marked(table: Table, mapping: ColumnMapping) -> dict[str, int]:
         return [cell_text(r[c]).strip() if c < len(r) else "" for r in data]
 
     counts: dict[str, int] = {}
-    for kind, _why in flagged_rows(texts, len(data), mapping.status, mapping.flags,
-                                   str, table.header(mapping)).values():
-        counts[kind] = counts.get(kind, 0) + 1
+    marked = flagged_rows(texts, len(data), mapping.status, mapping.flags, str,
+                          table.header(mapping))
+    grades = [texts(c) for c in mapping.grade_columns()]
+    kept = keepable(marked, [g.__getitem__ for g in grades])  # (no box where it keeps nothing)
+    for kind, _why in marked.values():
+        if kind in kept:
+            counts[kind] = counts.get(kind, 0) + 1
     per_row = table.origin.per_row if table.origin is not None else 1  # the file's rows
     return {kind: n // per_row for kind, n in counts.items()}

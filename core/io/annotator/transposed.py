@@ -325,6 +325,10 @@ def unreadable_items(table: Table, header_row: int, header: Sequence[str]) -> st
 
 _ROW = re.compile(r"\brow (\d+)\b")
 _CELL = re.compile(r"\bcell ([A-Z]{1,3})(\d+)\b")
+# A value a message quotes (as repr writes it: '...' or "...", opened where
+# no letter stands before, so an apostrophe in the words opens none): it is
+# said as the file holds it, never read as a place.
+_SAID_VALUE = re.compile(r"""(?<![\w'"])('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")(?![\w])""")
 
 
 def restore_places(report: ImportReport, sheet: Sheet) -> None:
@@ -354,7 +358,9 @@ def restore_places(report: ImportReport, sheet: Sheet) -> None:
             r = int(m.group(1)) - 1
             return f"row {origin.rows[r] + 1}" if 0 <= r < len(origin.rows) else m.group(0)
 
-        return _ROW.sub(row, _CELL.sub(cell, text))
+        parts = _SAID_VALUE.split(text)  # the words at even places, a quoted value at odd
+        return "".join(p if k % 2 else _ROW.sub(row, _CELL.sub(cell, p))
+                       for k, p in enumerate(parts))
 
     report.issues = [Issue(i.kind, *place(i.row, i.column), said(i.problem), i.value)
                      for i in report.issues]

@@ -1,0 +1,58 @@
+"""``--keep KIND`` (the wizard's Keep boxes) is offered only for the kinds
+of skipped rows it would import something of: rows holding a grade in the
+grade column. Label Studio's drafts hold their choice in a column of their
+own (``drafts.result.value.choices``): kept, each was a candidate of
+unknown grade judged by ``draft (record 1 (id 1))``, so the hint said
+``pass --keep draft to import them`` and the wizard showed its box for
+nothing. Argilla's draft responses are in the grade column: still offered.
+A draft's choice is not read as a grade when kept: it is unfinished work,
+and the grade column is one per sheet."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from core.io.annotator import preview
+from tests.test_declined_by_all import _DRAFTS, _SHAPES, _import, _run
+from tests.test_platform_exports_detected import _label_studio
+
+
+def _drafted(path: Path) -> None:
+    """A Label Studio export of d1-d4, ana's and ben's annotations, cy's
+    draft (ana's choice of d1) on the first two tasks, as the Export button
+    writes a draft."""
+    _label_studio(path, {"d1": [3, 2], "d2": [0, 1], "d3": [1, 2], "d4": [2, 2]},
+                  predictions=0)
+    tasks = json.loads(path.read_text("utf-8"))
+    result = tasks[0]["annotations"][0]["result"]
+    for k, task in enumerate(tasks[:2]):
+        task["drafts"] = [{
+            "id": 90 + k, "user": "cy@x.example", "created_username": "cy@x.example, 3",
+            "created_ago": "2 days", "result": result, "lead_time": 12.5,
+            "was_postponed": False, "import_id": None,
+            "created_at": "2024-03-01T10:00:00.000000Z",
+            "updated_at": "2024-03-01T10:00:00.000000Z", "task": task["id"],
+            "annotation": None}]
+    path.write_text(json.dumps(tasks, indent=1), encoding="utf-8")
+
+
+def test_label_studio_drafts_are_not_offered_to_keep(tmp_path: Path) -> None:
+    path = tmp_path / "project.json"
+    _drafted(path)
+    code, said, err = _run(["import", str(path), "-o", str(tmp_path / "o.csv")])
+    assert code == 0, err
+    assert ("rows the platform marks as not judgments, skipped: 2 draft (the draft rows hold "
+            "no grade in the grade column: nothing to keep)") in said.splitlines()
+    assert "--keep" not in said
+    assert preview(path).marked == {}  # (no Keep box: it was {'draft': 2})
+
+
+def test_argilla_drafts_are_still_offered_to_keep(tmp_path: Path) -> None:
+    said, _report, _rows, _out = _import("argilla 2.x", tmp_path, items=_DRAFTS)
+    assert "skipped: 3 draft (pass --keep draft to import them)" in said
+    assert "nothing to keep" not in said
+    write, ext, _flags = _SHAPES["argilla 2.x"]
+    path = tmp_path / f"again.{ext}"
+    write(path, _DRAFTS)
+    assert preview(path).marked == {"draft": 3}
