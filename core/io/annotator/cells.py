@@ -193,6 +193,10 @@ class GradeReader:
         #: rubric's labels, then the labels guessed from the sheet.
         self.labels = {label_key(g.label): g.value for g in (rubric.grades if rubric else ())
                        if g.label}
+        #: The rubric's labels as written (casefolded): the user's
+        #: declaration, read before the marks (``3=cant_tell``).
+        self.declared = {g.label.strip().casefold(): g.value
+                         for g in (rubric.grades if rubric else ()) if g.label}
         for key, grade in (labels or {}).items():
             self.labels.setdefault(key, grade)
         self.scale = set(rubric.values) if rubric is not None else None
@@ -236,7 +240,9 @@ class GradeReader:
         it makes), or a refused :class:`Cell`."""
         rubric = self.rubric
         key = text.casefold()
-        if key in self.unknown_marks:
+        if key.strip() in self.declared:
+            g = Grade(self.declared[key.strip()], GradeState.NUMBER)
+        elif key in self.unknown_marks:
             g = Grade()
         elif key in self.unrateable_marks:
             g = Grade(math.nan, GradeState.UNRATEABLE, text)
