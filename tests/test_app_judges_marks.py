@@ -104,3 +104,12 @@ def test_no_table_stretches_a_column_to_its_edge(qtbot: Any) -> None:
                  for c in range(header.count())]
         assert widths == asked, table.objectName()
         assert header.length() < table.viewport().width(), table.objectName()
+
+
+def test_a_name_and_its_number_in_one_word_are_still_initials() -> None:
+    """A word then its number, written together (``annotator12``,
+    ``Reviewer3``), reads as "annotator 12" does (``A12``), as before
+    de57728a; only a platform's id of letters and digits mixed
+    (``a1f3c9e2b7d4``) is one word, its head as written."""
+    assert short_names(["annotator12", "annotator13", "annotator7"]) == ["A12", "A13", "A7"]
+    assert short_names(["Reviewer1", "a1f3c9e2b7d4"]) == ["R1", "a1f"]

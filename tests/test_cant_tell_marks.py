@@ -38,3 +38,22 @@ def test_a_choice_of_cannot_tell_is_unrateable(mark: str, tmp_path: Path) -> Non
     assert got == pytest.approx({d: sum(g for g in row if g is not None)
                                  / sum(g is not None for g in row)
                                  for (_, d), row in grades.items()})
+
+
+def test_a_rubric_that_gives_cant_tell_a_grade_is_followed(tmp_path: Path) -> None:
+    """A rubric that declares ``3=cant_tell`` (as the rubric's refusal of
+    ``N=cant_tell`` says to type) is the user's declaration: the label is
+    that grade in the grid's grammar and in the import, not the mark."""
+    from core.model.conventions import Rubric
+
+    rubric = Rubric.parse("0=irrelevant,1=partially_relevant,2=highly_relevant,3=cant_tell")
+    assert read_grade("Cant_Tell", rubric).grade == 3.0
+    assert read_grade("cant_tell").state == GradeState.UNRATEABLE
+    lines = ["INPUT:query_id\tINPUT:passage_id\tOUTPUT:relevance\tASSIGNMENT:worker_id",
+             "q1\td1\thighly_relevant\tw07f3", "q1\td1\tcant_tell\tw17f3",
+             "q1\td2\tirrelevant\tw07f3", "q1\td2\tirrelevant\tw17f3"]
+    path = tmp_path / "assignments.tsv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    doc = import_annotations(path, rubric=rubric).document
+    got = dict(zip(doc.source_id.tolist(), doc.grade.tolist(), strict=True))
+    assert got == pytest.approx({"d1": 2.5, "d2": 0.0})

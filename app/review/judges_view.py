@@ -222,6 +222,20 @@ class CandidateAgreementModel(RowsModel):
         """Rows stay in ranked order, like the grid."""
 
 
+#: A word of letters then a number (``annotator12``: "annotator", "12").
+_NAME_NUMBER = re.compile(r"([^\W\d_]+)(\d+)")
+
+
+def _words(name: str) -> list[str]:
+    """A name's words: what separators part, a word's number at its end
+    apart (``annotator12``), letters and digits mixed one word (``a1f3c9``)."""
+    out: list[str] = []
+    for word in re.findall(r"[^\W_]+", name):
+        pair = _NAME_NUMBER.fullmatch(word)
+        out += pair.groups() if pair else [word]
+    return out
+
+
 def short_names(names: Sequence[str]) -> list[str]:
     """The annotators' columns' headers: a name of up to :data:`NAME_SHOWN`
     characters as it is, a longer one as its initials ("Ana Pereira" -> "AP",
@@ -229,12 +243,13 @@ def short_names(names: Sequence[str]) -> list[str]:
     whole where two would read alike. The full name is the header's tooltip.
     Whole, two names of 11 and 15 characters took the candidates' table past
     the Judges dock at 1280x800 ("enjamin Okaf"). Words are what separators
-    part: a platform's worker id, letters and digits in one word
+    part, a word's number at its end apart (``annotator12`` -> "A12"): a
+    platform's worker id, letters and digits mixed in one word
     (``a1f3c9e2b7d4``), is one, its head as written (read as words at each
     change of letter and digit, it headed its column ``A1F3C9E2B7D4``)."""
     short = []
     for name in names:
-        words = re.findall(r"[^\W_]+", name)
+        words = _words(name)
         if len(name) <= NAME_SHOWN or not words:
             short.append(name)
         elif len(words) == 1:

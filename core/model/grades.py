@@ -287,7 +287,8 @@ def read_grade(text: str, rubric: Rubric | None = None, *,
     Accepted: a finite number by :func:`core.model.numbers.read_number`
     with a decimal comma declared (``2``, ``2.5``, ``2,5``; not ``1_0``,
     ``nan``, ``1e999`` or the ambiguous ``1,000``); a rubric label
-    (case-insensitive); ``N=label`` as the rubric prints it; blank or one of
+    (case-insensitive; read first, so a rubric's ``3=cant_tell`` is grade 3,
+    not the mark); ``N=label`` as the rubric prints it; blank or one of
     :data:`UNKNOWN_WORDS` (``unknown``, ``?``, ``tbd`` ...: state unknown);
     one of :data:`UNRATEABLE_WORDS` (``N/A``, ``-``, ``skip``,
     ``unrateable`` ...), alone or as ``word: reason`` (state unrateable, with
@@ -312,21 +313,22 @@ def read_grade(text: str, rubric: Rubric | None = None, *,
     folded = cell.casefold()
     if not cell or folded in UNKNOWN_WORDS:
         return PastedGrade(None, GradeState.UNKNOWN)
+    declared = rubric.value_for_label(cell) if rubric is not None else None
+    if declared is not None:  # the user's rubric names it a grade, a mark or not
+        return PastedGrade(declared, GradeState.NUMBER)
     head, colon, tail = cell.partition(":")
     if folded in UNRATEABLE_WORDS or (colon and head.strip().casefold() in UNRATEABLE_WORDS):
         return PastedGrade(None, GradeState.UNRATEABLE, tail.strip())
     value, why = _number(cell)
     if why is not None and why.not_finite:
         raise ValueError(why.reason)
-    if value is None and rubric is not None:
-        value = rubric.value_for_label(cell)
-        if value is None:
-            number, eq, label = cell.partition("=")
-            value = _number(number)[0] if eq else None
-            if value is not None and (rubric.label_for(value) or "").casefold() != (
-                label.strip().casefold()
-            ):
-                raise ValueError("the number and the rubric label disagree")
+    if value is None and rubric is not None:  # N=label, as the rubric prints it
+        number, eq, label = cell.partition("=")
+        value = _number(number)[0] if eq else None
+        if value is not None and (rubric.label_for(value) or "").casefold() != (
+            label.strip().casefold()
+        ):
+            raise ValueError("the number and the rubric label disagree")
     if value is None:
         raise NotAGrade(why.detail if why else "", grade_hint(rubric))
     if rubric is not None and not outside_rubric and rubric.label_for(value) is None:

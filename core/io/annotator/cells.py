@@ -189,10 +189,13 @@ class GradeReader:
         self.rubric = rubric
         self.unknown_marks = {m.strip().casefold() for m in mapping.unknown_marks}
         self.unrateable_marks = {m.strip().casefold() for m in mapping.unrateable_marks}
-        #: Label (:func:`~core.io.annotator.scales.label_key`) -> grade: the
-        #: rubric's labels, then the labels guessed from the sheet.
-        self.labels = {label_key(g.label): g.value for g in (rubric.grades if rubric else ())
-                       if g.label}
+        #: The rubric's labels (:func:`~core.io.annotator.scales.label_key`)
+        #: -> grade, the user's declaration: read before the unrateable
+        #: marks (``3=cant_tell`` is grade 3, as in read_grade).
+        self.declared = {label_key(g.label): g.value for g in (rubric.grades if rubric else ())
+                         if g.label}
+        #: Label -> grade: the rubric's labels, then the labels guessed from the sheet.
+        self.labels = dict(self.declared)
         for key, grade in (labels or {}).items():
             self.labels.setdefault(key, grade)
         self.scale = set(rubric.values) if rubric is not None else None
@@ -238,6 +241,8 @@ class GradeReader:
         key = text.casefold()
         if key in self.unknown_marks:
             g = Grade()
+        elif label_key(text) in self.declared:
+            g = Grade(self.declared[label_key(text)], GradeState.NUMBER)
         elif key in self.unrateable_marks:
             g = Grade(math.nan, GradeState.UNRATEABLE, text)
         else:
