@@ -51,6 +51,10 @@ _COMMA = re.compile(r"([+-]?[0-9]+),([0-9]+)")
 #: ``1,000``: a thousands separator as much as a decimal comma.
 _GROUPED = re.compile(r"[+-]?[1-9][0-9]{0,2},[0-9]{3}")
 _WORDS_NOT_FINITE = frozenset({"nan", "inf", "infinity"})
+#: The information separators (file, group, record, unit: 0x1c-0x1f), which
+#: ``str.strip`` takes for white space and ``float`` does not: beside a
+#: number they are a mangled export's, never a person's spacing.
+_SEPARATORS = re.compile("[\x1c-\x1f]")
 
 
 class NumberError(ValueError):
@@ -135,6 +139,8 @@ def read_number(text: str, *, decimal_comma: bool = False) -> float:
     core.model.numbers.NumberError: not a finite number (beyond the largest number, about 1.8e308)
     """
     cell = text.strip()
+    if _SEPARATORS.search(text):
+        raise NumberError(text, "a control character (0x1c-0x1f) beside it; remove it")
     if _NUMBER.fullmatch(cell):
         value = float(cell)
     elif decimal_comma and _COMMA.fullmatch(cell) and not _GROUPED.fullmatch(cell):
