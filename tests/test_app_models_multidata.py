@@ -69,7 +69,9 @@ ROLES = [DISPLAY, FONT, FOREGROUND, BACKGROUND, ALIGNMENT, TOOLTIP, SORT_ROLE, T
          int(Qt.ItemDataRole.CheckStateRole), int(Qt.ItemDataRole.DecorationRole)]
 
 
-def _option(view: QTableView, delegate: QStyledItemDelegate, index) -> tuple:  # type: ignore[no-untyped-def]
+def style_option(view: QTableView, delegate: QStyledItemDelegate, index) -> tuple:  # type: ignore[no-untyped-def]
+    """The style option ``delegate`` fills for ``index`` in ``view``, as
+    comparable values (the navigator's test too)."""
     option = QStyleOptionViewItem()
     view.initViewItemOption(option)
     delegate.initStyleOption(option, index)
@@ -103,8 +105,9 @@ def test_a_cell_painted_is_filled_as_a_role_at_a_time_fills_it(qtbot, make):
                     # (cell after cell through the same delegates: what the
                     # cell before set is never left in place), a call a cell
                     new.asked.clear()
-                    assert _option(views[0], delegates[0], new.index(row, col)) == _option(
-                        views[1], delegates[1], old.index(row, col)), (section, q, row, col)
+                    filled = style_option(views[0], delegates[0], new.index(row, col))
+                    assert filled == style_option(views[1], delegates[1], old.index(row, col)), (
+                        section, q, row, col)
                     assert new.asked == []  # (seven roles through data before)
 
 

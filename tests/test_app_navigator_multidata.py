@@ -20,8 +20,7 @@ from PySide6.QtCore import (
     QSortFilterProxyModel,
     Qt,
 )
-from PySide6.QtGui import QBrush, QFont, QPalette
-from PySide6.QtWidgets import QApplication, QStyledItemDelegate, QStyleOptionViewItem, QWidget
+from PySide6.QtWidgets import QApplication, QStyledItemDelegate, QWidget
 
 import app.panels.navigator as navigator_module
 from app.models.queries import QueryColumn, QueryFilterProxy, QueryListModel, RunColumns
@@ -41,6 +40,7 @@ from app.panels.navigator import QueryNavigator
 from core.engine.evaluation import Status, evaluate
 from core.model.examples import seed_document
 from tests.test_app_models import mixed_document
+from tests.test_app_models_multidata import style_option
 from tests.test_app_navigator_fit import _many_queries
 
 
@@ -89,17 +89,6 @@ def _runs(n: int) -> RunColumns:
     delta = ndcg - 0.5
     ndcg[1, 0] = delta[1, 0] = np.nan
     return RunColumns(["B", "C"], ["b.run", "c.run"], 10, ndcg, delta)
-
-
-def _option(view: Any, delegate: QStyledItemDelegate, index: Any) -> tuple:
-    option = QStyleOptionViewItem()
-    view.initViewItemOption(option)
-    delegate.initStyleOption(option, index)
-    # (copies: the option's own go with it)
-    return (option.text, QFont(option.font), option.fontMetrics.height(),
-            QBrush(option.palette.brush(QPalette.ColorRole.Text)),
-            QBrush(option.backgroundBrush), option.displayAlignment, option.features,
-            option.checkState)
 
 
 def _models(make: Any, runs: bool, *, old: bool = False) -> tuple[Counted, QueryFilterProxy]:
@@ -157,9 +146,10 @@ def test_a_cell_painted_is_filled_as_a_role_at_a_time_fills_it(qtbot: Any, make:
     for row in range(proxy.rowCount()):
         for col in range(proxy.columnCount()):
             model.asked.clear()
-            new = _option(views[0], delegates[0], proxy.index(row, col))
+            new = style_option(views[0], delegates[0], proxy.index(row, col))
             assert model.asked == []  # (seven roles through data before)
-            assert new == _option(views[1], delegates[1], old_proxy.index(row, col)), (row, col)
+            old = style_option(views[1], delegates[1], old_proxy.index(row, col))
+            assert new == old, (row, col)
     assert old_model.asked  # (the proxy as Qt's: a role at a time)
 
 
