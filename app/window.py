@@ -34,6 +34,7 @@ from PySide6.QtWidgets import QDockWidget, QMenu, QMessageBox, QWidget
 from app.accessibility import tab_order, without_mnemonic
 from app.actions import HISTORY, ActionSpec, build_actions, build_menus, history_text, make_action
 from app.deferred import DeferredView, Unmade
+from app.delegates import grade_words
 from app.dock_homes import STACKED_FROM, DockHome
 from app.judgment_clock import ActivityClock
 from app.layout import Workplace
@@ -49,6 +50,7 @@ from app.shown import CELL_SHOWN, bounded, boxed
 from app.window_edits import EditingWindow
 from core.engine.evaluation import Evaluation, Status, evaluate
 from core.model.document import Document, GradeState
+from core.model.numbers import counted
 from core.session import Changes, Listener, Worksheet
 
 __all__ = ["APP_TITLE", "MainWindow"]
@@ -510,7 +512,22 @@ class MainWindow(EditingWindow):
                 if view.hasFocus():
                     view.scrollTo(view.currentIndex())
         verb = self.tr("Undid {0}") if changes.origin == "undo" else self.tr("Redid {0}")
-        self.show_message(verb.format(changes.text))
+        self.show_message(verb.format(changes.text) + self._grade_now(changes))
+
+    def _grade_now(self, changes: Changes) -> str:
+        """What an undone or redone step left a grade at, as its audit entry
+        records it (the step's text "1 → 0" read alone after Undo said 0): one
+        grade's, or how many went back or were given again."""
+        grades = [entry for entry in changes.audit if not (entry.convention or entry.about_note
+                                                           or entry.about_text)]
+        if len(grades) == 1:
+            return self.tr(" (the grade is {0} again)").format(
+                grade_words(grades[0].after, self._decimals))
+        if not grades:
+            return ""
+        if changes.origin == "undo":
+            return self.tr(" ({0} back as they were)").format(counted(len(grades), "grade"))
+        return self.tr(" ({0} given again)").format(counted(len(grades), "grade"))
 
     def _show_grading_row(self) -> None:
         """The grade cell a reviewer grades next current: the query's first

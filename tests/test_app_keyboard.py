@@ -18,6 +18,7 @@ from app.review.queue_view import QueueController
 from core.analysis.queue import next_unknown
 from core.engine.evaluation import evaluate
 from core.model.document import Document, GradeState
+from core.model.edits import GradeValue
 from tests.test_app_rounds import merged_with_conflict
 from tests.test_rounds import row
 
@@ -150,7 +151,8 @@ def test_next_query_lands_on_the_first_row_still_to_grade(qtbot, window):
     assert doc.grade[3] == 2.0
     assert window.current_query == 1
     assert window.grid.currentIndex().row() == 1
-    assert window.statusBar().currentMessage() == "Undid grade q2/y: unknown → 1"
+    assert window.statusBar().currentMessage() == (
+        "Undid grade q2/y: unknown → 1 (the grade is unknown again)")
     nav = window.navigator.view  # q1 taken in the navigator with the mouse
     qtbot.mouseClick(nav.viewport(), Qt.MouseButton.LeftButton,
                      pos=nav.visualRect(nav.model().index(0, 0)).center())
@@ -178,17 +180,43 @@ def test_undo_and_redo_show_the_cell_they_changed(qtbot, window):
     assert int(window.grid_model.candidates()[current.row()]) == 1  # b, q1's third row
     assert current.row() == 2
     assert QApplication.focusWidget() is window.grid
-    assert window.statusBar().currentMessage() == "Undid grade q1/b: 1 → 0"
+    assert window.statusBar().currentMessage() == "Undid grade q1/b: 1 → 0 (the grade is 1 again)"
     press(qtbot, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # a, q1's second row
     assert doc.state[0] == GradeState.UNKNOWN
     assert window.grid.currentIndex().row() == 1
-    assert window.statusBar().currentMessage() == "Undid grade q1/a: unknown → 2"
+    assert window.statusBar().currentMessage() == (
+        "Undid grade q1/a: unknown → 2 (the grade is unknown again)")
     window.grid.setCurrentIndex(window.grid_model.index(0, window.grid.currentIndex().column()))
     press(qtbot, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)  # Redo
     assert doc.grade[0] == 2.0
     assert window.current_query == 0
     assert window.grid.currentIndex().row() == 1
-    assert window.statusBar().currentMessage() == "Redid grade q1/a: unknown → 2"
+
+    assert window.statusBar().currentMessage() == (
+        "Redid grade q1/a: unknown → 2 (the grade is 2 again)")
+
+
+def test_an_undone_grade_says_what_the_grade_is_now(qtbot, window):
+    """'Undid grade q1/a: 1.3333 → 2' read as if the grade were 2 now: the
+    status says what the undo left (the audit entry's after), one grade's
+    or how many went back."""
+    window.set_document(doc_with_unknowns())
+    doc = window.document
+    window.set_query(0)
+    assert window.set_grade(0, 4 / 3)
+    assert window.set_grade(0, 2.0)
+    assert window.set_grades([0, 1], [GradeValue(3.0, GradeState.NUMBER)] * 2)
+    window.grid.setFocus()
+    press(qtbot, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.statusBar().currentMessage() == (
+        "Undid set 2 grades (2 grades back as they were)")
+    press(qtbot, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert doc.grade[0] == 4 / 3
+    assert window.statusBar().currentMessage() == (
+        "Undid grade q1/a: 1.3333 → 2 (the grade is 1.3333 again)")
+    press(qtbot, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
+    assert window.statusBar().currentMessage() == (
+        "Redid grade q1/a: 1.3333 → 2 (the grade is 2 again)")
 
 
 @pytest.fixture
@@ -219,7 +247,8 @@ def test_ctrl_y_redoes_on_a_linux_desktop(linux_desktop_keys, qtbot, window):
     assert doc.state[2] == GradeState.UNKNOWN
     press(qtbot, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
     assert doc.grade[2] == 3.0
-    assert window.statusBar().currentMessage() == "Redid grade q1/c: unknown → 3"
+    assert window.statusBar().currentMessage() == (
+        "Redid grade q1/c: unknown → 3 (the grade is 3 again)")
     press(qtbot, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     shift_ctrl = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
     press(qtbot, Qt.Key.Key_Z, shift_ctrl)
