@@ -48,6 +48,7 @@ from app.panels.summary import AggregateFooter, SummaryPanel
 from app.settings import Settings
 from app.shown import CELL_SHOWN, bounded, boxed
 from app.window_edits import EditingWindow
+from core.analysis.queue import first_unknown
 from core.engine.evaluation import Evaluation, Status, evaluate
 from core.model.document import Document, GradeState
 from core.model.numbers import counted
@@ -531,24 +532,33 @@ class MainWindow(EditingWindow):
 
     def _show_grading_row(self) -> None:
         """The grade cell a reviewer grades next current: the query's first
-        row still unknown in the grid's (rank) order, its first row when
+        row still unknown in the grids' order (ranked, then not retrieved:
+        :func:`~core.analysis.queue.first_unknown`; a not-retrieved one
+        takes the ranked grid's keyboard focus), the grid's first row when
         none is (a digit typed at once never replaces a grade given), the
         grid shown from its first column (Rank, Source) and row, scrolled
         down only as far as that row needs."""
-        if self._query < 0 or not self.grid_model.rowCount():
+        if self._query < 0:
             return
-        unknown = self.document.state[self.grid_model.candidates()] == GradeState.UNKNOWN
-        row = int(unknown.argmax()) if unknown.any() else 0
-        index = self.grid_model.index(row, GridColumn.GRADE)
-        self.grid.setAutoScroll(False)  # setCurrentIndex would scroll to the grade column
-        try:
-            self.grid.setCurrentIndex(index)
-        finally:
-            self.grid.setAutoScroll(True)
-        self.grid.scrollToTop()
-        if row:
-            self.grid.scrollTo(index)
-        self.grid.horizontalScrollBar().setValue(0)
+        first = first_unknown(self.evaluation, self._query)
+        row = self.grid_model.row_of(first) if first is not None else None
+        if self.grid_model.rowCount():
+            index = self.grid_model.index(row or 0, GridColumn.GRADE)
+            self.grid.setAutoScroll(False)  # setCurrentIndex would scroll to the grade column
+            try:
+                self.grid.setCurrentIndex(index)
+            finally:
+                self.grid.setAutoScroll(True)
+            self.grid.scrollToTop()
+            if row:
+                self.grid.scrollTo(index)
+            self.grid.horizontalScrollBar().setValue(0)
+        rest = self.not_retrieved_model.row_of(first) if first is not None else None
+        if rest is not None:
+            self.not_retrieved_view.setCurrentIndex(
+                self.not_retrieved_model.index(rest, GridColumn.GRADE))
+            if self.grid.hasFocus():
+                self.not_retrieved_view.setFocus()
 
     def refresh_display_settings(self) -> None:
         """Re-read display settings (decimals) and repaint."""

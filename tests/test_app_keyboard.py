@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QMenu, QTableView
 from app.keyboard import KeyboardNavigation
 from app.review.conflicts_view import ConflictsController
 from app.review.queue_view import QueueController
-from core.analysis.queue import next_unknown
+from core.analysis.queue import first_unknown, next_unknown
 from core.engine.evaluation import evaluate
 from core.model.document import Document, GradeState
 from core.model.edits import GradeValue
@@ -55,6 +55,31 @@ def test_next_unknown_in_the_grids_order():
     for i in (0, 2, 4):
         done.set_grade(i, None, GradeState.UNRATEABLE, who="x", reason="empty page")
     assert next_unknown(evaluate(done)) is None  # unrateable is judged
+    assert [first_unknown(ev, q) for q in (0, 1)] == [2, 4]
+    assert first_unknown(evaluate(done), 0) is None
+
+
+def test_a_query_comes_with_its_first_unknown_not_retrieved_row_current(qtbot, window):
+    """Coming to a query whose ranked candidates are all graded, the
+    cursor is on the first unknown judged-but-not-retrieved one (the grids'
+    order, as Next unknown's: core.analysis.queue.first_unknown), the
+    keyboard's focus with it: a digit typed grades it. It stayed on the
+    ranked grid's first row, graded (fails before)."""
+    window.set_document(Document.from_columns(
+        query=["q1", "q1", "q2", "q2", "q2", "q2"], source_id=["a", "b", "x", "y", "z", "w"],
+        score=[2.0, 1.0, 2.0, 1.0, None, None], grade=[None, 1.0, 2.0, 0.0, 1.0, None]))
+    doc = window.document
+    window.set_query(0)
+    window.grid.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is window.grid)
+    press(qtbot, Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # Next query
+    assert window.current_query == 1
+    rest = window.not_retrieved_view
+    assert int(window.not_retrieved_model.candidates()[rest.currentIndex().row()]) == 5  # w
+    assert QApplication.focusWidget() is rest
+    press(qtbot, Qt.Key.Key_3)
+    assert doc.grade[5] == 3.0
+    assert doc.grade[[2, 3, 4]].tolist() == [2.0, 0.0, 1.0]
 
 
 def test_f6_cycles_the_panels_in_screen_order(qtbot, window):

@@ -52,6 +52,8 @@ __all__ = [
     "JudgingQueue",
     "Progress",
     "QueryJudgments",
+    "first_unknown",
+    "grids_order",
     "judging_queue",
     "next_unknown",
     "query_judgments",
@@ -283,6 +285,40 @@ def _width(interval: tuple[float, float]) -> float:
 
 
 # -- the next candidate to judge, in the order the grid shows them ------------------------
+def grids_order(ev: Evaluation, q: int) -> IntArray:
+    """Query ``q``'s candidates in the order the grids show them: the
+    ranked list, then the judged-but-not-retrieved ones.
+
+    Examples
+    --------
+    >>> from core.engine.evaluation import evaluate
+    >>> doc = Document.from_columns(query=["a", "a", "a"], source_id=["x", "y", "z"],
+    ...                             score=[1.0, None, 2.0], grade=[1.0, None, 2.0])
+    >>> grids_order(evaluate(doc), 0).tolist()
+    [2, 0, 1]
+    """
+    return np.concatenate([ev.ranked(q), ev.not_retrieved(q)]).astype(np.int64)
+
+
+def first_unknown(ev: Evaluation, q: int) -> int | None:
+    """Query ``q``'s first candidate whose grade is unknown in the grids'
+    order (:func:`grids_order`: a not-retrieved one when every ranked one
+    is judged); None when none is. The row a reviewer grades next on
+    coming to the query.
+
+    Examples
+    --------
+    >>> from core.engine.evaluation import evaluate
+    >>> doc = Document.from_columns(query=["a", "a", "a"], source_id=["x", "y", "z"],
+    ...                             score=[1.0, None, 2.0], grade=[1.0, None, 2.0])
+    >>> first_unknown(evaluate(doc), 0)
+    1
+    """
+    rows = grids_order(ev, q)
+    unknown = ev.doc.state[rows] == GradeState.UNKNOWN
+    return int(rows[int(unknown.argmax())]) if unknown.any() else None
+
+
 def next_unknown(ev: Evaluation, after: int | None = None) -> int | None:
     """The first candidate whose grade is unknown after candidate ``after``
     (None: from the start), query by query in document order, within a query
@@ -307,9 +343,7 @@ def next_unknown(ev: Evaluation, after: int | None = None) -> int | None:
         q = (start + step) % doc.n_queries
         if not unknown[doc.members(q)].any():
             continue
-        ranked = ev.ranked(q)
-        rest = np.setdiff1d(doc.members(q), ranked, assume_unique=True)
-        rows = np.concatenate([ranked, rest]).tolist()
+        rows = grids_order(ev, q).tolist()
         if step == 0 and after is not None:
             rows = rows[rows.index(after) + 1:] if after in rows else rows
         for i in rows:
