@@ -295,6 +295,45 @@ def test_the_unjudged_banner_follows_the_grades_set(qtbot: Any, window: Any) -> 
         w.session.mark_saved()
 
 
+def test_tab_reaches_the_unjudged_banner_s_buttons_as_the_window_reads(
+        qtbot: Any, window: Any) -> None:
+    """Tab from the query list goes to the banner's buttons, above the grid,
+    then into the grid; Shift+Tab from the grid's first button goes back to
+    the query list. Made after the window's Tab order, they came after the
+    audit log and the status bar's reviewer button (fails before: Tab went
+    from the query list to the grid, past them). Space on a button chooses."""
+    from PySide6.QtWidgets import QApplication
+
+    from core.model.conventions import UnknownRule
+    from core.model.document import Document
+
+    w = window
+    try:
+        w.set_document(Document.from_columns(
+            query=["q1", "q1", "q2"], source_id=list("abc"), score=[2.0, 1.0, 1.0],
+            grade=[1.0, None, None]))
+        assert w.unjudged_banner.offer()
+        nav = w.navigator.view
+        nav.setFocus()
+        qtbot.waitUntil(lambda: QApplication.focusWidget() is nav)
+        seen = []
+        for _ in range(4):
+            qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+            seen.append(QApplication.focusWidget().objectName())
+        assert seen == ["treatAsNotRelevant", "condenseLists", "keepUnresolved", "candidateGrid"]
+        first = w.unjudged_banner.buttons["treatAsNotRelevant"]
+        first.setFocus()
+        qtbot.keyClick(first, Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
+        assert QApplication.focusWidget() is nav
+        qtbot.keyClick(nav, Qt.Key.Key_Tab)
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Space)  # Condense the lists
+        assert w.conventions.unknown is UnknownRule.CONDENSED
+        assert w.unjudged_banner.isHidden()
+    finally:
+        w.session.mark_saved()
+
+
 def test_the_unjudged_banner_tells_the_declined_apart(qtbot: Any, window: Any) -> None:
     """A candidate the annotators declined is in the judgments, unknown with
     its reason: the banner counts it apart from the one the judgments do

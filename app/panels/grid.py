@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.accessibility import label_control
+from app.accessibility import label_control, tab_order
 from app.delegates import (
     GradeDelegate,
     GradeWordsDelegate,
@@ -319,8 +319,26 @@ class GridPanel(QWidget):
         self.model.modelReset.connect(self._update_label)
 
     def add_banner(self, banner: QWidget) -> None:
-        """Show ``banner`` above the grids (e.g. what to do about unjudged candidates)."""
+        """Show ``banner`` above the grids (e.g. what to do about unjudged
+        candidates), its buttons in the Tab order as the window reads: after
+        what came before the grid (the query list), the banners top down,
+        then the grid. Made after the window's order, they came after the
+        audit log and the status bar's reviewer button."""
         self._layout.insertWidget(0, banner)
+        controls = self._banner_controls()
+        before = self.grid.previousInFocusChain()
+        while before is not None and before is not self.grid and (before in controls or not (
+                before.focusPolicy() & Qt.FocusPolicy.TabFocus)):
+            before = before.previousInFocusChain()
+        tab_order(*([before] if before is not None else []), *controls, self.grid)
+
+    def _banner_controls(self) -> list[QWidget]:
+        """The controls Tab reaches in the banners, top down."""
+        items = (self._layout.itemAt(i) for i in range(self._layout.count()))
+        banners = [item.widget() for item in items if item is not None]
+        return [control for banner in banners if banner is not None and banner is not self.split
+                for control in banner.findChildren(QWidget)
+                if control.focusPolicy() & Qt.FocusPolicy.TabFocus]
 
     def fit_columns(self) -> None:
         """Columns sized to their contents and headers (a long source id
