@@ -345,3 +345,42 @@ def test_the_audit_logs_ids_keep_a_line(qtbot, screen):
         box = metrics.boundingRect(0, 0, room, 1 << 20, flags, option.text)
         assert box.height() <= metrics.lineSpacing(), (column.name, option.text)
     w.session.mark_saved()
+
+
+def _shown_in_cell(view, index) -> str:
+    """What ``view`` paints of ``index``'s text: its delegate's text elided
+    to the cell's text rectangle as the style elides it."""
+    from PySide6.QtGui import QFontMetrics
+    from PySide6.QtWidgets import QStyle, QStyleOptionViewItem
+
+    option = QStyleOptionViewItem()
+    view.initViewItemOption(option)
+    option.rect = view.visualRect(index)
+    view.itemDelegateForIndex(index).initStyleOption(option, index)
+    room = view.style().subElementRect(QStyle.SubElement.SE_ItemViewItemText, option, view)
+    return QFontMetrics(option.font).elidedText(option.text, option.textElideMode, room.width())
+
+
+@pytest.mark.parametrize("screen", ["1280x800", "1366x768"])
+def test_the_grid_s_note_shows_12_characters_at_least(qtbot, screen):
+    """README: the note column is as wide as the other columns leave, 12 to
+    36 characters. Sized as 12 of the font's average character and 8 px
+    (80 px at 9 pt) it showed 9 of a note, 'Bob says …' (seen under Xvfb
+    at 1280x800 on an annotators' workbook): fails before. Now its first 12
+    characters and the ellipsis, in notes of other words too."""
+    from app.panels.grid import NOTE_LEAST
+
+    w = _urls_window(qtbot, screen)
+    notes = {1: "Bob says the intro section is on topic",
+             2: "checked twice: wrong product page, an old model",
+             4: "mostly navigation links; the claim is in a footnote"}
+    for i, note in notes.items():
+        assert w.set_note(i, note)
+    _settle(qtbot, w)
+    grid, model = w.grid, w.grid_model
+    for i, note in notes.items():
+        shown = _shown_in_cell(grid, model.index(model.row_of(i), GridColumn.NOTE))
+        assert shown.endswith("\u2026"), shown  # (a longer note is elided at its end)
+        assert len(shown) - 1 >= NOTE_LEAST, (screen, shown)
+        assert note.startswith(shown[:-1])
+    w.session.mark_saved()

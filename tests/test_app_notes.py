@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QApplication, QLineEdit, QMessageBox
 
 from app.models.candidates import GridColumn
 from app.models.roles import CANDIDATE_ROLE
+from app.panels.fit import note_width
 from app.panels.grid import NOTE_MOST
 from app.settings import Settings
 from app.window import MainWindow
@@ -150,7 +151,7 @@ def test_a_long_note_is_elided_and_whole_on_hover(qtbot: Any, window: MainWindow
     assert "\n" not in shown
     assert "⏎ second line" in shown
     assert index.data(Qt.ItemDataRole.ToolTipRole) == long
-    most = window.grid.fontMetrics().averageCharWidth() * NOTE_MOST + 8
+    most = note_width(window.grid, NOTE_MOST)
     assert window.grid.columnWidth(GridColumn.NOTE) <= most
     # widened to the note, as far as the other columns leave (never past 36 characters)
     assert window.grid.columnWidth(GridColumn.NOTE) == window.grid_panel.note_most(window.grid)

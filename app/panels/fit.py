@@ -11,9 +11,9 @@ from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QFont, QFontMetricsF
 from PySide6.QtWidgets import QHeaderView, QStyle, QStyledItemDelegate, QTableView
 
-__all__ = ["columns_width", "elided_headers", "fit_columns", "fit_rows_to_font", "header_widths",
-           "measured_rows", "resized_at_once", "room_for", "show_if_room", "show_yielding",
-           "text_margins", "text_width", "text_widths"]
+__all__ = ["NOTE_SAMPLE", "columns_width", "elided_headers", "fit_columns", "fit_rows_to_font",
+           "header_widths", "measured_rows", "note_width", "resized_at_once", "room_for",
+           "show_if_room", "show_yielding", "text_margins", "text_width", "text_widths"]
 
 
 def header_widths(view: QTableView) -> list[int]:
@@ -80,6 +80,21 @@ def text_width(font: QFont | QFontMetricsF, text: str) -> int:
     45 px of 45.4, read "0.…99")."""
     metrics = font if isinstance(font, QFontMetricsF) else QFontMetricsF(font)
     return math.ceil(metrics.horizontalAdvance(text))
+
+
+#: A reviewer's note as notes run (words, spaces, a comma): what "``n``
+#: characters of a note" are measured on (:func:`note_width`).
+NOTE_SAMPLE = ("Bob says the intro section is on topic, but the page never states the "
+               "claim itself.")
+
+
+def note_width(view: QTableView, characters: int) -> int:
+    """The width of ``view``'s cell showing a note's first ``characters``
+    characters and the ellipsis after them (elided at its end): a column
+    of "12 characters" was the font's average character's 12 and 8 px
+    (80 px at 9 pt), and showed 9 of a note, "Bob says …" (seen under Xvfb
+    at 1280x800)."""
+    return text_width(view.font(), NOTE_SAMPLE[:characters] + "\u2026") + text_margins(view)
 
 
 def fit_rows_to_font(view: QTableView) -> None:

@@ -52,6 +52,7 @@ from app.panels.fit import (
     fit_columns,
     fit_rows_to_font,
     measured_rows,
+    note_width,
     resized_at_once,
     text_widths,
 )
@@ -184,9 +185,9 @@ SOURCE_LEAST = 16
 #: (:meth:`GridPanel.whole_widths`): a 40-character URL whole (271 px at
 #: 9 pt); a longer id is elided in the middle, whole on hover.
 SOURCE_READ = 48
-#: The widest the note column gets, in average characters (a longer note is
-#: elided at its end, whole on hover and in its editor), and the least it
-#: keeps where the other columns leave less (GridPanel.note_most).
+#: The widest the note column gets, in characters of a note (a longer note is
+#: elided at its end, whole on hover and in its editor: app.panels.fit.note_width),
+#: and the least it keeps where the other columns leave less (GridPanel.note_most).
 NOTE_MOST = 36
 NOTE_LEAST = 12
 #: At most this many rows are measured when columns are fitted.
@@ -442,11 +443,10 @@ class GridPanel(QWidget):
         pushed the ideal contribution out of view; at 1280x800 the grid
         scrolls to it). A longer note is elided at its end, whole on hover."""
         header = view.horizontalHeader()
-        average = view.fontMetrics().averageCharWidth()
         room = view.viewport().width() - sum(
             header.sectionSize(n) for n in range(header.count())
             if n != GridColumn.NOTE and not view.isColumnHidden(n))
-        return max(average * NOTE_LEAST + 8, min(average * NOTE_MOST + 8, room))
+        return max(note_width(view, NOTE_LEAST), min(note_width(view, NOTE_MOST), room))
 
     def key_width(self, *, every: bool = False) -> int:
         """The width (pixels) the ranked grid needs to show its key columns
