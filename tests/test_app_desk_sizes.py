@@ -384,3 +384,36 @@ def test_the_grid_s_note_shows_12_characters_at_least(qtbot, screen):
         assert len(shown) - 1 >= NOTE_LEAST, (screen, shown)
         assert note.startswith(shown[:-1])
     w.session.mark_saved()
+
+
+@pytest.mark.parametrize("screen", ["1280x800", "1366x768", "1920x1080"])
+def test_the_audit_log_s_ids_give_way_to_its_note_and_read_whole_where_it_has_room(
+        qtbot, screen):
+    """Three grades typed and one given with a note on 40-character URLs:
+    the Source column was capped at 260 px whatever the room, so at
+    1280x800 the log scrolled sideways with the note at its header's width
+    ('Note', 37 px), at 1366x768 the note showed 'read twic…', and at
+    1920x1080 the ids were cut with 580 px left to the note (fails before).
+    The ids and the note now share the room (the ids down to 16
+    characters, cut in their middle), and read whole where it allows."""
+    from app.models.audit import AuditColumn
+    from app.panels.grid import NOTE_LEAST
+
+    w = _urls_window(qtbot, screen)
+    w.grid.setFocus()
+    for key in (Qt.Key.Key_2, Qt.Key.Key_3, Qt.Key.Key_0):
+        qtbot.keyClick(w.grid, key)
+    note = "read twice, the claim is in the footnote"
+    assert w.set_grade(5, 3.0, note=note)
+    _settle(qtbot, w)
+    log = w.audit_view
+    model = log.model()
+    assert model.rowCount() == 4
+    assert log.horizontalScrollBar().maximum() == 0, screen
+    shown = _shown_in_cell(log, model.index(3, AuditColumn.NOTE))
+    assert shown == note or len(shown) - 1 >= NOTE_LEAST, (screen, shown)
+    if screen == "1920x1080":
+        for row in range(4):
+            index = model.index(row, AuditColumn.SOURCE)
+            assert _shown_in_cell(log, index) == index.data(Qt.ItemDataRole.ToolTipRole)
+    w.session.mark_saved()

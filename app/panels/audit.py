@@ -26,9 +26,15 @@ from app.accessibility import label_control, tab_passes
 from app.delegates import GradeWordsDelegate, IdDelegate, NumberDelegate
 from app.models.audit import AuditColumn, AuditModel
 from app.panels.fit import fit_columns, header_widths, measured_rows, text_margins, text_width
+from app.panels.grid import SOURCE_LEAST, SOURCE_READ
 from core.model.audit import OUTSIDE_ORIGIN, AuditEntry
 
 __all__ = ["TALL_LINES", "AuditLogView"]
+
+#: The id columns: whole up to SOURCE_READ characters where the log has the
+#: room, giving way first, down to SOURCE_LEAST characters (cut in their
+#: middle, whole on hover), as the grid's source does (:meth:`AuditLogView._fit_ids`).
+_IDS = (AuditColumn.QUERY, AuditColumn.SOURCE)
 
 #: The most lines a row of a convention's change or of an edit made outside
 #: the app takes, its texts wrapped at their words (a longer text is cut at
@@ -102,6 +108,9 @@ class AuditLogView(QTableView):
         #: The When column's width as fitted to its contents (it gives way to
         #: the note from there: :meth:`_fit_when`).
         self._when_width = 0
+        #: The id columns' widths as their ids ask, up to SOURCE_READ characters
+        #: (they give way to the note from there: :meth:`_fit_ids`).
+        self._ids_width: dict[int, int] = {}
         # A consensus grade (4/3) at the display rounding, as the grid shows it.
         for column in (AuditColumn.BEFORE, AuditColumn.AFTER):
             self.setItemDelegateForColumn(column, _BothEnds(decimals, self))
@@ -143,7 +152,10 @@ class AuditLogView(QTableView):
         self.fit_columns()
 
     def fit_columns(self) -> None:
-        fit_columns(self, most=self._widest(), skip=(AuditColumn.NOTE,))
+        fit_columns(self, most=self._widest(), skip=(AuditColumn.NOTE, *_IDS))
+        fit_columns(self, most=self._ids_most(), skip=tuple(
+            c for c in range(self.audit_model.columnCount()) if c not in _IDS))
+        self._ids_width = {c: self.columnWidth(c) for c in _IDS}
         # (a tall row out of view still has its words whole: _fit_rows wraps them)
         header = self.horizontalHeader()
         for c in (AuditColumn.WHEN, AuditColumn.WHO, AuditColumn.BEFORE, AuditColumn.AFTER,
@@ -153,6 +165,36 @@ class AuditLogView(QTableView):
                 header.resizeSection(c, word)
         self._when_width = self.horizontalHeader().sectionSize(AuditColumn.WHEN)
         self._fit_note()
+
+    def _ids_most(self) -> int:
+        """The widest an id column asks for: :data:`~app.panels.grid.SOURCE_READ`
+        characters (a 40-character URL whole), the others' cap at least."""
+        return max(self._widest(), self.fontMetrics().averageCharWidth() * SOURCE_READ + 8)
+
+    def _fit_ids(self) -> None:
+        """The Query and Source columns as wide as their ids ask (up to
+        :meth:`_ids_most`) where the other columns leave the room for them
+        and the note's want; else that room shared alike by them and the
+        note (one wanting less keeps its want), the ids down to
+        :data:`~app.panels.grid.SOURCE_LEAST` characters (cut in their
+        middle, whole on hover), before the When and the changes give way:
+        at 1366x768 a 40-character URL capped at 260 px left the note
+        35 px and the log scrolled sideways; at 1920x1080 the ids stayed
+        cut at 260 px with the room to spare."""
+        header, ids = self.horizontalHeader(), [c for c in _IDS if not self.isColumnHidden(c)]
+        if not ids or not self._ids_width:
+            return
+        least = header_widths(self)
+        floor = self.fontMetrics().averageCharWidth() * SOURCE_LEAST + 8
+        wants = {c: self._ids_width.get(c, header.sectionSize(c)) for c in ids}
+        wants[AuditColumn.NOTE] = self._note_wanted()
+        left = self.viewport().width() - self._others(*ids)
+        for n, c in enumerate(sorted(wants, key=wants.__getitem__)):
+            share = min(wants[c], left // (len(wants) - n))
+            width = share if c == AuditColumn.NOTE else max(least[c], min(wants[c], floor), share)
+            left -= width
+            if c != AuditColumn.NOTE and width != header.sectionSize(c):
+                header.resizeSection(c, width)
 
     def _fit_when(self) -> None:
         """A stamp seen on reopening ("seen on reopening, 16:05:08": 181 px
@@ -294,6 +336,7 @@ class AuditLogView(QTableView):
         scrolls, instead of being squeezed to a cut header. (It kept 200 px
         for its text: at 16 pt on a 1280x800 screen Seconds was then cut at
         the log's edge.)"""
+        self._fit_ids()
         self._fit_when()
         header = self.horizontalHeader()
         note = AuditColumn.NOTE
@@ -332,7 +375,11 @@ class AuditLogView(QTableView):
             if col == AuditColumn.NOTE or row < 0:
                 continue
             needed = self.sizeHintForIndex(self.audit_model.index(row, col)).width()
-            wanted = min(self._widest(), needed + (1 if self.showGrid() else 0))
+            most = self._ids_most() if col in _IDS else self._widest()
+            wanted = min(most, needed + (1 if self.showGrid() else 0))
+            if col in _IDS:  # (given its room by _fit_ids)
+                self._ids_width[col] = max(self._ids_width.get(col, 0), wanted)
+                continue
             if wanted > header.sectionSize(col):
                 header.resizeSection(col, wanted)
                 if col == AuditColumn.WHEN:
