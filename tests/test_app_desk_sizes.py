@@ -417,3 +417,26 @@ def test_the_audit_log_s_ids_give_way_to_its_note_and_read_whole_where_it_has_ro
             index = model.index(row, AuditColumn.SOURCE)
             assert _shown_in_cell(log, index) == index.data(Qt.ItemDataRole.ToolTipRole)
     w.session.mark_saved()
+
+
+@pytest.mark.parametrize("screen", ["1280x800", "1366x768", "1920x1080"])
+def test_the_ndcg_column_beside_the_status_is_as_wide_as_what_it_says(qtbot, window, screen):
+    """On the bundled example (an undefined and an unresolved query) with
+    the Status column shown, the NDCG cells say numbers alone (each status
+    in the Status column), but the NDCG column kept the width of its widest
+    status word, '∅ undefined' (74 px where its header and numbers take
+    63 at 9 pt): fails before. It is now as wide as its header or its
+    widest number painted, whichever is wider."""
+    from app.panels.fit import header_widths, text_width
+
+    w = window
+    w.workplace.reset(SCREENS.get(screen, QRect(0, 0, *map(int, screen.split("x")))))
+    _settle(qtbot, w)
+    w.fit_columns()
+    _settle(qtbot, w)
+    nav = w.navigator.view
+    assert not nav.isColumnHidden(QueryColumn.STATUS)
+    said = [_painted(nav, row, QueryColumn.NDCG) for row in range(nav.model().rowCount())]
+    assert {"0.3333", ""} <= set(said)  # (a number, and a status said beside)
+    widest = max(text_width(nav.font(), text) for text in said) + text_margins(nav)
+    assert nav.columnWidth(QueryColumn.NDCG) <= max(widest, header_widths(nav)[QueryColumn.NDCG])

@@ -246,7 +246,10 @@ def test_a_status_is_shown_whole_in_the_columns_fitted_to_it(qtbot: Any) -> None
         "? unresolved", "∅ undefined"]
     # said once: the NDCG cell says a status where the Status column is hidden
     assert [shown(0, QueryColumn.NDCG), shown(2, QueryColumn.NDCG)] == ["", ""]
-    view.setColumnHidden(QueryColumn.STATUS, True)
+    # (beside the status, a number's width: hdesk14) Too narrow for the
+    # status, the navigator hides it and gives the NDCG column its words.
+    nav.resize(nav.minimumWidth(), 400)
+    qtbot.waitUntil(lambda: view.isColumnHidden(QueryColumn.STATUS))
     assert [shown(0, QueryColumn.NDCG), shown(2, QueryColumn.NDCG)] == [
         "unresolved", "undefined"]
 

@@ -333,11 +333,13 @@ class QueryNavigator(QWidget):
             return
         view, status = self.view, QueryColumn.STATUS
         header, reserve = view.horizontalHeader(), self._ids_extra(least=True)
-        for ndcg in dict.fromkeys((self._ndcg_width, self._ndcg_least)):
-            if header.sectionSize(QueryColumn.NDCG) != ndcg:
-                header.resizeSection(QueryColumn.NDCG, ndcg)
-            if show_if_room(view, status, self._status_width, reserve=reserve):
-                return
+        # Beside the status the NDCG column says numbers alone (_NdcgCell): a
+        # number's width, not its widest status word's ("∅ undefined" kept
+        # it 20 px wider, empty, at 1280x800).
+        if header.sectionSize(QueryColumn.NDCG) != self._ndcg_least:
+            header.resizeSection(QueryColumn.NDCG, self._ndcg_least)
+        if show_if_room(view, status, self._status_width, reserve=reserve):
+            return
         narrowed = min(self._status_width, room_for(view, [status], reserve=reserve))
         if narrowed >= self._status_least and show_if_room(view, status, narrowed,
                                                            reserve=reserve):
@@ -381,19 +383,19 @@ class QueryNavigator(QWidget):
 
     def sizeHint(self) -> QSize:
         """Wide enough for every column (the status too, when it is hidden,
-        and the NDCG at its whole width)
+        and beside it the NDCG at a number's width)
         and the query ids (up to :data:`IDS_ASKED` px, or :data:`IDS_CHARACTERS`
         characters of the font; longer ones are elided, whole on hover)."""
         extra = self._ids_extra()
         layout = self.layout()
         margins = layout.contentsMargins().left() * 2 if layout is not None else 0
         header = self.view.horizontalHeader()
-        # (the status at its whole width where it is hidden or narrowed, and
-        # the NDCG column at its whole width, where it gave way to the status)
+        # (the status at its whole width where it is hidden or narrowed)
         status = self._status_width - (0 if self.view.isColumnHidden(QueryColumn.STATUS)
                                        else header.sectionSize(QueryColumn.STATUS))
-        narrowed = max(0, self._ndcg_width - header.sectionSize(QueryColumn.NDCG))
-        width = columns_width(self.view) + extra + margins + max(0, status) + narrowed
+        # (the NDCG column at a number's width: beside the status it says no word)
+        ndcg = self._ndcg_least - header.sectionSize(QueryColumn.NDCG)
+        width = columns_width(self.view) + extra + margins + max(0, status) + ndcg
         return QSize(max(width, self.minimumWidth()), super().sizeHint().height())
 
     def least_width(self, *, short: bool = False) -> int:
@@ -401,15 +403,14 @@ class QueryNavigator(QWidget):
         :data:`TEXT_LEAST` characters) and the status still read, as
         :meth:`sizeHint` counts (what the side column keeps when it gives
         way to the grid's columns: :class:`app.layout.Workplace`). ``short``:
-        the status in its short forms ("unres.", whole on hover) and the
-        NDCG column at a number's width (its statuses "unres." too), what
-        it keeps where that holds the grid's every column (at 1920x1080
-        beside 40-character ids and unresolved queries, 496 px left the
+        the status in its short forms ("unres.", whole on hover; the NDCG
+        column beside it at a number's width either way), what it keeps
+        where that holds the grid's every column (at 1920x1080 beside
+        40-character ids and unresolved queries, 496 px left the
         grid 29 px short of Its ideal contribution)."""
         least = self.sizeHint().width() - self._ids_extra() + self._ids_extra(least=True)
         if short:
-            least -= (self._status_width - self._status_least
-                      + self._ndcg_width - self._ndcg_least)
+            least -= self._status_width - self._status_least
         return least
 
     def select_query(self, q: int) -> None:
