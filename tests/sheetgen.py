@@ -135,11 +135,11 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
            split: bool = False, gaps: bool = False, extra: bool = False,
            legend: str | None = None, unread: bool = False,
            checkbox: bool = False, key: bool = False, blanks: bool = False,
-           unnamed: bool = False, off_range: bool = False) -> Drawn:
+           unnamed: bool = False, off_range: bool = False, places: bool = False) -> Drawn:
     """A drawn annotators' sheet (see the module's note), as its keywords
     ask (:class:`Asked` says what each does)."""
     ask = Asked(among, headers, topics, flat, latin, split, gaps, extra, legend, unread,
-                checkbox, key, blanks, unnamed, off_range)
+                checkbox, key, blanks, unnamed, off_range, places)
     p = _draw_plan(draw, ask)
     _draw_truth(draw, p, ask)
     ranking = draw(st.sampled_from(["score", "rank"] if split or gaps
@@ -156,7 +156,7 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
         kinds.append(draw(st.sampled_from(among)))
     sheet = Drawn(rows=[], layout=p.layout, truth={}, kinds=kinds)
     if p.layout == "transposed":
-        _transposed(sheet, p.rnd, p.people, p.truth, p.ids, p.write, kinds)
+        _transposed(sheet, p.rnd, p.people, p.truth, p.ids, p.write, kinds, ask.places)
         return sheet
     # the long table: one row per judgment (long) or per item (wide)
     per_row = [(q, d, who) for q, d in p.items
@@ -231,7 +231,9 @@ class Asked:
     naming no grade (:data:`UNNAMED_LABELS`), no other column of grades
     beside them; with ``off_range`` a long sheet graded 0-3 under
     ``Relevance (0-3)`` with one cell 4 (:attr:`Drawn.off_range`: the
-    import must refuse it, the truth kept as drawn)."""
+    import must refuse it, the truth kept as drawn); with ``places`` a
+    transposed sheet whose cells hold texts reading like places
+    (:func:`_places`: :attr:`Drawn.planted`, :attr:`Drawn.again`)."""
 
     among: tuple[str, ...]
     headers: str | None
@@ -248,6 +250,7 @@ class Asked:
     blanks: bool
     unnamed: bool
     off_range: bool
+    places: bool
 
 
 @dataclass
@@ -290,7 +293,8 @@ def _draw_plan(draw: Any, ask: Asked) -> _Plan:
     headers' kind, drawn as ``ask`` allows."""
     rnd = draw(st.randoms(use_true_random=False))
     first = draw(st.sampled_from([1, 1, 51, 301])) if ask.topics else None
-    layout = "wide" if ask.checkbox else "long" if ask.split or ask.gaps or ask.extra \
+    layout = "transposed" if ask.places else "wide" if ask.checkbox \
+        else "long" if ask.split or ask.gaps or ask.extra \
         or ask.unread or ask.unnamed or ask.off_range \
         else draw(
         st.sampled_from(SHAPES[:3] if ask.legend or ask.key or ask.blanks else SHAPES))
@@ -304,6 +308,8 @@ def _draw_plan(draw: Any, ask: Asked) -> _Plan:
         people = people[:max(2, len(people))] if len(people) > 1 else PEOPLE["name"][:2]
     if ask.checkbox:  # a form's checkbox per person, named by their name
         people = PEOPLE["name"][:len(people)]
+    if ask.places:  # four respondents and a second submission: a place-like text in a
+        people = PEOPLE["email"]  # column is still one answer in five
     words = (ask.legend is not None and ask.legend.startswith("labels")) or ask.unread \
         or ask.unnamed
     drawn_scales = WORD_SCALES if words else CHECKBOXES if ask.checkbox else SCALES
@@ -530,11 +536,12 @@ def _unique_headers(cols: list[Column]) -> None:
 
 def _transposed(sheet: Drawn, rnd: Random, people: list[Any],
                 truth: dict[tuple[int, int], dict[Any, int]], ids: dict[tuple[int, int], Any],
-                write: Callable[[int], Any], kinds: list[str]) -> None:
+                write: Callable[[int], Any], kinds: list[str], places: bool = False) -> None:
     """One row per respondent, one column per item (``query [source]``), as
     survey tools write them; a timestamp and the respondent's e-mail, and
     half the time a Google Forms quiz's ``Score`` (each respondent's points,
-    ``3 / 6`` or ``3``: small whole numbers under a ranking's name)."""
+    ``3 / 6`` or ``3``: small whole numbers under a ranking's name); with
+    ``places`` texts reading like places in its cells (:func:`_places`)."""
     items = sorted(truth)
     quiz = rnd.choice(["", "", "points", "out of"])
     header = ["Timestamp", "Email Address", *(["Score"] if quiz else []),
@@ -549,10 +556,50 @@ def _transposed(sheet: Drawn, rnd: Random, people: list[Any],
                      *([points if quiz == "points" else f"{points} / 6"] if quiz else []),
                      *(write(truth[it][who]) for it in items)])
     sheet.rows = rows
+    replaced = _places(sheet, rnd, people, items, 3 if quiz else 2) if places else set()
     sheet.kinds = ["timestamp", *(["quiz score"] if quiz else [])]
-    sheet.truth = {(QUERIES[q], str(ids[(q, d)])): sorted(float(truth[(q, d)][w])
-                                                          for w in people) for q, d in items}
+    sheet.truth = {(QUERIES[q], str(ids[(q, d)])): sorted(
+        float(truth[(q, d)][w]) for w in people if ((q, d), w) not in replaced)
+        for q, d in items}
     sheet.grade_headers = header[3 if quiz else 2:]
+
+
+#: Texts reading like places, typed where a grade goes (each a label on no
+#: scale, or in a workbook a formula: not imported, the cell named).
+PLACE_LIKE = ["row 3", "line 4", "column B", "cell B2", "rows 2, 3", "=B2"]
+
+
+def _places(sheet: Drawn, rnd: Random, people: list[Any], items: list[tuple[int, int]],
+            first_item: int) -> set[tuple[tuple[int, int], Any]]:
+    """Texts reading like places in a transposed sheet's cells (items'
+    columns from ``first_item`` on), beside real problems: a respondent
+    named like a row of the reshaped table (``row N``, past the file's
+    rows: a rewrite of places would change it) who submits twice (the
+    second submission's grades, some changed, reported again, the first
+    kept), and three other respondents' grade cells holding
+    :data:`PLACE_LIKE` texts, in three columns (no judgment). Returns the
+    judgments (item, whose) the texts replace."""
+    rows = sheet.rows
+    k = rnd.randrange(len(people))
+    name = f"row {rnd.randint(len(rows) + 2, len(items) * len(people))}"
+    rows[k + 1][1] = name
+    again = list(rows[k + 1])
+    again[0] = "03/05/2024 09:00:00"
+    for c in rnd.sample(range(first_item, len(again)), rnd.randint(1, len(items))):
+        others = [r[c] for r in rows[1:] if r[c] != again[c]]
+        again[c] = others[0] if others else again[c]
+    rows.append(again)
+    sheet.again = (name, k + 2, len(rows))
+    # (two respondents' cells of five read as no e-mail: who judged is declared)
+    sheet.flags = ["--map", f"annotator={rows[0][1]}"]
+    replaced = set()
+    for j, text in zip(rnd.sample(range(len(items)), 3), rnd.sample(PLACE_LIKE, 3),
+                       strict=True):
+        i = rnd.choice([i for i in range(len(people)) if i != k])
+        rows[i + 1][first_item + j] = text
+        sheet.planted.append((i + 2, first_item + j, text))
+        replaced.add((items[j], people[i]))
+    return replaced
 
 
 def write_sheet(sheet: Drawn | Run, path: Path) -> Path:

@@ -128,3 +128,10 @@ class Drawn:
     #: what the file holds: the JSON exports' items every annotator
     #: declined or saved only drafts of (:mod:`tests.platformgen_json`).
     unknown_reasons: dict[tuple[str, str], str] = field(default_factory=dict)
+    #: Texts reading like places typed into a transposed sheet's grade cells
+    #: (``sheets(places=True)``): the file's row (1-based), column (0-based)
+    #: and the text; the judgment each replaces is no more in the truth.
+    planted: list[tuple[int, int, str]] = field(default_factory=list)
+    #: A respondent named like a place who submits twice: the name, the
+    #: file rows (1-based) of the first and the second submission.
+    again: tuple[str, int, int] | None = None

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.io.annotator import Table, detect_mapping, ranks, roles
+from core.io.annotator.detect import read_guessed
 from core.io.annotator.profile import profile_columns
 from core.io.annotator.ranks import Counted, counted
 from core.io.annotator.roles import left_out
@@ -473,3 +474,33 @@ def test_a_query_ending_in_total_is_a_query_and_a_pivot_s_subtotal_a_summary(tmp
     assert result.document.annotators == ["Alice", "Bob"]
     assert report.skipped_rows == []
     assert [(r.row, r.column) for r in report.rejected] == [(4, "source_id")]
+
+
+def test_a_zero_beside_a_grade_is_no_count_of_judgments(tmp_path) -> None:
+    """A column whose value on each item is the number of its rows, graded
+    rows or named rows is a count of its judgments; but a 0 on an item
+    with a grade counts none of them: a consensus of 0 on d3 and d6, each
+    graded 0 on a row naming no one (its named rows 0), every other
+    item's consensus its number of rows, was said 'each the number of the
+    item's judgments' and left out as a count, no flag; it is a grade
+    combined from several, ``--map grade=E`` offered. The same 0s beside
+    rows no one graded count them (a task with drafts alone)."""
+    rows = [("vpn drops", "d1", "ana", 2), ("vpn drops", "d1", "ben", 2),
+            ("vpn drops", "d2", "ana", 1), ("vpn drops", "d3", "", 0),
+            ("vpn drops", "d4", "ana", 1), ("cheap flights", "d5", "ana", 2),
+            ("cheap flights", "d5", "ben", 2), ("cheap flights", "d6", "", 0)]
+
+    def consensus(graded: bool) -> tuple[str, str]:
+        sheet = tmp_path / "judged.csv"
+        sheet.write_text("query,doc_id,annotator,relevance,consensus\n" + "".join(
+            f"{q},{d},{who},{g if who or graded else ''},{g}\n" for q, d, who, g in rows),
+            encoding="utf-8")
+        mapping = detect_mapping(read_guessed(sheet))
+        return next((why, flag) for c, why, flag in mapping.left_out if c == 4)
+
+    assert consensus(graded=True) == (
+        "consensus: a grade combined from several, not imported (the consensus is computed "
+        "from the annotators' own)", "--map grade=E")
+    assert consensus(graded=False) == (
+        "consensus: numbers 0 to 2, one per item, each the number of the item's judgments (a "
+        "count of them, no grade); not imported", "")

@@ -199,27 +199,38 @@ def _account(sheet: Sheet, report: ImportReport, rows: Rows, imported: IntArray,
     if origin is not None:  # one row per respondent: the file's rows, as rows_read says
         report.rows_imported, report.rows_ungraded = tally.imported, tally.ungraded
     else:
-        _predicted(sheet, report, imported[ungraded[imported]])
+        _predicted(sheet, report, imported[ungraded[imported]], imported[~ungraded[imported]],
+                   tally.ungraded)
     report.row_tally, report.table_rows = tally, table
 
 
-def _predicted(sheet: Sheet, report: ImportReport, ungraded: IntArray) -> None:
+def _predicted(sheet: Sheet, report: ImportReport, ungraded: IntArray, graded: IntArray,
+               places_ungraded: int) -> None:
     """Of the rows with no grade at all (``ungraded``), those holding a
     model's prediction (a column left out as one: Label Studio's rows of a
     task's second prediction), counted and named in the report: they were
-    said to be rows with no grade at all, as if no one had said anything."""
+    said to be rows with no grade at all, as if no one had said anything.
+    A JSON export's are said as its records or lines (``places_ungraded``
+    of them with no grade at all): those of no row ``graded`` holding one."""
     cols = [c for c, why, _ in sheet.mapping.left_out if why.endswith(PREDICTED)]
     if not cols or not len(ungraded):
         return
     held = {c: {i for i in ungraded.tolist() if cell_text(sheet.column(c)[i]).strip()}
             for c in cols}
-    report.rows_predicted = len(set().union(*held.values()))
+    rows = set().union(*held.values())
+    report.rows_predicted = len(rows)
     report.predicted_columns = [sheet.name(c) for c in cols if held[c]]
-    if report.rows_predicted:
-        first = sheet.place(min(set().union(*held.values())))
-        report.notes.append(f"{ungraded_rows(report.rows_ungraded)}: "
-                            f"{predicted_rows(report.rows_predicted, report.predicted_columns)}"
-                            f", the first on {first}")
+    records = sheet.table.records
+    if records is not None:  # (a record of an annotation is graded, its prediction beside it)
+        said = {records.of(sheet.row_number(i)) for i in graded.tolist()}
+        rows = {i for i in rows if records.of(sheet.row_number(i)) not in said}
+        report.places_predicted = len({records.of(sheet.row_number(i)) for i in rows})
+    counts = ((report.rows_ungraded, report.rows_predicted, "row") if records is None else
+              (places_ungraded, report.places_predicted, records.unit))
+    if rows:
+        report.notes.append(f"{ungraded_rows(counts[0], counts[2])}: "
+                            f"{predicted_rows(counts[1], report.predicted_columns)}"
+                            f", the first on {sheet.place(min(rows))}")
 
 
 def _rows_rejected(report: ImportReport) -> int:

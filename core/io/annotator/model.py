@@ -403,20 +403,36 @@ class Table:
     def place(self, row: int, *, lines: bool = False) -> str:
         """1-based table row ``row`` as a message names it, asked where the
         message is made: ``row 7``; a JSON export's line or record (``line
-        7``, ``record 3 (id 812)``: :attr:`records`); a text file's ``line
+        7``, ``record 3 (id 812)``: :attr:`records`); a reshaped sheet's
+        respondent row in the file (:attr:`origin`); a text file's ``line
         7`` where the message counts its lines (``lines``)."""
         if self.records is not None:
             return self.records.place(self.records.of(row))
-        return f"{'line' if lines and self.sheet is None else 'row'} {row}"
+        return f"{'line' if lines and self.sheet is None else 'row'} {self.file_row(row)}"
+
+    def file_row(self, row: int) -> int:
+        """The file's 1-based row of 1-based table row ``row``: a reshaped
+        sheet's respondent row (:attr:`origin`), else ``row`` itself."""
+        origin = self.origin
+        return origin.rows[row - 1] + 1 if origin is not None and 0 < row <= len(origin.rows) \
+            else row
+
+    def cell_ref(self, r: int, c: int) -> str:
+        """0-based table cell (``r``, ``c``) as a message names it: ``cell
+        B3``, a reshaped sheet's the file's own cell (:attr:`origin`)."""
+        if self.origin is not None and 0 <= r < len(self.origin.rows):
+            r, c = self.origin.cell(r, c)
+        return f"cell {column_letters(c + 1)}{r + 1}"
 
     def places(self, rows: Sequence[int], *, most: int | None = None,
                last: str = ", ") -> str:
         """1-based table rows ``rows`` as a message names them: ``row 4``,
         ``rows 14, 18``; a JSON export's ``lines 5, 9`` or ``records 3 (id
-        17), 5``, the rows of one record said once. Past ``most`` places,
+        17), 5``, the rows of one record said once (a reshaped sheet's
+        respondent rows, each once). Past ``most`` places,
         ``and N more``; ``last`` joins the last two (``rows 3 and 5``)."""
         records = self.records
-        at = list(dict.fromkeys(rows if records is None else
+        at = list(dict.fromkeys(map(self.file_row, rows) if records is None else
                                 [a for a in map(records.of, rows) if a]))
         shown = at[:most] if most is not None else at
         more = f" and {len(at) - len(shown)} more" if len(at) > len(shown) else ""

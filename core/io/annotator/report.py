@@ -39,16 +39,16 @@ __all__ = [
 NO_GRADE = "with no grade at all"
 
 
-def ungraded_rows(n: int) -> str:
+def ungraded_rows(n: int, unit: str = "row") -> str:
     """``n`` rows with every grade cell blank: what became of them (their
     candidates are in the worksheet, each with an unknown grade; no judgment
     of theirs is imported) and what to do, in one phrase: ``2 rows with no
     grade at all (their candidates kept with unknown grades: grade them in
-    the editor)``."""
+    the editor)``; a JSON export's ``records`` or ``lines`` (``unit``)."""
     if n == 1:
-        return (f"1 row {NO_GRADE} (its candidate kept with an unknown grade: "
+        return (f"1 {unit} {NO_GRADE} (its candidate kept with an unknown grade: "
                 "grade it in the editor)")
-    return (f"{counted(n, 'row')} {NO_GRADE} (their candidates kept with unknown grades: "
+    return (f"{counted(n, unit)} {NO_GRADE} (their candidates kept with unknown grades: "
             "grade them in the editor)")
 
 
@@ -143,6 +143,11 @@ class ImportReport:
     #: and the columns of the predictions (:func:`predicted_rows`).
     rows_predicted: int = 0
     predicted_columns: list[str] = field(default_factory=list)
+    #: A JSON export's records or lines with no grade at all (each its rows'
+    #: best status: :attr:`row_tally`'s ``ungraded``) holding a model's
+    #: prediction alone, as the headline counts them (``rows_predicted``
+    #: counts the table's rows: a prediction each).
+    places_predicted: int = 0
     blank_rows: int = 0
     candidates: int = 0
     annotators: list[str] = field(default_factory=list)
@@ -335,7 +340,7 @@ class ImportReport:
     def headline(self) -> str:
         """What was read, imported and rejected, in one sentence."""
         where = self.file + (f", sheet {self.sheet!r}" if self.sheet else "")
-        skipped = len(self.skipped_rows)
+        unit, blank, skipped, ungraded, predicted = self._places_counted()
         return (
             f"{where}: "
             + ("one row per respondent (read as one row per respondent and item), "
@@ -347,16 +352,31 @@ class ImportReport:
             f"{self.judgments_imported} imported, {len(self.rejected_judgments)} rejected; "
             + (f"{counted(self.blank_grades, 'grade cell')} blank (no judgment: "
                f"{'an unknown grade' if self.blank_grades == 1 else 'unknown grades'})"
-               + (f", {ungraded_rows(self.rows_ungraded)}" if self.rows_ungraded else "")
-               + (f", {predicted_rows(self.rows_predicted, self.predicted_columns)}"
-                  if self.rows_predicted else "")
+               + (f", {ungraded_rows(ungraded, unit)}" if ungraded else "")
+               + (f", {predicted_rows(predicted, self.predicted_columns)}"
+                  if predicted else "")
                + "; "
                if self.blank_grades else "") +
-            f"{counted(self.blank_rows, 'blank row')}"
-            + (f" and {counted(skipped, 'row')} without a judgment" if skipped else "")
+            f"{counted(blank, f'blank {unit}')}"
+            + (f" and {counted(skipped, unit)} without a judgment" if skipped else "")
             + " skipped; "
             f"{counted(self.candidates, 'candidate')}"
             + (f", annotators {', '.join(self.annotators)}" if self.annotators else ""))
+
+    def _places_counted(self) -> tuple[str, int, int, int, int]:
+        """The unit the headline counts rows in, and its counts of the blank
+        rows, the rows without a judgment skipped, the rows with no grade at
+        all and those of them holding a prediction alone: a sheet's rows; a
+        JSON export's records or lines, each once, as its rows' best status
+        says it (:attr:`row_tally`: a record of an annotation and a model's
+        prediction is imported; of two annotations, one cancelled, imported
+        too), where the table's rows were counted (a rating each)."""
+        tally = self.row_tally
+        if self.records is None or tally is None:
+            return ("row", self.blank_rows, len(self.skipped_rows), self.rows_ungraded,
+                    self.rows_predicted)
+        return (self.records.unit, tally.blank, sum(n for _, n in tally.skipped),
+                tally.ungraded, self.places_predicted)
 
     def _rows_said(self) -> str:
         """The rows read as the user counts them: ``6 rows`` of a sheet, a

@@ -464,7 +464,11 @@ def judgments_count(p: Profile, query: Profile | None, source: Profile | None,
     3 items or more): a count, no grade, whatever its header says; ``""``
     when its values do not. The sample's last item may be cut short: its
     count is at least its rows. An item of no judgment counts 0 (a Label
-    Studio task with drafts alone, its rows skipped: no grade on them).
+    Studio task with drafts alone, its rows skipped: no grade on them); an
+    item with a grade counts 1 at least: a 0 beside a grade is no count of
+    judgments (a consensus of 0 on an item graded 0 by a row naming no one,
+    where each other item's consensus matched its number of rows, was
+    said a count and left out as one, where it is a combined grade).
     ``others``: columns whose filled rows it may count instead (Label
     Studio's ``total_predictions``, 0-3 a task, each the number of the
     task's rows its predictions fill: it was offered as a ranking, ``pass
@@ -479,7 +483,9 @@ def judgments_count(p: Profile, query: Profile | None, source: Profile | None,
     if len(rows) < 3:
         return ""
     last = keyed.texts[-1]
-    judged, filling = True, [o for o in others if o.col != p.col]
+    # (rows filling the grade or who judged are the item's judgments: counted as such)
+    own = {q.col for q in (p, grade, who) if q is not None}
+    judged, filling = True, [o for o in others if o.col not in own]
     for key, at in rows.items():
         said = {p.texts[i] for i in at}
         if len(said) != 1 or "" in said:
@@ -488,7 +494,7 @@ def judgments_count(p: Profile, query: Profile | None, source: Profile | None,
         graded = sum(1 for i in at if grade is None or grade.texts[i])
         named = sum(1 for i in at if who is None or who.texts[i])
         cut = key == last and n >= len(at)  # (the sample's last item, cut short)
-        judged = judged and (n in (len(at), graded, named) or cut)
+        judged = judged and (n in (len(at), graded, named) or cut) and (n >= 1 or not graded)
         filling = [o for o in filling if cut or n == sum(1 for i in at if o.texts[i])]
         if not judged and not filling:
             return ""

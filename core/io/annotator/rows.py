@@ -27,7 +27,6 @@ from core.io.annotator.report import (
 )
 from core.io.annotator.scales import label_key
 from core.io.annotator.sheet import Sheet
-from core.io.safety import column_letters
 from core.model.grades import unknown_reason
 
 __all__ = ["NO_NAME", "Candidates", "Rows", "SplitRanking", "annotator_names", "declined_names",
@@ -294,7 +293,7 @@ def _formulas(sheet: Sheet, blank: BoolArray, alive: BoolArray) -> dict[int, set
         for seq, ((c, text), hit_key) in enumerate(zip(cells, hits, strict=True)):
             sheet.found.append(((i, 0, 0, seq), Issue(
                 FORMULA, r + 1, sheet.name(c),
-                f"cell {column_letters(c + 1)}{r + 1} holds "
+                f"{sheet.table.cell_ref(r, c)} holds "
                 + (f"the formula {text!r}; formulas are never evaluated" if text.startswith("=")
                    else f"the error value {text!r}, not data")
                 + ("; row rejected" if hit_key else "; cell not imported")
@@ -419,13 +418,12 @@ def _unranked(sheet: Sheet, report: ImportReport, unheard: dict[int, str],
     col = mapping.score if mapping.score is not None else mapping.rank
     if col is None:
         return
-    cells, origin = sheet.column(col), sheet.table.origin
+    cells = sheet.column(col)
     for i, kind in sorted(unheard.items()):
         text = cell_text(cells[i]).strip()
         if not text or not math.isnan(score[i]):
             continue
-        at = sheet.place(i) if origin is None else f"row {origin.rows[sheet.row_number(i) - 1] + 1}"
-        note = (f"{at}, column "
+        note = (f"{sheet.place(i)}, column "
                 f"{sheet.name(col)!r}: {text!r} is not a number; the item "
                 f"{_UNHEARD.get(kind, _DECLINED)} is kept with no "
                 f"{'score' if mapping.score is not None else 'rank'}: an unranked "
@@ -447,21 +445,17 @@ def _unheard_notes(sheet: Sheet, unheard: dict[int, str], score: FloatArray) -> 
     unranked (a rank or score column whose cell in their row holds no
     number: not ranked, as a judged row without one), and their rows (the
     first few)."""
-    origin = sheet.table.origin  # a reshaped table: the file's rows said
     mapping = sheet.mapping
     column = mapping.score if mapping.score is not None else mapping.rank
     by_words: dict[tuple[str, bool], list[int]] = {}
     for i, kind in sorted(unheard.items()):
-        r = sheet.row_number(i)
         placed = column is None or bool(np.isfinite(score[i]))
         by_words.setdefault((_UNHEARD.get(kind, _DECLINED), placed), []).append(
-            r if origin is None else origin.rows[r - 1] + 1)
+            sheet.row_number(i))
     notes = []
     for (words, placed), rows in sorted(by_words.items(),
                                         key=lambda w: (w[0][0] != _DECLINED, not w[0][1])):
-        n, at = len(rows), sorted(set(rows))
-        # (a reshaped table's file rows said as rows: it holds no records)
-        where = sheet.table.places(at, most=5)
+        n, where = len(rows), sheet.table.places(sorted(rows), most=5)
         its = ("their places", "their gains") if n > 1 else ("its place", "its gain")
         kept = f"at {its[0]} ({where})" if placed or column is None else (
             f"unranked ({where}: {sheet.name(column)} holds no number)")
@@ -629,13 +623,10 @@ def annotator_names(sheet: Sheet, report: ImportReport | None = None) -> list[st
         return names
     marked = flagged_rows(sheet.texts, sheet.n_rows, sheet.mapping.status, sheet.mapping.flags,
                           sheet.name, sheet.header)
-    origin = sheet.table.origin
     said: dict[str, str] = {}
     for i, (kind, why) in sorted(marked.items()):
         if names[i] == NO_NAME and kind in sheet.mapping.keep:
-            row = (f"row {origin.rows[i + sheet.start] + 1}" if origin is not None
-                   else sheet.place(i))
-            names[i] = f"{kind} ({row})"
+            names[i] = f"{kind} ({sheet.place(i)})"
             said.setdefault(names[i], why)
     if said and report is not None:
         report.notes.append(

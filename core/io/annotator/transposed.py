@@ -20,8 +20,11 @@ are read from whichever of them names most, the other columns keep the
 first header's names, and the answers start below the last.
 
 Everything the import says of the reshaped table names the file's own row
-and column (:class:`~core.io.annotator.model.Origin`,
-:func:`restore_places`).
+and column (:class:`~core.io.annotator.model.Origin`): each message asks
+the table for its places where it is made
+(:meth:`~core.io.annotator.model.Table.place`,
+:meth:`~core.io.annotator.model.Table.cell_ref`), and
+:func:`restore_places` sets the findings' own rows and columns.
 
 Columns of grades whose headers name no item by any pattern are a
 transposed sheet that cannot be read: :func:`unreadable_items` says so in
@@ -40,7 +43,6 @@ from core.io.annotator.model import Origin, Table, cell_text
 from core.io.annotator.names import bookkeeping_header, name_field
 from core.io.annotator.report import ImportReport, Issue
 from core.io.annotator.sheet import Sheet
-from core.io.safety import column_letters, column_number
 
 __all__ = ["PATTERNS", "metadata_cell", "restore_places", "stacked_header_rows",
            "unreadable_items", "untranspose"]
@@ -323,20 +325,17 @@ def unreadable_items(table: Table, header_row: int, header: Sequence[str]) -> st
             f"{shown}, ...), but the headers do not say which query and source each item is")
 
 
-_ROW = re.compile(r"\brow (\d+)\b")
-_CELL = re.compile(r"\bcell ([A-Z]{1,3})(\d+)\b")
-# A value a message quotes (as repr writes it: '...' or "...", opened where
-# no letter stands before, so an apostrophe in the words opens none): it is
-# said as the file holds it, never read as a place.
-_SAID_VALUE = re.compile(r"""(?<![\w'"])('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")(?![\w])""")
-
-
 def restore_places(report: ImportReport, sheet: Sheet) -> None:
-    """What the import says of a reshaped table (its rows, columns and
-    cells, in the issues, the rejected judgments and the skipped rows)
-    said of the file's own rows and columns (the letters of a spreadsheet);
-    rows and marked rows counted as the file holds them (a respondent's row,
-    not each of its items). Nothing happens to a table read as it was."""
+    """The places of what the import found in a reshaped table (the rows
+    and columns beside the issues, the rejected judgments and the skipped
+    rows) set to the file's own rows and columns (the letters of a
+    spreadsheet); rows and marked rows counted as the file holds them (a
+    respondent's row, not each of its items). The texts are left as made:
+    each names its places as the table said them where it was made
+    (:meth:`~core.io.annotator.model.Table.place`,
+    :meth:`~core.io.annotator.model.Table.cell_ref`), so a value quoted in
+    it, or a respondent's name reading ``row 9``, is never touched. Nothing
+    happens to a table read as it was."""
     origin = sheet.table.origin
     if origin is None:
         return
@@ -346,28 +345,11 @@ def restore_places(report: ImportReport, sheet: Sheet) -> None:
         r, c = origin.cell(row - 1, col_of.get(column))
         return r + 1, origin.column_name(c)
 
-    def said(text: str) -> str:
-        def cell(m: re.Match[str]) -> str:
-            r = int(m.group(2)) - 1
-            if not 0 <= r < len(origin.rows):
-                return m.group(0)
-            r, c = origin.cell(r, column_number(m.group(1)) - 1)
-            return f"cell {column_letters(c + 1)}{r + 1}"
-
-        def row(m: re.Match[str]) -> str:
-            r = int(m.group(1)) - 1
-            return f"row {origin.rows[r] + 1}" if 0 <= r < len(origin.rows) else m.group(0)
-
-        parts = _SAID_VALUE.split(text)  # the words at even places, a quoted value at odd
-        return "".join(p if k % 2 else _ROW.sub(row, _CELL.sub(cell, p))
-                       for k, p in enumerate(parts))
-
-    report.issues = [Issue(i.kind, *place(i.row, i.column), said(i.problem), i.value)
+    report.issues = [Issue(i.kind, *place(i.row, i.column), i.problem, i.value)
                      for i in report.issues]
-    report.rejected_judgments = [(*place(r, c), said(why))
-                                 for r, c, why in report.rejected_judgments]
+    report.rejected_judgments = [(*place(r, c), why) for r, c, why in report.rejected_judgments]
     report.skipped_rows = list(dict.fromkeys(
-        (origin.rows[r - 1] + 1, said(why)) for r, why in report.skipped_rows))
+        (origin.rows[r - 1] + 1, why) for r, why in report.skipped_rows))
     report.excluded = {k: n // origin.per_row for k, n in report.excluded.items()}
     report.rows_read //= origin.per_row
     report.header_row = origin.header_row + 1
