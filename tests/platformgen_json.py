@@ -96,7 +96,7 @@ class _LsProject:
 
 
 @st.composite
-def label_studio_json(draw: Any) -> Drawn:
+def label_studio_json(draw: Any, queries: tuple[int, int] = (2, 3)) -> Drawn:
     """A Label Studio project's JSON export, as its Export button writes it:
     a task a record, its ``annotations`` a list of objects (who completed
     it, a user's number, or half the projects the user as an object: its
@@ -128,11 +128,13 @@ def label_studio_json(draw: Any) -> Drawn:
     one, whatever the counts beside it (one annotation beside two
     predictions was copied onto both prediction rows, refused as graded
     again; one prediction beside two annotations was merged into theirs).
-    2-3 queries of 2-4 items, 2-3 people, the first annotating every task,
+    2-3 queries (``queries``: a project of one query's candidates, 3-6 of
+    them, with ``(1, 1)``) of 2-4 items, 2-3 people, the first annotating every task,
     the others after the third task now and then not (1-3 annotations a
     task), the labels of ``SCALES["labels"]``."""
     rnd = draw(st.randoms(use_true_random=False))
-    n_q, per_q, n_people = draw(st.integers(2, 3)), draw(st.integers(2, 4)), draw(
+    n_q = draw(st.integers(*queries))
+    per_q, n_people = draw(st.integers(2, 4) if n_q > 1 else st.integers(3, 6)), draw(
         st.integers(2, 3))
     p = _ls_project(rnd, n_people)
     for q in range(n_q):

@@ -148,13 +148,16 @@ LABEL_STUDIO_IDS = re.compile(r"(.*[._])?(id|inner_id|task)|drafts")
 
 
 def _no_id_is_a_score(report: dict) -> None:
-    """No column of ids is offered as the ranking (``pass --map score=id``
-    was said of the task's ``id``, ``inner_id``, ``annotations.task``,
-    whole numbers counting up one per task: a new user's trial); a
+    """No column of ids is offered as the ranking, a score or a rank
+    (``pass --map score=id`` was said of the task's ``id``, ``inner_id``,
+    ``annotations.task``, whole numbers counting up one per task: a new
+    user's trial; in a project of one query, ``--map rank=id``); a
     model's ``predictions.score``, one per item, still is."""
     for c in report["columns"]:
         if LABEL_STUDIO_IDS.fullmatch(c["header"]):
-            assert "score=" not in (c["flag"] or "") + c["reason"], c
+            said = (c["flag"] or "") + c["reason"]
+            assert "score=" not in said, c
+            assert "rank=" not in said, c
         if c["header"] == "predictions.score" and ", one per item;" in c["reason"]:
             assert c["flag"] == "--map score=predictions.score", c
         # a task's count of its predictions (0-3) is no ranking either: read
