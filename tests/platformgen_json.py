@@ -97,7 +97,7 @@ class _LsProject:
 
 @st.composite
 def label_studio_json(draw: Any, queries: tuple[int, int] = (2, 3),
-                      drafts_as_ids: bool = False) -> Drawn:
+                      drafts_as_ids: bool = False, predictions: int = 0) -> Drawn:
     """A Label Studio project's JSON export, as its Export button writes it:
     a task a record, its ``annotations`` a list of objects (who completed
     it, a user's number, or half the projects the user as an object: its
@@ -131,7 +131,8 @@ def label_studio_json(draw: Any, queries: tuple[int, int] = (2, 3),
     again; one prediction beside two annotations was merged into theirs).
     2-3 queries (``queries``: a project of one query's candidates, 3-6 of
     them, with ``(1, 1)``; every project drafting, its drafts as ids, with
-    ``drafts_as_ids``) of 2-4 items, 2-3 people, the first annotating every task,
+    ``drafts_as_ids``; ``predictions`` models' on every task, 3 or more,
+    with ``predictions``) of 2-4 items, 2-3 people, the first annotating every task,
     the others after the third task now and then not (1-3 annotations a
     task), the labels of ``SCALES["labels"]``."""
     rnd = draw(st.randoms(use_true_random=False))
@@ -141,6 +142,8 @@ def label_studio_json(draw: Any, queries: tuple[int, int] = (2, 3),
     p = _ls_project(rnd, n_people)
     if drafts_as_ids:
         p.drafting = p.draft_ids = True
+    if predictions:
+        p.models, p.every_model = predictions, True
     for q in range(n_q):
         for d in range(per_q):
             _ls_task(p, QUERIES[q], f"doc/{q}-{d}")
@@ -190,7 +193,7 @@ def _ls_task(p: _LsProject, query: str, doc: str) -> None:
     if declined:  # every person cancelled it: each of them declined it
         p.reasons[(query, doc)] = f"declined by {_by(len(p.users))}"
     drafts = _ls_drafts(p, annotations, drafted) if p.drafting and not declined else []
-    predictions = _ls_predictions(rnd, 3000 + 2 * len(p.tasks), p.task_id, p.project,
+    predictions = _ls_predictions(rnd, 3000 + 5 * len(p.tasks), p.task_id, p.project,
                                   p.models if p.every_model else rnd.randint(0, p.models))
     p.predicted += len(predictions)
     if drafted:  # (as ids, they say nothing of who drafted)
