@@ -96,7 +96,8 @@ class _LsProject:
 
 
 @st.composite
-def label_studio_json(draw: Any) -> Drawn:
+def label_studio_json(draw: Any, queries: tuple[int, int] = (2, 3),
+                      drafts_as_ids: bool = False, predictions: int = 0) -> Drawn:
     """A Label Studio project's JSON export, as its Export button writes it:
     a task a record, its ``annotations`` a list of objects (who completed
     it, a user's number, or half the projects the user as an object: its
@@ -114,8 +115,8 @@ def label_studio_json(draw: Any) -> Drawn:
     their ids alone, ``serialization_options.drafts.only_id``): 0-2 a
     task, by people who annotated it (a draft of an edit) or did not, and
     now and then a task with drafts alone (an item of no grade, ``drafts
-    only, by N annotators``; as ids, who drafted unknown: no reason, a row
-    of the task's fields alone); a draft is never a grade (they were read
+    only, by N annotators``; as ids, who drafted unknown: ``drafts only``,
+    a row of the task's fields alone); a draft is never a grade (they were read
     as who judged, the import refused; their ids beside an annotation's
     choice were refused as lists of different lengths), nor are the ids of
     a task's 1-2 commenters (``comment_authors``). A
@@ -128,13 +129,21 @@ def label_studio_json(draw: Any) -> Drawn:
     one, whatever the counts beside it (one annotation beside two
     predictions was copied onto both prediction rows, refused as graded
     again; one prediction beside two annotations was merged into theirs).
-    2-3 queries of 2-4 items, 2-3 people, the first annotating every task,
+    2-3 queries (``queries``: a project of one query's candidates, 3-6 of
+    them, with ``(1, 1)``; every project drafting, its drafts as ids, with
+    ``drafts_as_ids``; ``predictions`` models' on every task, 3 or more,
+    with ``predictions``) of 2-4 items, 2-3 people, the first annotating every task,
     the others after the third task now and then not (1-3 annotations a
     task), the labels of ``SCALES["labels"]``."""
     rnd = draw(st.randoms(use_true_random=False))
-    n_q, per_q, n_people = draw(st.integers(2, 3)), draw(st.integers(2, 4)), draw(
+    n_q = draw(st.integers(*queries))
+    per_q, n_people = draw(st.integers(2, 4) if n_q > 1 else st.integers(3, 6)), draw(
         st.integers(2, 3))
     p = _ls_project(rnd, n_people)
+    if drafts_as_ids:
+        p.drafting = p.draft_ids = True
+    if predictions:
+        p.models, p.every_model = predictions, True
     for q in range(n_q):
         for d in range(per_q):
             _ls_task(p, QUERIES[q], f"doc/{q}-{d}")
@@ -184,12 +193,13 @@ def _ls_task(p: _LsProject, query: str, doc: str) -> None:
     if declined:  # every person cancelled it: each of them declined it
         p.reasons[(query, doc)] = f"declined by {_by(len(p.users))}"
     drafts = _ls_drafts(p, annotations, drafted) if p.drafting and not declined else []
-    predictions = _ls_predictions(rnd, 3000 + 2 * len(p.tasks), p.task_id, p.project,
+    predictions = _ls_predictions(rnd, 3000 + 5 * len(p.tasks), p.task_id, p.project,
                                   p.models if p.every_model else rnd.randint(0, p.models))
     p.predicted += len(predictions)
-    if drafted and not p.draft_ids:
-        p.reasons[(query, doc)] = f"drafts only, by {_by(len(drafts))}"
-    elif drafted and not predictions:  # (its ids say nothing of who drafted)
+    if drafted:  # (as ids, they say nothing of who drafted)
+        p.reasons[(query, doc)] = "drafts only" if p.draft_ids else \
+            f"drafts only, by {_by(len(drafts))}"
+    if drafted and p.draft_ids and not predictions:  # a row of the task's fields alone
         p.bare += 1
     p.tasks.append({
         "id": p.task_id, "annotations": annotations, "file_upload": "tasks.json",

@@ -13,7 +13,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from hypothesis import Phase, given, settings
+
 from core.io.annotator import preview
+from tests.platformgen_json import label_studio_json
+from tests.sheetgen_drawn import Drawn
+from tests.sheetimport import PROFILE, run_sheet
 from tests.test_declined_by_all import _DRAFTS, _SHAPES, _import, _run
 from tests.test_platform_exports_detected import _label_studio
 
@@ -56,3 +61,35 @@ def test_argilla_drafts_are_still_offered_to_keep(tmp_path: Path) -> None:
     path = tmp_path / f"again.{ext}"
     write(path, _DRAFTS)
     assert preview(path).marked == {"draft": 3}
+
+
+def test_keep_draft_given_by_hand_is_refused_saying_why(tmp_path: Path) -> None:
+    """``--keep draft`` typed where the drafts hold no grade in the grade
+    column: refused in one line naming the rows, the grade column and what
+    to do. It imported the drafts as annotators ``draft (record 1 (id 1))``
+    and ``draft (record 2 (id 2))`` of no grade, exit 0."""
+    path = tmp_path / "project.json"
+    _drafted(path)
+    code, said, err = _run(["import", str(path), "-o", str(tmp_path / "o.csv"),
+                            "--keep", "draft"])
+    assert (code, said) == (2, ""), (code, said)
+    assert err.count("\n") == 1, err
+    assert f"{path}: --keep draft: the 2 draft rows hold no grade in the grade column " \
+           "(annotations.result.value.choices): nothing to keep" in err, err
+    assert "(leave --keep draft out; a draft is work saved and not submitted: submit it in " \
+           "the annotation tool and export again to import its grade)" in err, err
+    assert not (tmp_path / "o.csv").exists()
+
+
+@settings(PROFILE, max_examples=6, phases=[Phase.generate])
+@given(label_studio_json(drafts_as_ids=True).filter(
+    lambda s: "drafts only" in s.unknown_reasons.values()))
+def test_drafts_as_ids_say_drafts_only(sheet: Drawn) -> None:
+    """A task with drafts alone exported as their ids (``"drafts": [701,
+    702]``): its item of unknown grade says ``drafts only`` (who drafted
+    unknown), as one exported whole says ``drafts only, by 2 annotators``;
+    it said nothing. No other item gains a reason."""
+    code, err, _report, rows = run_sheet(sheet, ".json")
+    assert code == 0, err
+    said = {(r["query"], r["source_id"]): r["reason"] for r in rows if r["reason"]}
+    assert said == sheet.unknown_reasons, said

@@ -148,13 +148,16 @@ LABEL_STUDIO_IDS = re.compile(r"(.*[._])?(id|inner_id|task)|drafts")
 
 
 def _no_id_is_a_score(report: dict) -> None:
-    """No column of ids is offered as the ranking (``pass --map score=id``
-    was said of the task's ``id``, ``inner_id``, ``annotations.task``,
-    whole numbers counting up one per task: a new user's trial); a
+    """No column of ids is offered as the ranking, a score or a rank
+    (``pass --map score=id`` was said of the task's ``id``, ``inner_id``,
+    ``annotations.task``, whole numbers counting up one per task: a new
+    user's trial; in a project of one query, ``--map rank=id``); a
     model's ``predictions.score``, one per item, still is."""
     for c in report["columns"]:
         if LABEL_STUDIO_IDS.fullmatch(c["header"]):
-            assert "score=" not in (c["flag"] or "") + c["reason"], c
+            said = (c["flag"] or "") + c["reason"]
+            assert "score=" not in said, c
+            assert "rank=" not in said, c
         if c["header"] == "predictions.score" and ", one per item;" in c["reason"]:
             assert c["flag"] == "--map score=predictions.score", c
         # a task's count of its predictions (0-3) is no ranking either: read
@@ -257,6 +260,22 @@ def test_label_studio_json_exports_are_read_as_their_annotations(sheet: Drawn) -
     A task's drafts (saved, not submitted) are no judgment: each skipped,
     counted, a task with drafts alone an item of unknown grade saying
     so (``drafts only, by 2 annotators``)."""
+    _label_studio_json_holds(sheet)
+
+
+@settings(PROFILE, max_examples=6, phases=[Phase.generate])
+@given(st.integers(3, 4).flatmap(lambda n: label_studio_json(predictions=n)))
+def test_label_studio_tasks_of_three_predictions_or_more(sheet: Drawn) -> None:
+    """Every task with 3-4 models' predictions, a row each naming no one
+    and grading nothing: the models' work, never a person's judgments
+    read again (a hand-made task of three predictions was listed as
+    '(no name) graded 'd1' for 'q1' again', once per prediction row after
+    the first); the invariants of the test above hold."""
+    _label_studio_json_holds(sheet)
+
+
+def _label_studio_json_holds(sheet: Drawn) -> None:
+    """The invariants of :func:`test_label_studio_json_exports_are_read_as_their_annotations`."""
     code, err, report, rows = _run(sheet, ".json")
     event("small ids" if '"id": 1,' in (sheet.text or "") else "large ids")
     event(f"{sheet.predicted_rows} predicted rows")
@@ -278,6 +297,9 @@ def test_label_studio_json_exports_are_read_as_their_annotations(sheet: Drawn) -
     assert report["rows_predicted"] == {"rows": sheet.predicted_rows, "columns": [
         "predictions.result.value.choices"] if sheet.predicted_rows else []}, report
     assert "(no name)" not in report["annotators"], report["annotators"]
+    # nor among the findings: a task's prediction rows were '(no name) graded
+    # 'doc/0-1' for 'q1' again', duplicates of a person (2 predictions or more)
+    assert not [i for i in report["issues"] if "(no name)" in i["problem"]], report["issues"]
     assert sum(tally["skipped"].values()) == sheet.cancelled, tally
     assert all(c["role"] or c["reason"] for c in report["columns"])
     # a comment beside the choice: a column per control, each annotation

@@ -16,7 +16,8 @@ at once. Splitting clipboard text into cells is :mod:`core.io.clipboard`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -125,19 +126,30 @@ UNKNOWN_REASONS: dict[str, tuple[str, str]] = {
 }
 
 
-def unknown_reason(annotators: dict[str, int]) -> str:
+def unknown_reason(annotators: Mapping[str, int | None]) -> str:
     """The reason of an unknown grade whose item's annotators (kind of
-    :data:`UNKNOWN_REASONS` -> how many) declined it, judged it only in
-    rejected work or saved a draft alone; the kinds in that order.
+    :data:`UNKNOWN_REASONS` -> how many; None: some, who unknown) declined
+    it, judged it only in rejected work or saved a draft alone; the kinds
+    in that order.
 
     >>> unknown_reason({"declined": 2})
     'declined by 2 annotators'
     >>> unknown_reason({"rejected": 1, "declined": 1})
     'declined by 1 annotator; rejected work only, by 1 annotator'
+    >>> unknown_reason({"draft": None})  # (drafts exported as their ids alone)
+    'drafts only'
     """
     return "; ".join(
-        words.format(n=f"{n} annotator" + ("s" if n != 1 else ""))
-        for kind, (words, _) in UNKNOWN_REASONS.items() if (n := annotators.get(kind, 0)))
+        _unsaid(words) if n is None else words.format(n=f"{n} annotator" + ("s" if n != 1
+                                                                            else ""))
+        for kind, (words, _) in UNKNOWN_REASONS.items()
+        if kind in annotators and (n := annotators[kind]) != 0)
+
+
+def _unsaid(words: str) -> str:
+    """A reason's words without its count of annotators (``drafts only``):
+    who they were is unknown."""
+    return re.sub(r",? by \{n\}$", "", words)
 
 
 def reason_kind(reason: str) -> str:
@@ -146,9 +158,12 @@ def reason_kind(reason: str) -> str:
 
     >>> reason_kind(unknown_reason({"declined": 2})), reason_kind("page gone")
     ('declined', '')
+    >>> reason_kind("drafts only"), reason_kind("declined by 1 annotator; drafts only")
+    ('draft', 'declined')
     """
     for kind, (words, _) in UNKNOWN_REASONS.items():
-        if reason.startswith(words.partition("{")[0]):
+        if reason.startswith(words.partition("{")[0]) or reason.partition(";")[0] == _unsaid(
+                words):
             return kind
     return ""
 

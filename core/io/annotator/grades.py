@@ -23,7 +23,7 @@ from core.io.annotator.cells import (
 )
 from core.io.annotator.model import ColumnMapping, cell_text
 from core.io.annotator.report import CONFLICT, DUPLICATE, Issue
-from core.io.annotator.rows import Candidates
+from core.io.annotator.rows import NO_NAME, Candidates
 from core.io.annotator.scales import header_range
 from core.io.annotator.sheet import Sheet
 from core.model.document import GradeState
@@ -274,6 +274,10 @@ def _report_again(sheet: Sheet, g: Grades, cands: Candidates, e: int, f: int) ->
     """Grade ``e`` repeats grade ``f`` (the same candidate and annotator)."""
     i, p, ci = int(g.rows[e]), int(g.column[e]), int(g.candidate[e])
     ann = g.names[int(g.annotator[e])]
+    if ann == NO_NAME and g.blank[e] and g.blank[f]:
+        # rows naming no one and grading nothing (a Label Studio task's
+        # model predictions, a row each): no one's judgments, never repeated
+        return
     same = g.state[f] == g.state[e] and (g.value[f] == g.value[e] or (
         math.isnan(g.value[f]) and math.isnan(g.value[e])))
     sheet.found.append(((i, 3, p, 1 << 20), Issue(

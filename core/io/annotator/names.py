@@ -22,7 +22,7 @@ from core.io.safety import column_letters
 __all__ = ["FIELD_NAMES", "Named", "bookkeeping_header", "column_annotator", "combined_grade",
            "drafts_header", "gold_header", "model_answer", "models_header", "name_field",
            "names_grade_itself", "predicted_header",
-           "quantity_header", "ranking_field", "wide_annotator"]
+           "quantity_header", "ranking_field", "record_key_header", "wide_annotator"]
 
 
 def _ranked(field: str, first: tuple[str, ...], then: tuple[str, ...] = ()) -> tuple[str, ...]:
@@ -399,6 +399,28 @@ def ranking_field(header: str) -> str | None:
     """
     named = name_field(header)
     return named.field if named.field in ("score", "rank") else None
+
+
+#: Words of a header naming a record's key or a counter of records (a Label
+#: Studio task's ``id``, ``inner_id``, ``annotations.task``; an Appen
+#: ``_unit_id``; a ``row`` number).
+_RECORD_KEY = frozenset({"id", "ids", "uid", "uuid", "key", "task", "record", "row", "seq",
+                         "serial"})
+
+
+def record_key_header(header: str) -> bool:
+    """Whether ``header`` names a record's key or a counter (``inner_id``,
+    ``annotations.task``, ``_unit_id``), not a position. Only a hint's
+    word: in one query a column counting its candidates 1..n is a position
+    or such a counter alike, and the header says which the import offers
+    (``--map rank=`` for a position), never a role.
+
+    >>> record_key_header("inner_id"), record_key_header("annotations.task")
+    (True, True)
+    >>> record_key_header("value"), record_key_header("#"), record_key_header("task_rank")
+    (False, False, False)
+    """
+    return bool(set(_words(header)) & _RECORD_KEY) and ranking_field(header) is None
 
 
 #: Words of a header naming a quantity that is no grade, whatever its

@@ -36,7 +36,7 @@ from core.io.row_kinds import KINDS
 from core.model.numbers import counted
 
 __all__ = ["KINDS", "Flag", "column_statuses", "drafts_flag", "find_flags", "flagged_rows",
-           "keepable", "marked_text", "status_kind", "status_like"]
+           "keepable", "kept_in_vain", "marked_text", "status_kind", "status_like"]
 
 #: A header's words that say what its true rows are.
 _HINTS: dict[str, frozenset[str]] = {
@@ -238,6 +238,31 @@ def keepable(marked: dict[int, tuple[str, str]],
     they were each a candidate of unknown grade under a judge named
     ``draft (record 1 (id 1))``, so the flag is not offered for them."""
     return {kind for i, (kind, _why) in marked.items() if any(g(i) for g in grades)}
+
+
+def kept_in_vain(kept: dict[int, tuple[str, str]], grades: Sequence[Callable[[int], str]],
+                 who: Sequence[str] | None, columns: Sequence[str]) -> tuple[str, str] | None:
+    """Why ``--keep KIND`` is refused, and what to do (None: it is not),
+    where none of the kind's ``kept`` rows (row -> (kind, why)) holds a
+    grade in the grade column (``grades``, named ``columns``) nor names
+    anyone (``who``: each row's annotator cell): Label Studio's drafts,
+    their choice a column of their own, unfinished work never read as a
+    grade, their user too. Kept, each was a candidate of unknown grade under
+    an annotator named ``draft (record 1 (id 1))``, and the import said
+    nothing of it. Rows naming their annotator (Prodigy's ``ignore``) are
+    kept as asked: that annotator's item of no grade."""
+    named = {kind for i, (kind, _) in kept.items() if who is not None and who[i]}
+    bare = sorted({kind for kind, _ in kept.values()} - keepable(kept, grades) - named)
+    if not bare:
+        return None
+    kind = bare[0]
+    rows = sum(1 for k, _ in kept.values() if k == kind)
+    return (f"--keep {kind}: the {rows} {kind} row{'s' if rows != 1 else ''} hold no grade in "
+            f"the grade column ({', '.join(columns)}): nothing to keep (kept, each would be a "
+            "candidate of unknown grade judged by no one)",
+            f"leave --keep {kind} out" + (
+                "; a draft is work saved and not submitted: submit it in the annotation tool "
+                "and export again to import its grade" if kind == "draft" else ""))
 
 
 def marked_text(profiles: Sequence[Profile], found: dict[str, int], flags: Sequence[Flag],

@@ -37,6 +37,7 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from core.io.annotator.model import BATCH_OR_GRADES
+from core.io.annotator.names import record_key_header
 from core.io.annotator.profile import Profile, counting, determines, grouped, items, span
 from core.io.annotator.ranks import (
     BY_CHANCE,
@@ -527,6 +528,22 @@ def _letter(col: int) -> str:
     return column_letters(col + 1)
 
 
+def _one_query(p: Profile, ref: str) -> tuple[str, str]:
+    """Why a column counting the candidates of a sheet's one query 1..n is
+    left out, and its flag: a position in the ranking and a counter of the
+    records (a task's ``id``, ``inner_id``) hold the same values there (a
+    counter runs on across queries, a position starts again in each: one
+    query cannot show which), so the header's word says which is offered
+    (:func:`~core.io.annotator.names.record_key_header`); neither is mapped."""
+    what = f"{span(p)}, one per item, counting the one query's sources"
+    if record_key_header(p.name):
+        return (f"{p.shown()}: {what} (a record's id or a counter: no ranking); "
+                "not imported"), ""
+    flag = f"--map rank={ref}"
+    return (f"{p.shown()}: {what} (a position in its ranking, or a counter: one query "
+            f"cannot tell); if this is the ranking, pass {flag}"), flag
+
+
 def left_out(p: Profile, query: Profile | None, source: Profile | None,
              counts: Counted | None = None) -> tuple[str, str]:
     """Why a column no role takes is left out, and the flag that would use
@@ -548,8 +565,10 @@ def left_out(p: Profile, query: Profile | None, source: Profile | None,
         ref = flag_ref(p)
         if query is not None and source is not None and (
                 counts if counts is not None else counted(p, query, source)).ranks():
-            flag = f"--map rank={ref}"
-            what = "whole numbers counting each query's sources"
+            if query.distinct > 1:  # restarting in each query: a position
+                flag, what = f"--map rank={ref}", "whole numbers counting each query's sources"
+            else:
+                return _one_query(p, ref)
         else:
             flag = f"--map score={ref}"
             per_item = source is not None and determines(items(query, source), p) >= 0.95

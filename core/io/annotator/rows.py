@@ -16,7 +16,8 @@ import numpy.typing as npt
 from core.errors import InputError
 from core.io.annotator.cells import Reject, filled, float_cells, number, objects
 from core.io.annotator.model import cell_text
-from core.io.annotator.platform import flagged_rows, keepable
+from core.io.annotator.names import DRAFTS
+from core.io.annotator.platform import flagged_rows, keepable, kept_in_vain
 from core.io.annotator.report import (
     CONFLICT,
     DUPLICATE,
@@ -57,6 +58,9 @@ class Rows(NamedTuple):
     declined: dict[int, str]
     #: rows naming no one, their grade blank (:func:`_no_one`)
     no_one: frozenset[int] = frozenset()
+    #: the rows of items no row grades whose record lists drafts by their
+    #: ids alone (:func:`_drafted`)
+    drafted: frozenset[int] = frozenset()
 
 
 class Candidates(NamedTuple):
@@ -212,7 +216,24 @@ def read_rows(sheet: Sheet, report: ImportReport) -> Rows:
             alive[i] = False
     score = _scores(sheet, alive, declined)
     return Rows(q_text, s_text, q_first, s_set, alive, bad_cells, score, ~skip, declined,
-                _no_one(sheet, declined))
+                _no_one(sheet, declined), _drafted(sheet, alive, q_text, s_text))
+
+
+def _drafted(sheet: Sheet, alive: BoolArray, q_text: Sequence[str],
+             s_text: Sequence[str]) -> frozenset[int]:
+    """The rows of items no row imported grades whose record lists its
+    drafts by their ids alone (Label Studio's ``"drafts": [40, 41]``, the
+    export's ``serialization_options.drafts.only_id``: a cell of the
+    record's, :data:`~core.io.annotator.names.DRAFTS`): drafts only, by
+    people the export does not name (such an item had no reason)."""
+    lists = [sheet.texts(c) for c, h in enumerate(sheet.header) if h == DRAFTS]
+    if not lists:
+        return frozenset()
+    grades = [sheet.texts(c) for c in sheet.mapping.grade_columns()]
+    rows = np.flatnonzero(alive).tolist()
+    graded = {(q_text[i], s_text[i]) for i in rows if any(g[i] for g in grades)}
+    return frozenset(i for i in rows if any(d[i] for d in lists)
+                     and (q_text[i], s_text[i]) not in graded)
 
 
 def _no_one(sheet: Sheet, declined: dict[int, str]) -> frozenset[int]:
@@ -261,6 +282,12 @@ def _not_judgments(sheet: Sheet, skip: BoolArray, report: ImportReport) -> dict[
     grades = [sheet.texts(c) for c in mapping.grade_columns()]
     report.gradeless |= {k for k, _ in skipped.values()} - keepable(
         skipped, [g.__getitem__ for g in grades])
+    refused = kept_in_vain({i: m for i, m in marked.items() if not skip[i] and m[0] in
+                            mapping.keep}, [g.__getitem__ for g in grades], None if
+                           mapping.annotator is None else sheet.texts(mapping.annotator),
+                           [sheet.name(c) for c in mapping.grade_columns()])
+    if refused:
+        raise sheet.fail(refused[0], hint=refused[1])
     for i in sorted(marked):
         kind, why = marked[i]
         if skip[i] or kind in mapping.keep:
@@ -498,7 +525,7 @@ def unknown_reasons(rows: Rows, cands: Candidates,
     report says these items too; the document keeps each one's reason
     beside its unknown grade, for the grid, the workbook and the log."""
     unheard = _unheard(rows)
-    if not unheard:
+    if not unheard and not rows.drafted:
         return {}
     item = {(rows.query[i], rows.source[i]): ci
             for ci, i in enumerate(cands.first_rows.tolist()) if i in unheard}
@@ -509,8 +536,14 @@ def unknown_reasons(rows: Rows, cands: Candidates,
             name = who[i] if who is not None else None
             seen.setdefault(ci, {}).setdefault(_REASON_OF[kind], set()).add(
                 i if name is None else name)
-    return {ci: unknown_reason({k: len(v) for k, v in kinds.items()})
-            for ci, kinds in seen.items()}
+    counts: dict[int, dict[str, int | None]] = {
+        ci: {k: len(v) for k, v in kinds.items()} for ci, kinds in seen.items()}
+    by_item = {key: ci for ci, key in enumerate(zip(cands.query, cands.source, strict=True))}
+    for i in rows.drafted:  # drafts by their ids alone: who drafted unknown
+        ci = by_item.get((rows.query[i], rows.source[i]))
+        if ci is not None and "draft" not in counts.setdefault(ci, {}):
+            counts[ci]["draft"] = None
+    return {ci: unknown_reason(kinds) for ci, kinds in counts.items()}
 
 
 def _report_repeats(sheet: Sheet, rows: Rows, alive_idx: IntArray, row_ci: IntArray,
