@@ -14,7 +14,6 @@ shows it for a document when its reopening found something.
 
 from __future__ import annotations
 
-import html
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -48,6 +47,8 @@ class OutsideEditsBanner(Banner):
             self.hide()
             return False
         lines = found.lines()
+        import html  # (here: a run's launch asks offer and never shows the banner, hopen15)
+
         self.text.setText(
             f"<b>{html.escape(lines[0], quote=False)}</b>"
             + "".join(f"<br>{html.escape(line.strip(), quote=False)}" for line in lines[1:]))

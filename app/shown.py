@@ -20,8 +20,8 @@ from __future__ import annotations
 import re
 import textwrap
 
-__all__ = ["BOX_SHOWN", "CELL_SHOWN", "ID_MARKS", "TEXT_SHOWN", "WORD_SHOWN", "bounded",
-           "boxed", "holds", "id_note", "id_pieces", "id_tip", "marked", "query_tip",
+__all__ = ["BOX_SHOWN", "CELL_SHOWN", "ID_MARKS", "QUERY_APART", "TEXT_SHOWN", "WORD_SHOWN",
+           "bounded", "boxed", "holds", "id_note", "id_pieces", "id_tip", "marked", "query_tip",
            "shown_id", "shown_query", "typed"]
 
 #: The most characters of one word (a run without a space: an id, a URL) a
@@ -39,6 +39,10 @@ BOX_SHOWN = 60
 TEXT_SHOWN = 2000
 
 _ELLIPSIS = "…"
+
+#: What stands between a query's id and its text on the query's one line
+#: (:func:`shown_query`).
+QUERY_APART = " · "
 
 #: The mark an id shows for each line-break character and for a tab, one
 #: mark a character so that ids differing only in them ("a\\nb", "a\\r\\nb")
@@ -190,7 +194,8 @@ def shown_query(query_id: str, text: str, most: int = WORD_SHOWN) -> str:
     """
     if not text:
         return shown_id(query_id, most)
-    return f"{shown_id(query_id, most)} · {bounded(' '.join(text.split()), most=CELL_SHOWN)}"
+    return shown_id(query_id, most) + QUERY_APART + bounded(' '.join(text.split()),
+                                                            most=CELL_SHOWN)
 
 
 def query_tip(query_id: str, text: str, most: int = CELL_SHOWN) -> str:

@@ -9,6 +9,8 @@ pixel."""
 
 from __future__ import annotations
 
+import dataclasses
+from collections import Counter
 from typing import Any
 
 import numpy as np
@@ -20,7 +22,7 @@ from PySide6.QtCore import (
     QSortFilterProxyModel,
     Qt,
 )
-from PySide6.QtWidgets import QApplication, QStyledItemDelegate, QWidget
+from PySide6.QtWidgets import QApplication, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 import app.panels.navigator as navigator_module
 from app.models.queries import QueryColumn, QueryFilterProxy, QueryListModel, RunColumns
@@ -37,6 +39,7 @@ from app.models.roles import (
     WHOLE_ROLE,
 )
 from app.panels.navigator import QueryNavigator
+from app.shown import CELL_SHOWN, QUERY_APART, shown_query
 from core.engine.evaluation import Status, evaluate
 from core.model.examples import seed_document
 from tests.test_app_models import mixed_document
@@ -169,6 +172,62 @@ def test_the_view_asks_the_proxys_multidata(qtbot: Any) -> None:
     counted.asked.clear()
     nav.view.viewport().grab()
     assert set(counted.asked) == {WHOLE_ROLE}
+
+
+class CountedCells(QueryListModel):
+    """The navigator's model, the cells asked their whole id counted."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.whole: Counter[int] = Counter()
+
+    def data(self, index, role=DISPLAY):  # type: ignore[no-untyped-def]
+        if role == WHOLE_ROLE:
+            self.whole[index.row()] += 1
+        return super().data(index, role)
+
+
+def test_a_painted_query_asks_its_whole_id_once_and_a_text_is_cut_at_its_end(qtbot: Any) -> None:
+    """A painted query's cell asks its whole id once (whether it holds a
+    line break's mark: ``IdDelegate.paint``), not again to fill its style
+    option: only a cell showing the separator of an id and its text can be
+    one cut at its end (twice a cell before, ~0.3 ms of the navigator's
+    repaint, hopen15). A query with a text is still cut at its end, an id
+    alone, holding the separator itself or not, in its middle."""
+    doc = _many_queries()
+    doc = dataclasses.replace(doc, query_texts={
+        "q": "how do I renew a passport", doc.query_ids[10]: "a text"})
+    doc.query_ids[9] = "query-009 · itself"  # (an id holding the separator, no text)
+    texts = {q: doc.query_text(q) for q in range(doc.n_queries)}
+    nav = QueryNavigator(lambda: 4)
+    qtbot.addWidget(nav)
+    counted = CountedCells()
+    nav.model = counted  # (as the navigator's own, before any document)
+    nav.proxy.setSourceModel(counted)
+    nav.resize(420, 600)
+    nav.set_evaluation(evaluate(doc))
+    nav.show()
+    qtbot.waitExposed(nav)
+    view, proxy = nav.view, nav.proxy
+    painted = range(view.rowAt(0), view.rowAt(view.viewport().height() - 1) + 1)
+    shown = [proxy.mapToSource(proxy.index(row, 0)).row() for row in painted]
+    assert {0, 9, 10} <= set(shown)
+    assert len(shown) > 12
+    counted.whole.clear()
+    view.viewport().grab()
+    # (asked again where the cell shows the separator: a text, or an id holding it)
+    assert counted.whole == Counter({q: 2 if QUERY_APART in shown_query(
+        doc.query_ids[q], texts[q], CELL_SHOWN) else 1 for q in shown})
+    assert sorted(q for q in shown if counted.whole[q] == 2) == [0, 9, 10]
+    delegate = view.itemDelegateForColumn(QueryColumn.QUERY)
+    modes = {}
+    for row, q in zip(painted, shown, strict=True):
+        option = QStyleOptionViewItem()
+        view.initViewItemOption(option)
+        delegate.initStyleOption(option, proxy.index(row, QueryColumn.QUERY))
+        modes[q] = option.textElideMode
+    right, middle = Qt.TextElideMode.ElideRight, Qt.TextElideMode.ElideMiddle
+    assert modes == {q: right if texts[q] else middle for q in shown}
 
 
 def _window_at(qtbot: Any, size: tuple[int, int], old: bool, monkeypatch: Any) -> Any:

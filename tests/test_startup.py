@@ -121,3 +121,59 @@ def test_a_run_launched_with_its_qrels_imports_its_core_before_qt_and_no_workboo
     lines = done.stdout.splitlines()
     assert lines[0] == "after Qt: "  # none
     assert lines[1].startswith("first paint cpu=")
+
+
+#: Imported where they are used, never at a run's launch: socket (a save
+#: beside LibreOffice's lock: core.io.atomic.stale_lock), statistics (a
+#: review round's pace: core.analysis.pace.reviewer_pace), html (the banner
+#: of a workbook edited outside the app: app.outside_edits). Made after
+#: PySide6's import hook, they were ~9.5 ms of the main thread's CPU before
+#: the first paint (hopen15).
+NOT_AT_LAUNCH = ("socket", "selectors", "statistics", "fractions", "decimal", "html")
+
+ARRIVED_CHILD = f"""
+import sys
+from app.launcher import prepare
+
+args = sys.argv[1:]
+prepare(args)
+import app.main
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+
+build = app.main.build_window
+
+
+def watched(*a, **k):  # the window, asked what is loaded once its document is shown
+    window = build(*a, **k)
+
+    def arrived():
+        if not window.document.n_queries:  # (still read)
+            QTimer.singleShot(10, arrived)
+            return
+        QApplication.processEvents()
+        print("loaded:", ",".join(m for m in {NOT_AT_LAUNCH!r} if m in sys.modules))
+        window.session.mark_saved()
+        QApplication.exit(0)
+
+    QTimer.singleShot(0, arrived)
+    return window
+
+
+app.main.build_window = watched
+sys.exit(app.main.main(args))
+"""
+
+
+def test_a_run_launched_with_its_qrels_loads_no_module_only_a_save_or_a_round_needs(
+        tmp_path: Path) -> None:
+    run, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    run.write_text("".join(f"q{q} Q0 d{d} {d + 1} {30 - d} r\n"
+                           for q in range(4) for d in range(12)), encoding="utf-8")
+    qrels.write_text("".join(f"q{q} 0 d{d} {(q + d) % 4}\n"
+                             for q in range(4) for d in range(0, 12, 3)), encoding="utf-8")
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, "-c", ARRIVED_CHILD, str(run), "--qrels", str(qrels)],
+                          cwd=REPO, env=env, timeout=120, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["loaded: "]  # none of them, the run shown

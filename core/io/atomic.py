@@ -16,7 +16,6 @@ import getpass
 import io
 import os
 import platform
-import socket
 import stat
 import tempfile
 from collections.abc import Callable
@@ -162,6 +161,11 @@ def stale_lock(lock: Path) -> bool:
         user = getpass.getuser()
     except (OSError, KeyError, ImportError):
         return False
+    # (imported here, at a save beside a lock: the editor's launch, which
+    # imports this module, never asks it; socket and selectors were ~3.7
+    # ms of its main thread's CPU before the first paint, hopen15)
+    import socket
+
     if fields[1] != user or fields[2] not in {socket.gethostname(), platform.node()}:
         return False
     running = libreoffice_profiles()
