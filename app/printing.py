@@ -91,10 +91,25 @@ def _cell(cell: Cell, align: Align, key_is_id: bool) -> str:
     body = _e(text).replace("\n", "<br>")
     if cell.word:
         body = f"<i>{body}</i>"
-    # (a number or a word in place of one never wraps: the room goes to the
-    # grade's words and the note, which do)
-    where = ' align="right" nowrap' if align is Align.RIGHT else ""
+    # (a number, a word in place of one or an id, cut already, never wraps:
+    # the room goes to the grade's words and the note, which do; an id
+    # wrapped anywhere read 'handbook.pdf#ch' over 'unk-12')
+    where = ' align="right" nowrap' if align is Align.RIGHT else " nowrap" if key_is_id else ""
     return f"<td{where}>{body}</td>"
+
+
+#: The share of the page's width the columns of long texts ask for: Qt's
+#: table shares the room by each column's text laid on one line, and a long
+#: note took the ids' (it cut 'handbook.pdf#chunk-12' as 'handbook.pdf#ch'
+#: over 'unk-12'); 22% holds ~34 characters of an id at 8 pt in landscape.
+_SHARES = {"Source": "22%", "Note": "22%"}
+
+
+def _head(title: str) -> str:
+    """A column's title (with its share of the width, :data:`_SHARES`)."""
+    share = _SHARES.get(title)
+    wide = f' width="{share}"' if share else ""
+    return f"<th{wide}>{_e(title)}</th>"
 
 
 def _table(table: RowsTable, caption: str) -> list[str]:
@@ -104,7 +119,7 @@ def _table(table: RowsTable, caption: str) -> list[str]:
     # (as wide as its cells ask, up to the page: a grade's words wrap only then)
     out = ['<table border="1" cellspacing="0" cellpadding="2">',
            f'<thead><tr><th class="caption" colspan="{len(table.heads)}">{caption}</th></tr>',
-           "<tr>" + "".join(f"<th>{_e(h)}</th>" for h in table.heads) + "</tr></thead>"]
+           "<tr>" + "".join(_head(h) for h in table.heads) + "</tr></thead>"]
     for row in table.rows:
         out.append("<tr>" + "".join(_cell(c, a, i) for c, a, i in zip(
             row, table.aligns, ids, strict=True)) + "</tr>")
