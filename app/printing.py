@@ -192,8 +192,9 @@ def _paint(document: QTextDocument, printer: QPrinter, name: str, when: str) -> 
         document.setPageSize(body.size())
         pages = document.pageCount()
         painter.setFont(font)
-        for n in range(pages):
-            if n:
+        chosen = _chosen_pages(printer, pages)
+        for n in chosen:
+            if n != chosen.start:
                 printer.newPage()
             _page(document, painter, body, n)
             top = QRectF(0, 0, width, line)
@@ -203,6 +204,15 @@ def _paint(document: QTextDocument, printer: QPrinter, name: str, when: str) -> 
                              Qt.AlignmentFlag.AlignHCenter, f"Page {n + 1} of {pages}")
     finally:
         painter.end()
+
+
+def _chosen_pages(printer: QPrinter, pages: int) -> range:
+    """The pages (from 0) of ``pages`` the print dialog's range chose (all
+    where it chose none), as numbered on them."""
+    first, last = printer.fromPage(), printer.toPage()
+    if first <= 0:
+        return range(pages)
+    return range(min(first, pages) - 1, min(last or pages, pages))
 
 
 def _page(document: QTextDocument, painter: QPainter, body: QRectF, n: int) -> None:
@@ -349,6 +359,8 @@ class Printing(QObject):
         dialog = QPrintPreviewDialog(printer, self.window)
         dialog.setObjectName("printPreview")
         dialog.setWindowTitle(self.tr("Print Preview — {0}").format(self._name()))
+        # (Qt's own size showed a landscape page 8 cm wide on a 1280x800 screen)
+        dialog.resize(self.window.size() * 0.9)
         widget = dialog.findChild(QPrintPreviewWidget)
         combo = QComboBox(dialog)
         combo.setObjectName("printScopeBox")

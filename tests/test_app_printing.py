@@ -159,7 +159,7 @@ def test_all_queries_prints_every_query(qtbot: Any, window: Any, tmp_path: Path,
 def test_ctrl_p_opens_the_print_dialog_and_prints_what_its_options_say(
         qtbot: Any, window: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     dialogs: list[QPrintDialog] = []
-    answer = {"scope": "current", "accept": True}
+    answer: dict[str, Any] = {"scope": "current", "accept": True, "pages": (0, 0)}
 
     def exec_(dialog: QPrintDialog) -> int:
         dialogs.append(dialog)
@@ -169,6 +169,7 @@ def test_ctrl_p_opens_the_print_dialog_and_prints_what_its_options_say(
         printer = dialog.printer()
         printer.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
         printer.setOutputFileName(str(tmp_path / f"{answer['scope']}.pdf"))
+        printer.setFromTo(*answer["pages"])
         return int(QDialog.DialogCode.Accepted if answer["accept"]
                    else QDialog.DialogCode.Rejected)
 
@@ -186,9 +187,16 @@ def test_ctrl_p_opens_the_print_dialog_and_prints_what_its_options_say(
     qtbot.keyClick(window.grid, Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier)
     text = _text(tmp_path / "all.pdf")
     assert all(f"Query {q}" in text for q in window.document.query_ids)
-    answer.update(scope="current", accept=False)
+    # the dialog's page range: page 2 of 3 alone, numbered as in the whole
+    answer["pages"] = (2, 2)
     qtbot.keyClick(window.grid, Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier)
-    assert len(dialogs) == 3
+    text = _text(tmp_path / "all.pdf")
+    (page,) = re.findall(r"^Page (\d+) of \d+$", text, re.MULTILINE)
+    assert page == "2"
+    assert "Conventions" not in text
+    answer.update(scope="current", accept=False, pages=(0, 0))
+    qtbot.keyClick(window.grid, Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier)
+    assert len(dialogs) == 4
     assert (tmp_path / "current.pdf").stat().st_size != 0
     printer_of = window.findChild(Printing)
     assert printer_of.scope == "all"  # (a cancelled dialog changes nothing)
