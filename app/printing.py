@@ -48,17 +48,11 @@ from app.shown import bounded, shown_id
 from app.window_api import WindowApi
 from core.engine.columns import Align
 from core.engine.results import Status
-from core.reports.printout import (
-    NOTHING,
-    Cell,
-    QueryPrintout,
-    RowsTable,
-    convention_lines,
-    query_printout,
-)
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # (core's printout and Qt's print support load when first used)
     from PySide6.QtPrintSupport import QPrinter
+
+    from core.reports.printout import Cell, QueryPrintout, RowsTable
 
 __all__ = ["PRINT_MOST", "SCOPES", "Printing", "install_printing", "printout_html"]
 
@@ -76,9 +70,9 @@ _NOTE_PRINTED = 600
 #: The printout's type size (points) and the page's margins (millimetres).
 _POINTS = 8
 _MARGIN_MM = 12.0
-_STYLE = ("table { border-collapse: collapse; } th { background: #e8e8e8; text-align: left; } "
+_STYLE = ("table { border-collapse: collapse; } th { text-align: left; } "
           "td, th { padding: 1px 4px; } h2 { margin: 10px 0 2px 0; } p { margin: 2px 0; } "
-          "th.caption { background: white; font-size: 10pt; }")
+          "th.caption { font-size: 10pt; }")
 
 
 def _e(text: str) -> str:
@@ -128,6 +122,8 @@ def _table(table: RowsTable, caption: str) -> list[str]:
 
 
 def _cutoffs(out: QueryPrintout, caption: str) -> list[str]:
+    from core.reports.printout import NOTHING as nothing
+
     lines = ['<table border="1" cellspacing="0" cellpadding="2">',
              f'<thead><tr><th class="caption" colspan="5">{caption}</th></tr>',
              "<tr><th>k</th><th>DCG</th><th>IDCG</th><th>NDCG</th><th>Status</th>"
@@ -135,7 +131,7 @@ def _cutoffs(out: QueryPrintout, caption: str) -> list[str]:
     for c in out.cutoffs:
         look = STATUS_LOOK[c.status]
         # (a number not determined shows its status's symbol, as the summary's table)
-        nums = [look.symbol if t == NOTHING else t for t in (c.dcg, c.idcg, c.ndcg)]
+        nums = [look.symbol if t == nothing else t for t in (c.dcg, c.idcg, c.ndcg)]
         status = look.label if c.status is Status.OK else f"{look.label}: {c.reason}"
         lines.append(f'<tr><td align="right">{_e(c.k)}</td>'
                      + "".join(f'<td align="right">{_e(n)}</td>' for n in nums)
@@ -163,6 +159,10 @@ def _query(out: QueryPrintout) -> list[str]:
 def printout_html(window: WindowApi, queries: Sequence[int]) -> str:
     """The printout of ``queries`` of ``window``'s evaluation as HTML: the
     conventions, then each query, at the window's decimals."""
+    # (imported here: a module imported after Qt costs its import hook's
+    # read of the source at every launch; tests/test_startup.py)
+    from core.reports.printout import convention_lines, query_printout
+
     ev, decimals = window.evaluation, window.decimals()
     parts = [f"<html><head><style>{_STYLE}</style></head><body>", "<h2>Conventions</h2>",
              '<table border="1" cellspacing="0" cellpadding="2" width="100%">']
