@@ -96,12 +96,14 @@ def _cell(cell: Cell, align: Align, key_is_id: bool) -> str:
 #: table shares the room by each column's text laid on one line, and a long
 #: note took the ids' (it cut 'handbook.pdf#chunk-12' as 'handbook.pdf#ch'
 #: over 'unk-12'); 22% holds ~34 characters of an id at 8 pt in landscape.
-_SHARES = {"Source": "22%", "Note": "22%"}
+_SHARES = {"source": "22%", "note": "22%"}
+#: The columns holding an id (cut in the middle, never wrapped).
+_ID_KEYS = frozenset({"source", "version"})
 
 
-def _head(title: str) -> str:
+def _head(key: str, title: str) -> str:
     """A column's title (with its share of the width, :data:`_SHARES`)."""
-    share = _SHARES.get(title)
+    share = _SHARES.get(key)
     wide = f' width="{share}"' if share else ""
     return f"<th{wide}>{_e(title)}</th>"
 
@@ -109,11 +111,12 @@ def _head(title: str) -> str:
 def _table(table: RowsTable, caption: str) -> list[str]:
     """``table`` with ``caption`` (the query: HTML) above its titles, both
     repeated at the top of every page the table goes on to."""
-    ids = [head in ("Source", "Version") for head in table.heads]
+    ids = [key in _ID_KEYS for key in table.keys]
     # (as wide as its cells ask, up to the page: a grade's words wrap only then)
+    heads = "".join(_head(k, h) for k, h in zip(table.keys, table.heads, strict=True))
     out = ['<table border="1" cellspacing="0" cellpadding="2">',
            f'<thead><tr><th class="caption" colspan="{len(table.heads)}">{caption}</th></tr>',
-           "<tr>" + "".join(_head(h) for h in table.heads) + "</tr></thead>"]
+           f"<tr>{heads}</tr></thead>"]
     for row in table.rows:
         out.append("<tr>" + "".join(_cell(c, a, i) for c, a, i in zip(
             row, table.aligns, ids, strict=True)) + "</tr>")

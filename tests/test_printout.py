@@ -140,11 +140,11 @@ def test_the_conventions_are_named_as_the_panel_names_them() -> None:
 def test_the_printed_columns_are_the_grid_s() -> None:
     keys = [c.key for c in GRID_COLUMNS]
     assert set(PRINTED) <= set(keys)
-    by_title = {c.title: c.key for c in GRID_COLUMNS}
+    title = {c.key: c.title for c in GRID_COLUMNS}
     out = query_printout(evaluate(_case_a()), 0)
-    assert [by_title[h] for h in out.ranked.heads] == [k for k in PRINTED
-                                                       if k not in ("version", "original",
-                                                                    "note")]
+    assert out.ranked.keys == tuple(k for k in PRINTED
+                                    if k not in ("version", "original", "note"))
+    assert out.ranked.heads == tuple(title[k] for k in out.ranked.keys)
 
 
 @given(st.lists(st.tuples(st.sampled_from("abc"), st.one_of(st.none(), st.floats(0, 9)),

@@ -66,8 +66,9 @@ class Cell:
 
 @dataclass(frozen=True)
 class RowsTable:
-    """Some rows of one query: the columns' titles and alignments, and the cells."""
+    """Some rows of one query: the columns' keys, titles and alignments, and the cells."""
 
+    keys: tuple[str, ...]
     heads: tuple[str, ...]
     aligns: tuple[Align, ...]
     rows: tuple[tuple[Cell, ...], ...]
@@ -193,7 +194,8 @@ def _table(ev: Evaluation, q: int, section: str, decimals: int) -> RowsTable:
     shown = ShownRows.of(ev, q, rows, ranked=ranked)
     cells = tuple(tuple(cell_text(c, shown, r, decimals=decimals) for c in columns)
                   for r in range(rows.size))
-    return RowsTable(tuple(c.title for c in columns), tuple(c.align for c in columns), cells)
+    return RowsTable(tuple(c.key for c in columns), tuple(c.title for c in columns),
+                     tuple(c.align for c in columns), cells)
 
 
 def query_printout(ev: Evaluation, q: int, *, decimals: int = DECIMALS) -> QueryPrintout:
