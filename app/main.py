@@ -351,6 +351,7 @@ def _install_extras(window: WindowApi, read_as: os.stat_result | None = None) ->
     from app.outside_edits import install_outside_edits
     from app.plot_dock import install_plots
     from app.preferences import install_preferences
+    from app.printing import install_printing
     from app.unread_annotators import install_unread_annotators
 
     window.file_ops = file_ops = install_file_ops(window, read_as=read_as)
@@ -369,6 +370,7 @@ def _install_extras(window: WindowApi, read_as: os.stat_result | None = None) ->
     window.keyboard = install_keyboard(window)
     install_encoding_status(window, file_ops)
     install_guidelines(window)  # a child of the window: lives as long
+    install_printing(window)  # File > Print…, Print Preview…, Export PDF… (a child too)
     # Help > Keyboard shortcuts lists every action's shortcut when opened
     # (the review docks' too, installed after it).
     window.help_menu = install_help(window)

@@ -52,12 +52,13 @@ from core.engine.columns import (
     ShownRows,
     edited,
     edited_from,
+    listed_rows,
+    score_digits,
 )
 from core.engine.evaluation import Evaluation
 from core.engine.order import order_follows_grades
 from core.model.audit import note_said
 from core.model.document import GradeState, grade_text
-from core.model.numbers import digits_apart
 
 __all__ = ["CandidateModel", "GridColumn"]
 
@@ -237,14 +238,7 @@ class CandidateModel(QAbstractTableModel):
         return self._ev.doc.blank(key, self._rows)
 
     def _compute_rows(self, ev: Evaluation, q: int) -> npt.NDArray[np.int64]:
-        if q < 0 or q >= ev.doc.n_queries:
-            return np.zeros(0, dtype=np.int64)
-        if self.section == "not_retrieved":
-            return ev.not_retrieved(q).astype(np.int64)
-        ranked = ev.ranked(q)
-        members = ev.doc.members(q)
-        dropped = members[~np.isnan(ev.doc.score[members]) & ~ev.ranked_mask[members]]
-        return np.concatenate([ranked, dropped]).astype(np.int64)
+        return listed_rows(ev, q, self.section)
 
     def _derive(self, ev: Evaluation, q: int, *, same_order: bool = False) -> None:
         """Per-query values the cells look up. ``same_order``: the rows and the
@@ -470,10 +464,7 @@ class CandidateModel(QAbstractTableModel):
         """The digits row ``row``'s score needs beside the rows above and
         below (at 2 decimals 0.9982, 0.9977 and 0.9958 read "1.00" three
         times, a tie the engine does not see)."""
-        score = shown.ev.doc.score
-        here = float(score[shown.row(row)])
-        return max((digits_apart(here, float(score[shown.row(r)]))
-                    for r in (row - 1, row + 1) if 0 <= r < self._rows.size), default=0)
+        return score_digits(shown, row)
 
     def _grade_and_tie_roles(self, shown: ShownRows, row: int, i: int, key: str,
                              role: int) -> Any:

@@ -30,7 +30,7 @@ from core.model.conventions import Conventions, Rubric, TieRule
 from core.model.document import GradeState, grade_text
 from core.model.grades import unknown_note
 from core.model.guidelines import digit_keys
-from core.model.numbers import full_text
+from core.model.numbers import digits_apart, full_text
 
 __all__ = [
     "COLUMNS",
@@ -42,6 +42,8 @@ __all__ = [
     "TieMark",
     "edited",
     "edited_from",
+    "listed_rows",
+    "score_digits",
     "tie_marks",
 ]
 
@@ -156,6 +158,43 @@ class ShownRows:
 
     def state(self, row: int) -> GradeState:
         return _STATES[int(self.ev.doc.state[self.row(row)])]
+
+
+def listed_rows(ev: Evaluation, q: int, section: str = "ranked") -> IntArray:
+    """The document rows a view lists for query ``q``, in its order:
+    ``section="ranked"`` the ranked list in evaluated order, then the
+    candidates with a score the ranking left out (the condensed rule's);
+    ``"not_retrieved"`` the judged candidates the run did not retrieve. The
+    editor's grids and a printout list the same rows.
+
+    >>> from core.model.document import Document
+    >>> from core.engine.evaluation import evaluate
+    >>> doc = Document.from_columns(query=["q"] * 3, source_id=list("abc"),
+    ...                             score=[1.0, 2.0, None], grade=[1.0, 0.0, 2.0])
+    >>> ev = evaluate(doc)
+    >>> listed_rows(ev, 0).tolist(), listed_rows(ev, 0, "not_retrieved").tolist()
+    ([1, 0], [2])
+    """
+    if section not in ("ranked", "not_retrieved"):
+        raise ValueError(section)
+    if q < 0 or q >= ev.doc.n_queries:
+        return np.zeros(0, dtype=np.int64)
+    if section == "not_retrieved":
+        return ev.not_retrieved(q).astype(np.int64)
+    members = ev.doc.members(q)
+    dropped = members[~np.isnan(ev.doc.score[members]) & ~ev.ranked_mask[members]]
+    return np.concatenate([ev.ranked(q), dropped]).astype(np.int64)
+
+
+def score_digits(shown: ShownRows, row: int) -> int:
+    """The digits row ``row``'s score needs to be told apart from the scores
+    of the rows shown above and below it (at 2 decimals 0.9982, 0.9977 and
+    0.9958 read "1.00" three times, a tie the engine does not see); 0 where
+    equal (a tie shows equal). Display only: the score keeps its precision."""
+    score = shown.ev.doc.score
+    here = float(score[shown.row(row)])
+    return max((digits_apart(here, float(score[shown.row(r)]))
+                for r in (row - 1, row + 1) if 0 <= r < shown.rows.size), default=0)
 
 
 #: (shown rows, row) -> what a cell holds or says.
