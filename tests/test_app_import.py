@@ -371,6 +371,17 @@ def test_a_malformed_rubric_keeps_the_mapping_page(qtbot: Any, wide_csv: Path, b
     assert "does not start with a number" in wizard.mapping_page.problem.text()
 
 
+def test_the_marks_are_shown_from_their_first(qtbot: Any, wide_csv: Path):
+    """The marks read as unknown and as unrateable, a list longer than its
+    field, show their first marks: the field showed the list's tail ('ow,
+    dont_know, don't know, ...' at 1366x768, htrial5), its cursor at the end."""
+    wizard = _at_mapping(qtbot, wide_csv)
+    page = wizard.mapping_page
+    for edit in (page.unknown_marks, page.unrateable_marks):
+        assert edit.text()
+        assert edit.cursorPosition() == 0
+
+
 # -- a long workbook -------------------------------------------------------------------
 def test_long_xlsx_with_an_annotator_column(qtbot: Any, monkeypatch: pytest.MonkeyPatch,
                                             long_xlsx: Path, boxes: Boxes):

@@ -103,7 +103,8 @@ def test_another_source_or_query_column_reads_the_sheet_again(
     assert page.combos["source_id"].currentText() == "C: doc_url"
     reasons = page.reasons.text()
     assert "source id: doc_url, declared; 8 values, each on 3 rows" in reasons
-    assert "doc_id: 8 distinct values, no role read from them; not imported" in reasons
+    assert ("doc_id: 8 distinct values, one per item as doc_url: another id of each item; "
+            "if a run names the items by these, choose “doc_id” as the Source id") in reasons
     assert "doc_id, named so" not in reasons
     # Back: the first page's rows are under the roles chosen, not the first guess's
     qtbot.mouseClick(wizard.button(QWizard.WizardButton.BackButton), Qt.MouseButton.LeftButton)

@@ -244,6 +244,30 @@ def test_an_undone_grade_says_what_the_grade_is_now(qtbot, window):
         "Redid grade q1/a: 1.3333 → 2 (the grade is 2 again)")
 
 
+def test_undo_into_a_query_the_filter_hides_leaves_no_other_query_selected(qtbot, window):
+    """Undo shows the grade it changed in its query; where the queries'
+    filter hides that query, no query of the list is selected: it kept
+    the query filtered for (4104 of a Quepid case at 1366x768) selected
+    over the grid of the undone one (4101), and a digit typed then graded
+    4101's row."""
+    window.set_document(doc_with_unknowns())
+    window.set_query(0)
+    window.grid.setFocus()
+    press(qtbot, Qt.Key.Key_3)  # q1's c (ranked first)
+    nav = window.navigator
+    qtbot.keyClicks(nav.filter_edit, "q2")
+    window.set_query(1)
+    assert [i.row() for i in nav.view.selectionModel().selectedRows()] == [0]  # q2, alone
+    window.grid.setFocus()
+    press(qtbot, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.document.state[2] == GradeState.UNKNOWN
+    assert window.current_query == 0  # the grid shows q1, which the filter hides
+    assert nav.view.selectionModel().selectedRows() == []
+    assert not nav.view.currentIndex().isValid()
+    nav.filter_edit.clear()  # shown again, q1 is the grid's query still
+    assert window.current_query == 0
+
+
 @pytest.fixture
 def linux_desktop_keys(monkeypatch):  # type: ignore[no-untyped-def]
     """The standard shortcuts as a Linux desktop (X11, Wayland) gives them:

@@ -322,6 +322,28 @@ def test_an_empty_qrels_file_is_said_as_an_empty_run_is(tmp_path, capsys):
         "is unjudged and left out\n")
 
 
+def test_import_says_the_ranking_it_reads(tmp_path):
+    """A sheet whose ranking the import reads (Quepid's detailed export:
+    its Doc Position, named so) says so where it says a sheet without one
+    holds judgments only: a ranking changes every number, and the lines
+    were silent about it (htrial5). Declared, it names the column."""
+    sheet = tmp_path / "Shoe_Search_detailed.csv"
+    sheet.write_text(
+        "Team Name,Case Name,Case ID,Query Text,Doc ID,Doc Position,Title,Rating,price\r\n"
+        + "".join(f"Search,Shoe Search,87,{q},SKU-{q[:3]}{d},{d},Shoe {d},{(d + len(q)) % 4},"
+                  f"{19 + 7 * d}.99\r\n" for q in ("red shoes", "trail runners")
+                  for d in range(1, 5)), encoding="utf-8")
+    ranked = [line for line in run(["import", str(sheet), "-o", str(tmp_path / "out.csv")])[1]
+              .splitlines() if line.startswith("the ranking")]
+    assert ranked == ["the ranking: rank, Doc Position, named so; numbers 1 to 4 (--map "
+                      "rank=none reads the sheet as judgments only)"]
+    code, out = run(["import", str(sheet), "-o", str(tmp_path / "out.csv"),
+                     "--map", "score=price", "--map", "rank=none"])
+    assert code == 0
+    assert ("the ranking: score, price, declared (--map score=none reads the sheet as "
+            "judgments only)") in out.splitlines()
+
+
 def test_import_never_writes_over_the_sheet_it_reads(tmp_path, capsys):
     """`import annot.csv -o annot.csv` replaced the annotators' sheet with
     the worksheet CSV (tried on the installed wheel: the raw grades, the

@@ -202,6 +202,12 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
     elif report.ranking == "rows":
         out.write("the row order is the ranking, as --order rows declares: score = -row "
                   "number\n")
+    elif report.mapping is not None:  # a ranking changes every number: said where it is read
+        field = report.ranking
+        why = report.mapping.why(field) or (
+            f"{report.column_names.get(getattr(report.mapping, field))}, declared")
+        out.write(f"the ranking: {field}, {why} (--map {field}=none reads the sheet as "
+                  "judgments only)\n")
     if guidelines is not None:
         note = ("" if suffix in (".xlsx", ".ods") else
                 f"; a {suffix} file keeps no conventions: write OUT.xlsx to keep them")

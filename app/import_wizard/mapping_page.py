@@ -341,8 +341,8 @@ class MappingPage(QWizardPage):
             "Leave {0} out: compute the consensus from the annotators' columns").format(
                 self.written_name))
         self.grades_view.resizeColumnsToContents()
-        self.unknown_marks.setText(", ".join(m for m in mapping.unknown_marks if m))
-        self.unrateable_marks.setText(", ".join(mapping.unrateable_marks))
+        _from_start(self.unknown_marks, ", ".join(m for m in mapping.unknown_marks if m))
+        _from_start(self.unrateable_marks, ", ".join(mapping.unrateable_marks))
         self.layout_combo.setCurrentIndex(self.layout_combo.findData(mapping.layout))
         self._layout_changed()
         self._show_keep_boxes(value, mapping.keep)
@@ -481,8 +481,8 @@ class MappingPage(QWizardPage):
             self._fill(value)
             self._show_keep_boxes(value, keep)
             self.grade_alone.setChecked(alone)
-            self.unknown_marks.setText(marks[0])
-            self.unrateable_marks.setText(marks[1])
+            _from_start(self.unknown_marks, marks[0])
+            _from_start(self.unrateable_marks, marks[1])
             if typed is not None:
                 self.rubric.setText(typed)
         finally:
@@ -577,3 +577,11 @@ class MappingPage(QWizardPage):
         self.problem.setText("")
         announce(self.rubric, "")
         return True
+
+
+def _from_start(edit: QLineEdit, text: str) -> None:
+    """``text`` in ``edit`` shown from its start: setText leaves the cursor
+    at the end, and a list of marks longer than the field showed its tail
+    ('ow, dont_know, ...' at 1366x768), its first marks out of sight."""
+    edit.setText(text)
+    edit.setCursorPosition(0)

@@ -414,11 +414,12 @@ class QueryNavigator(QWidget):
         return least
 
     def select_query(self, q: int) -> None:
-        """Make ``q`` current (if the filter shows it) without re-emitting."""
+        """Make ``q`` current without re-emitting; where the filter hides it
+        (an undo of a grade in another query, the filter typed since), no
+        row is: the row left selected said another query was the grid's, and
+        a digit typed graded the hidden one."""
         source = self.model.index(q, 0)
         proxy_index = self.proxy.mapFromSource(source)
-        if not proxy_index.isValid():
-            return
         # Not by blocking the selection model's signals: the view repaints the
         # rows it is told about, and a silent change left the previous rows
         # painted as selected (several "current" queries at once).
@@ -431,7 +432,8 @@ class QueryNavigator(QWidget):
             )
         finally:
             self._selecting = False
-        self.view.scrollTo(proxy_index)
+        if proxy_index.isValid():
+            self.view.scrollTo(proxy_index)
 
     def step(self, delta: int, *, status: Status | None = None) -> int | None:
         """The query ``delta`` rows from the current one in the shown order

@@ -591,4 +591,20 @@ def left_out(p: Profile, query: Profile | None, source: Profile | None,
         return f"{p.shown()}: {what}; if this is the ranking, pass {flag}", flag
     if p.numeric > 0.9 and p.lo == p.hi:  # one number: said once, with where
         return f"{p.shown()}: {span(p)} {_rows_filled(p)}, no role read from it; not imported", ""
+    if source is not None and _names_each_item(p, query, source):
+        ref = flag_ref(p)
+        return (f"{p.shown()}: {span(p)}, one per item as {source.shown()}: another id of each "
+                f"item; if a run names the items by these, pass --map source_id={ref}",
+                f"--map source_id={ref}")
     return f"{p.shown()}: {span(p)}, no role read from them; not imported", ""
+
+
+def _names_each_item(p: Profile, query: Profile | None, source: Profile) -> bool:
+    """Ids of the items other than the source's, one per item and each one
+    item's, written without spaces (a product's SKU beside its page's URL,
+    read as the source; a title, in words, is none): a run may name the
+    items by either, and only the user can say which."""
+    if p.fill < 0.9 or p.spaced > 0.1 or p.dates > 0.1 or p.distinct < 2:
+        return False
+    item = items(query, source)
+    return determines(p, item) >= 1.0 and determines(item, p) >= 1.0
