@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from core.io.workbook.additions import Additions, CandidateAdditions, CarriedSheet, Cell
+from core.io.workbook.additions_types import moved
 from core.model.document import Document
 
 __all__ = ["CandidateExtras", "write_carried_sheets"]
@@ -56,8 +58,11 @@ def _write_cell(ws: Any, row: int, cell: Cell, style: Any) -> None:
         ws.write_string(row, col, str(cell.value), style)
 
 
-def write_carried_sheets(wb: Any, additions: Additions | None) -> None:
-    """Each sheet of the person's own, after ours (in the order they had)."""
+def write_carried_sheets(wb: Any, additions: Additions | None, reasons: bool = False) -> None:
+    """Each sheet of the person's own, after ours (in the order they had);
+    ``reasons``: the Candidates sheet written holds the export's reason
+    column, their formulas' references to it moved where they were written
+    the other way (:func:`~core.io.workbook.additions_types.moved`)."""
     if not additions or not additions.sheets:
         return
     styles = _Styles(wb)
@@ -67,7 +72,8 @@ def write_carried_sheets(wb: Any, additions: Additions | None) -> None:
         for sheet in additions.sheets:
             ws = wb.add_worksheet(sheet.name)
             ws.row_data_fh_closed = True  # it has no constant-memory file to close
-            _write_sheet(ws, sheet, styles)
+            _write_sheet(ws, replace(sheet, cells=[moved(c, reasons, on_sheet=False)
+                                                   for c in sheet.cells]), styles)
     finally:
         wb.constant_memory = constant
 
