@@ -29,6 +29,7 @@ import posixpath
 import re
 import tempfile
 import zipfile
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,7 @@ from core.io.workbook.additions_types import (
     our_sheets,
     reasons_written,
 )
+from core.io.workbook.grade_comments import their_part
 from core.io.workbook.layout import COLUMN_INDEX, GRADE_COLUMN, REASON_COLUMN, SHEETS
 from core.io.workbook.record import file_headers
 from core.io.workbook.record_columns import (
@@ -354,8 +356,8 @@ def _candidate_additions(ws: Any, cached: dict[tuple[int, int], Any],
             if key is not None and col < FIRST_ADDED_COLUMN:
                 _take_fill(out, key, col, _colour(c.fill))
             note = _comment(c, 0)
-            if note is not None and col == _GRADE and is_unknown_note(note.text):
-                note = None  # the export's own (candidates.reason_notes), written again
+            if note is not None and col == _GRADE:
+                note = _theirs_on_grade(note)
             if got is None and note is None:
                 continue
             if r == 0:
@@ -378,6 +380,17 @@ def _candidate_additions(ws: Any, cached: dict[tuple[int, int], Any],
         more = f" and {len(stray) - 3} more" if len(stray) > 3 else ""
         lost.append(f"Candidates cells on rows of no candidate: {', '.join(stray[:3])}{more}")
     return out, lost
+
+
+def _theirs_on_grade(note: Comment) -> Comment | None:
+    """A grade cell's comment less the export's own note on it (why an
+    unknown grade is unknown, written again from the document at each save:
+    :func:`~core.io.workbook.grade_comments.their_part`); None where it is
+    the export's alone."""
+    theirs = their_part(note.text)
+    if not theirs.strip():
+        return None
+    return note if theirs == note.text else replace(note, text=theirs)
 
 
 def _reason_comment(out: CandidateAdditions, c: Any, r: int, key: Key | None) -> bool:

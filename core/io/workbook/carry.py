@@ -13,6 +13,8 @@ import numpy as np
 
 from core.io.workbook.additions import Additions, CandidateAdditions, CarriedSheet, Cell
 from core.io.workbook.additions_types import moved
+from core.io.workbook.candidates import GRADE_COL, reason_notes
+from core.io.workbook.grade_comments import with_ours
 from core.model.document import Document
 
 __all__ = ["CandidateExtras", "write_carried_sheets"]
@@ -113,6 +115,7 @@ class CandidateExtras:
         self.rows = {key: k + 1 for k, key in enumerate(keys)
                      if key in add.cells or key in add.comments or key in add.fills}
         self.wb = wb
+        self.doc, self.perm = doc, perm
         self._filled: dict[tuple[int, str], int] = {}
         #: What had no candidate to go with (deleted since), in words.
         self.lost = sorted({f"{q!r}/{s!r}" for q, s in [*add.cells, *add.comments, *add.fills]
@@ -127,9 +130,13 @@ class CandidateExtras:
         for note in self.add.header_comments:
             ws.write_comment(0, note.col, note.text,
                              {"author": note.author} if note.author else None)
+        ours = dict(reason_notes(self.doc, self.perm)) if self.add.comments else {}
         for key, row in self.rows.items():
             for note in self.add.comments.get(key, ()):
-                ws.write_comment(row, note.col, note.text,
+                text = note.text
+                if note.col == GRADE_COL and row - 1 in ours:  # one comment: theirs, then ours
+                    text = with_ours(text, ours[row - 1])  # (over the one write_candidates put)
+                ws.write_comment(row, note.col, text,
                                  {"author": note.author} if note.author else None)
 
     def last_column(self) -> int:
