@@ -9,7 +9,8 @@ as typed into columns that had moved under them: ``=AC2*2`` in AC2 itself,
 a circular reference (LibreOffice's Err:522). The person types them in
 LibreOffice (through UNO); the values after each of our saves are
 LibreOffice's and Gnumeric's recalculation, in .xlsx and in the .ods
-written from it."""
+written from it. Their formulas also follow their rows through a sort in
+LibreOffice and our save's return to the export's row order."""
 
 from __future__ import annotations
 
@@ -156,3 +157,36 @@ def test_references_move_as_a_spreadsheet_moves_them(formula: str, by: int, move
 
 def test_another_sheets_references_move_only_where_they_name_the_candidates() -> None:
     assert moved_formula("=AC2+Candidates!AC2", -1, on_sheet=False) == "=AC2+Candidates!AB2"
+
+
+@pytest.mark.libreoffice
+def test_a_persons_formulas_follow_their_rows_through_a_sort(tmp_path: Path) -> None:
+    """The person types a number and a formula over it on each candidate's
+    row (``=AB2*2``), then sorts the sheet by source id, descending, in
+    LibreOffice, which moves each formula with its row (d3's, now in row 2,
+    reads ``=AB2*2``); our save writes the rows back in the export's order,
+    each formula moved along with its row (d3's in row 4 reads ``=AB4*2``),
+    as a sort moves it: LibreOffice recalculates each row's own number
+    doubled. Before, the formulas kept the sorted rows' text: d1's read
+    d3's number (8, not 2)."""
+    import openpyxl
+
+    from tests.libreoffice import edit, read_values, recalculate
+
+    doc = Document.from_columns(query=["q"] * 3, source_id=["d1", "d2", "d3"],
+                                score=[3.0, 2.0, 1.0], grade=[2.0, 1.0, 0.0])
+    first = tmp_path / "first.xlsx"
+    export_workbook(evaluate(doc), first)
+    sheet = SHEETS["candidates"]
+    path = tmp_path / "book.xlsx"
+    edit([(first, path, [
+        *({"op": "set", "sheet": sheet, "cell": f"AB{r}", "value": v}
+          for r, v in ((1, "base"), (2, 1), (3, 2), (4, 4))),
+        *({"op": "set", "sheet": sheet, "cell": f"AC{r}", "value": f"=AB{r}*2"}
+          for r in (2, 3, 4)),
+        {"op": "sort", "sheet": sheet, "range": "A1:AC4", "column": 1, "descending": True}])])
+    export_workbook(evaluate(read_workbook(path)), path, keep=additions_to_keep(path))
+    rows = read_values(recalculate([path], tmp_path / "lo")[0])[sheet][1:4]
+    assert [(r[1], r[27], r[28]) for r in rows] == [("d1", 1, 2), ("d2", 2, 4), ("d3", 4, 8)]
+    ws = openpyxl.load_workbook(path)[sheet]
+    assert [ws[f"AC{r}"].value for r in (2, 3, 4)] == ["=AB2*2", "=AB3*2", "=AB4*2"]

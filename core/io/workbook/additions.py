@@ -353,6 +353,8 @@ def _candidate_additions(ws: Any, cached: dict[tuple[int, int], Any],
                 col -= 1
             got = _cell(c, cached.get((c.row - 1, col + ours)), 0, ours) \
                 if col >= FIRST_ADDED_COLUMN else None
+            if got is not None and got.kind == "f" and r > 0:
+                got = replace(got, origin_row=r)  # (written at its candidate's row)
             if key is not None and col < FIRST_ADDED_COLUMN:
                 _take_fill(out, key, col, _colour(c.fill))
             note = _comment(c, 0)

@@ -81,6 +81,11 @@ class Cell:
     #: reason column (AB): its references are moved as the column comes or
     #: goes (:func:`moved`).
     reasons: bool = False
+    #: The sheet row (0-based) a person's formula on a candidate's row was
+    #: read at (None: another cell). It is written at its candidate's row,
+    #: its relative references moved along as a sort in a spreadsheet moves
+    #: them (:func:`~core.io.workbook.carry.CandidateExtras`).
+    origin_row: int | None = None
 
 
 @dataclass(frozen=True)

@@ -225,7 +225,7 @@ class CandidateExtras:
                 out.append(f'<c r="{ref}"{s} t="b"><v>{int(bool(cell.value))}</v></c>')
             elif cell.kind == "f":
                 cached = cell.cached
-                body = f"<f>{escape(str(cell.value))}</f>"
+                body = f"<f>{escape(_at_row(cell, row))}</f>"
                 if isinstance(cached, bool):
                     out.append(f'<c r="{ref}"{s} t="b">{body}<v>{int(cached)}</v></c>')
                 elif isinstance(cached, int | float) and math.isfinite(cached):
@@ -239,6 +239,25 @@ class CandidateExtras:
                 out.append(f'<c r="{ref}"{s} t="inlineStr"><is><t{space}>{escape(text)}'
                            f"</t></is></c>")
         return "".join(out)
+
+
+def _at_row(cell: Cell, row: int) -> str:
+    """A person's formula on a candidate's row written at sheet row ``row``
+    (0-based): read at another (the rows sorted in a spreadsheet, written
+    back in the export's order), its relative references moved along, as
+    the sort moved them (openpyxl's translator; ``$`` rows stay)."""
+    text = str(cell.value)
+    if cell.origin_row is None or cell.origin_row == row:
+        return text
+    from openpyxl.formula.translate import Translator, TranslatorError
+    from xlsxwriter.utility import xl_rowcol_to_cell
+
+    try:
+        moved = Translator("=" + text, xl_rowcol_to_cell(cell.origin_row, cell.col)
+                           ).translate_formula(xl_rowcol_to_cell(row, cell.col))
+    except (TranslatorError, ValueError):
+        return text  # not ours to read: as written
+    return str(moved).removeprefix("=")
 
 
 def _pixels(width: float) -> int:
