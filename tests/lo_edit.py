@@ -20,6 +20,8 @@ edit is one of:
   (a standard filter in place: the rows whose column's number is not above
   the value hidden)
 - ``{"op": "comment", "sheet": S, "cell": "F3", "text": T}``
+- ``{"op": "append_comment", "sheet": S, "cell": "F3", "text": T}`` (typed at the end
+  of the cell's comment, as Edit Comment lets a person do)
 - ``{"op": "fill", "sheet": S, "cell": "B3", "rgb": "FF0000"}`` (a background colour)
 - ``{"op": "insert_column", "sheet": S, "column": 3}`` (an empty column inserted
   before the 0-based column, as Insert Columns Before does: those after it move)
@@ -151,6 +153,9 @@ def _apply(doc: Any, edit: dict[str, Any]) -> None:
         _set(cell, edit["value"])
     elif op == "comment":
         sheet.getAnnotations().insertNew(cell.getCellAddress(), edit["text"])
+    elif op == "append_comment":  # typed at the end of the cell's comment (Edit Comment)
+        note = cell.getAnnotation()
+        note.setString(note.getString() + edit["text"])
     elif op == "fill":
         cell.CellBackColor = int(edit["rgb"], 16)
     else:

@@ -141,3 +141,96 @@ def test_the_query_text_survives_a_libreoffice_save(tmp_path: Path):
     back = read_workbook(fixed)
     assert back.query_texts == {"q017": "How do I renew it?", "q031": TEXTS["q031"]}
     assert "2 query texts edited in the spreadsheet." in reopened(back).lines()
+
+
+#: Texts of one line at the column's width (48: q3 is longer), one of two
+#: (q3), and one that takes one line in the .xlsx and two in the .ods (q5,
+#: whose 10-point type is wider against its column); q6 closes the page.
+PRINTED = {
+    "q1": "cheap flights to Lisbon in May", "q2": "WHO MADE THE WORLD WIDE WEB?",
+    "q3": "How do I renew a passport when the old one was issued abroad before 2010 and "
+          "has since expired?",
+    "q4": "python list sort", "q5": 'What does the "grace period" mean in the refund policy?',
+    "q6": "last"}
+
+
+def _printed() -> Document:
+    doc = Document.from_columns(
+        query=[q for q in PRINTED for _ in range(2)], source_id=[f"d{i}" for i in range(12)],
+        score=[2.0, 1.0] * 6, grade=[1.0, 0.0] * 6, conventions=Conventions(cutoffs=(3,)))
+    doc.query_texts = dict(PRINTED)
+    return doc
+
+
+def test_a_query_texts_row_is_as_tall_as_its_lines(tmp_path: Path):
+    """A text that fits on a line of its column leaves its row one line
+    tall; one of two lines makes it two lines tall. Before, q1, q2 and q5
+    were two lines tall and q3 three (a count of characters against nine
+    tenths of the width), and so was q1 in a column as wide as its text and
+    two characters more."""
+    path = tmp_path / "book.xlsx"
+    export_workbook(evaluate(_printed()), path)
+    ws = openpyxl.load_workbook(path)[SHEETS["queries"]]
+    assert ws.column_dimensions["R"].width == pytest.approx(48, abs=1)
+    heights = {ws.cell(r, 1).value: ws.row_dimensions[r].height for r in range(2, 8)}
+    assert heights == {"q1": None, "q2": None, "q3": pytest.approx(32, abs=0.5), "q4": None,
+                       "q5": None, "q6": None}
+    short = _printed()  # without q3 and q5: the column as wide as q1 and two more
+    short.query_texts = {q: t for q, t in PRINTED.items() if q not in ("q3", "q5")}
+    export_workbook(evaluate(short), path)
+    ws = openpyxl.load_workbook(path)[SHEETS["queries"]]
+    assert ws.column_dimensions["R"].width == pytest.approx(len(PRINTED["q1"]) + 2, abs=1)
+    assert [ws.row_dimensions[r].height for r in range(2, 8)] == [None] * 6
+
+
+def _rows_printed(pdf: Path) -> dict[str, tuple[float, int]]:
+    """Each query row of the printed Queries page: its height (the distance
+    from the bottom of the row above, both read off the query id, written at
+    the bottom of its cell) and how many lines its text printed on."""
+    import re
+    import subprocess
+
+    pages = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True,
+                           text=True, timeout=120, check=True).stdout.split("\f")
+    page = next(i for i, p in enumerate(pages, 1) if re.search(r"Queries\s+judgment", p))
+    html = subprocess.run(["pdftotext", "-bbox", "-f", str(page), "-l", str(page), str(pdf),
+                           "-"], capture_output=True, text=True, timeout=120, check=True).stdout
+    words = [(float(x0), float(y0), float(y1), w) for x0, y0, y1, w in re.findall(
+        r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]*)</word>',
+        html)]
+    head = next(w for w in words if w[3] == "text")
+    column = max(w[0] for w in words if w[3] == "query" and abs(w[1] - head[1]) < 1
+                 and w[0] < head[0])  # ("query text"'s, not column A's "query")
+    ids = sorted((w for w in words if re.fullmatch(r"q\d", w[3]) and w[0] < column),
+                 key=lambda w: w[2])
+    header_bottom = max(w[2] for w in words if abs(w[1] - head[1]) < 30 and w[1] < ids[0][1])
+    out = {}
+    top = header_bottom
+    for _, _, y1, name in ids:
+        lines = {round(w[1]) for w in words if w[0] >= column - 1 and top < w[1] < y1}
+        out[name] = (y1 - top, len(lines))
+        top = y1
+    return out
+
+
+@pytest.mark.libreoffice
+def test_the_printed_queries_rows_are_as_tall_as_their_text(tmp_path: Path):
+    """LibreOffice prints each query's row as tall as the lines its text
+    takes, from the .xlsx and from the .ods: a row of one line of text is
+    as tall as q4's ("python list sort"), one of two lines about twice as
+    tall, none taller (the last row, q6's, is measured against the row
+    above, so every row but the first is)."""
+    from tests.libreoffice import to_pdf
+
+    books = [tmp_path / "book.xlsx", tmp_path / "book-ods.ods"]
+    for path in books:
+        export_workbook(evaluate(_printed()), path)
+    for pdf in to_pdf(books, tmp_path / "pdf"):
+        rows = _rows_printed(pdf)
+        assert list(rows) == list(PRINTED), pdf.name
+        line = rows["q4"][0]
+        assert rows["q4"][1] == 1
+        for name, (height, lines) in list(rows.items())[1:]:
+            assert lines in (1, 2), (pdf.name, name, rows)
+            assert abs(height - lines * line) < 0.3 * line, (pdf.name, name, rows)
+        assert (rows["q1"][1], rows["q3"][1]) == (1, 2), (pdf.name, rows)

@@ -256,3 +256,55 @@ def test_a_hand_out_says_why_and_the_merge_keeps_why_it_was_unknown(tmp_path: Pa
     assert [(e.origin, e.before, e.after) for e in back.audit if e.origin == "merge"] == [
         ("merge", "unknown: declined by 2 annotators", "2")]
     assert _comments(merged) == {}
+
+
+def _comment_of(path: Path, cell: str) -> tuple[str, str]:
+    """The text (as stored) and author of a Candidates comment of an .xlsx."""
+    import warnings
+
+    import openpyxl
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        got = openpyxl.load_workbook(path)[SHEETS["candidates"]][cell].comment
+    return str(got.text), str(got.author or "").strip()
+
+
+@pytest.mark.parametrize("how", ["typed over ours", "typed after ours in LibreOffice"])
+def test_a_persons_comment_on_a_noted_grade_keeps_both(tmp_path: Path, how: str) -> None:
+    """A person's comment on d2's grade cell, which carries the export's
+    note: typed over ours (a new comment, as Excel makes one) or after it
+    (LibreOffice's Edit Comment, through UNO). Three saves in a row keep
+    their text whole with ours after it, signed, once; d2 graded, theirs
+    alone. Before, one of the two won: theirs over ours (the note lost), or
+    theirs holding ours, which the next save put a second note beside."""
+    from core.io.workbook.grade_comments import with_ours
+
+    _, path = _book(tmp_path, ".xlsx")
+    if how == "typed over ours":
+        import openpyxl
+        from openpyxl.comments import Comment
+
+        wb = openpyxl.load_workbook(path)
+        wb[SHEETS["candidates"]][_CELL].comment = Comment("ask Ben\nbefore Friday", "eve")
+        wb.save(path)
+        author = "eve"
+    else:
+        from tests.libreoffice import edit
+
+        first = path.with_name("first.xlsx")
+        path.rename(first)
+        edit([(first, path, [{"op": "append_comment", "sheet": SHEETS["candidates"],
+                              "cell": _CELL, "text": "\nask Ben\nbefore Friday"}])])
+        author = None  # (LibreOffice saves an .xlsx's comments without their author)
+    both = with_ours("ask Ben\nbefore Friday", _NOTE)
+    assert both == f"ask Ben\nbefore Friday\n\nNDCG Worksheet: {_NOTE}"
+    session = Worksheet(read_workbook(path))
+    for _ in range(3):
+        export_workbook(session.evaluation, path, keep=additions_to_keep(path))
+        assert _comment_of(path, _CELL)[0] == both
+        assert author is None or _comment_of(path, _CELL)[1] == author
+        assert list(_comments(path)) == [_CELL]
+    session.apply(SetGrades.of([1], [GradeValue.typed(3.0, GradeState.NUMBER)], who="ana"))
+    export_workbook(session.evaluation, path, keep=additions_to_keep(path))
+    assert _comment_of(path, _CELL)[0] == "ask Ben\nbefore Friday"

@@ -29,6 +29,7 @@ import posixpath
 import re
 import tempfile
 import zipfile
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,7 @@ from core.io.workbook.additions_types import (
     our_sheets,
     reasons_written,
 )
+from core.io.workbook.grade_comments import their_part
 from core.io.workbook.layout import COLUMN_INDEX, GRADE_COLUMN, REASON_COLUMN, SHEETS
 from core.io.workbook.record import file_headers
 from core.io.workbook.record_columns import (
@@ -237,8 +239,10 @@ def _look(c: Any) -> tuple[tuple[str, Any], ...]:
     return tuple(out)
 
 
-def _cell(c: Any, cached: Any, row: int | None = None) -> Cell | None:
-    """An openpyxl cell as a :class:`Cell` (None for an empty one)."""
+def _cell(c: Any, cached: Any, row: int | None = None, reasons: bool = False) -> Cell | None:
+    """An openpyxl cell as a :class:`Cell` (None for an empty one); ``reasons``:
+    its workbook's Candidates sheet holds the export's reason column
+    (:attr:`Cell.reasons`)."""
     import datetime
 
     from openpyxl.utils.datetime import to_excel
@@ -263,7 +267,7 @@ def _cell(c: Any, cached: Any, row: int | None = None) -> Cell | None:
     fill = _colour(c.fill)
     return Cell(c.row - 1 if row is None else row, c.column - 1, kind, value,
                 cached if kind == "f" else None, c.number_format or "General",
-                "" if fill == THEME else fill, _look(c))
+                "" if fill == THEME else fill, _look(c), reasons and kind == "f")
 
 
 def _comment(c: Any, row: int | None = None) -> Comment | None:
@@ -305,13 +309,15 @@ def _widths(ws: Any, first: int = 0) -> dict[int, float]:
 
 
 def _foreign_sheet(ws: Any, cached: dict[tuple[int, int], Any], hidden: bool,
-                   ) -> CarriedSheet:
+                   reasons: bool = False) -> CarriedSheet:
     """A person's sheet as it will be written again (what it loses,
-    :func:`cannot_carry` says)."""
+    :func:`cannot_carry` says); ``reasons``: the workbook's Candidates sheet
+    holds the export's reason column, which its formulas' references to that
+    sheet are read beside (:attr:`Cell.reasons`)."""
     out = CarriedSheet(ws.title, hidden=hidden)
     for row in ws.iter_rows():
         for c in row:
-            got = _cell(c, cached.get((c.row - 1, c.column - 1)))
+            got = _cell(c, cached.get((c.row - 1, c.column - 1)), reasons=reasons)
             if got is not None:
                 out.cells.append(got)
             note = _comment(c)
@@ -329,8 +335,7 @@ def _candidate_additions(ws: Any, cached: dict[tuple[int, int], Any],
     out = CandidateAdditions()
     stray: list[str] = []
     stored = _stored_rows(ws)
-    head = stored[0][1].get(REASON_COLUMN + 1) if stored and stored[0][0] == 0 else None
-    ours = reasons_written(None if head is None else head.value)  # (the export's: not read)
+    ours = _holds_reasons(ws)  # (the export's: not read)
     for r, row in stored:
         key: Key | None = None
         first, second = row.get(1), row.get(2)
@@ -346,13 +351,15 @@ def _candidate_additions(ws: Any, cached: dict[tuple[int, int], Any],
                     continue
                 c = _Moved(c, col - 1)
                 col -= 1
-            got = _cell(c, cached.get((c.row - 1, col + ours)), 0) \
+            got = _cell(c, cached.get((c.row - 1, col + ours)), 0, ours) \
                 if col >= FIRST_ADDED_COLUMN else None
+            if got is not None and got.kind == "f" and r > 0:
+                got = replace(got, origin_row=r)  # (written at its candidate's row)
             if key is not None and col < FIRST_ADDED_COLUMN:
                 _take_fill(out, key, col, _colour(c.fill))
             note = _comment(c, 0)
-            if note is not None and col == _GRADE and is_unknown_note(note.text):
-                note = None  # the export's own (candidates.reason_notes), written again
+            if note is not None and col == _GRADE:
+                note = _theirs_on_grade(note)
             if got is None and note is None:
                 continue
             if r == 0:
@@ -377,6 +384,17 @@ def _candidate_additions(ws: Any, cached: dict[tuple[int, int], Any],
     return out, lost
 
 
+def _theirs_on_grade(note: Comment) -> Comment | None:
+    """A grade cell's comment less the export's own note on it (why an
+    unknown grade is unknown, written again from the document at each save:
+    :func:`~core.io.workbook.grade_comments.their_part`); None where it is
+    the export's alone."""
+    theirs = their_part(note.text)
+    if not theirs.strip():
+        return None
+    return note if theirs == note.text else replace(note, text=theirs)
+
+
 def _reason_comment(out: CandidateAdditions, c: Any, r: int, key: Key | None) -> bool:
     """Keep a person's comment on the export's reason column (its cell is
     the export's, written again), apart from their own columns' comments
@@ -390,6 +408,13 @@ def _reason_comment(out: CandidateAdditions, c: Any, r: int, key: Key | None) ->
     elif key is not None:
         out.reason_comments.setdefault(key, []).append(note)
     return r > 0 and key is None
+
+
+def _holds_reasons(ws: Any) -> bool:
+    """Whether the Candidates sheet ``ws`` holds the export's reason column
+    (its header at AB: :func:`reasons_written`)."""
+    head = ws._cells.get((1, REASON_COLUMN + 1))  # (openpyxl's store: no cell made)
+    return reasons_written(None if head is None else head.value)
 
 
 class _Moved:
@@ -566,6 +591,8 @@ def _read_into(out: Additions, path: Path, name: str, ours: frozenset[str]) -> N
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # "unknown extension" and the like
             book = openpyxl.load_workbook(path, rich_text=False, keep_links=False)
+        reasons = SHEETS["candidates"] in book.sheetnames and _holds_reasons(
+            book[SHEETS["candidates"]])
         with calamine_book(path) as values:
             for ws in book.worksheets:
                 check_stopped()  # a write stopped from another thread ends here (core.io.stop)
@@ -575,7 +602,7 @@ def _read_into(out: Additions, path: Path, name: str, ours: frozenset[str]) -> N
                     out.not_carried.extend(lost)
                 elif ws.title not in ours:
                     out.sheets.append(_foreign_sheet(ws, _cached_values(values, ws.title),
-                                                     ws.sheet_state != "visible"))
+                                                     ws.sheet_state != "visible", reasons))
     except (InputError, Stopped):
         raise
     except Exception as exc:  # openpyxl's and calamine's errors vary

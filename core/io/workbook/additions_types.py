@@ -9,6 +9,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from core.io.workbook.column_moves import moved_formula
 from core.io.workbook.layout import (
     CANDIDATE_COLUMNS,
     COLUMN_INDEX,
@@ -31,6 +32,7 @@ __all__ = [
     "Key",
     "RecordColumns",
     "key_text",
+    "moved",
     "our_sheets",
     "reasons_written",
     "shifted",
@@ -75,6 +77,15 @@ class Cell:
     #: The rest of its look, as xlsxwriter format properties (font, alignment,
     #: borders), in a fixed order.
     look: tuple[tuple[str, Any], ...] = ()
+    #: Its formula was written where the Candidates sheet held the export's
+    #: reason column (AB): its references are moved as the column comes or
+    #: goes (:func:`moved`).
+    reasons: bool = False
+    #: The sheet row (0-based) a person's formula on a candidate's row was
+    #: read at (None: another cell). It is written at its candidate's row,
+    #: its relative references moved along as a sort in a spreadsheet moves
+    #: them (:func:`~core.io.workbook.carry.CandidateExtras`).
+    origin_row: int | None = None
 
 
 @dataclass(frozen=True)
@@ -167,13 +178,27 @@ def reasons_written(header: Any) -> bool:
     return isinstance(header, str) and header.strip() == REASON_HEADER
 
 
+def moved(cell: Cell, reasons: bool, *, on_sheet: bool = True) -> Cell:
+    """``cell`` as written where the Candidates sheet holds the reason column
+    (``reasons``) or not: a formula's references to the Candidates sheet
+    moved as a spreadsheet moves them when that column is inserted or
+    deleted (:func:`~core.io.workbook.column_moves.moved_formula`;
+    ``on_sheet``: the cell is on the Candidates sheet), where it was written
+    the other way."""
+    if cell.kind != "f" or cell.reasons == reasons:
+        return cell
+    return replace(cell, value=moved_formula(str(cell.value), int(reasons) - int(cell.reasons),
+                                             on_sheet=on_sheet), reasons=reasons)
+
+
 def shifted(add: CandidateAdditions, by: int) -> CandidateAdditions:
     """``add`` with a person's columns (from :data:`FIRST_ADDED_COLUMN` on:
     their header, widths, cells and the comments on them) ``by`` columns to
-    the right (1 where the save writes the reason column); comments and
-    fills on our columns stay. A person's comments on the reason column go
-    back on it, or, where the save writes none (no grade has a reason any
-    more), on the grade they were about (:func:`_on_grade`)."""
+    the right (1 where the save writes the reason column), their formulas'
+    references moved with them (:func:`moved`); comments and fills on our
+    columns stay. A person's comments on the reason column go back on it,
+    or, where the save writes none (no grade has a reason any more), on the
+    grade they were about (:func:`_on_grade`)."""
     def col(c: int) -> int:
         return c + by if c >= FIRST_ADDED_COLUMN else c
 
@@ -189,10 +214,11 @@ def shifted(add: CandidateAdditions, by: int) -> CandidateAdditions:
         for k, v in add.reason_comments.items():
             comments[k] = _on_grade(add.comments.get(k, []), v)
     return CandidateAdditions(
-        header=[replace(c, col=col(c.col)) for c in add.header],
+        header=[replace(moved(c, bool(by)), col=col(c.col)) for c in add.header],
         header_comments=header_comments,
         widths={col(c): w for c, w in add.widths.items()},
-        cells={k: [replace(c, col=col(c.col)) for c in v] for k, v in add.cells.items()},
+        cells={k: [replace(moved(c, bool(by)), col=col(c.col)) for c in v]
+               for k, v in add.cells.items()},
         comments=comments, fills=add.fills)
 
 

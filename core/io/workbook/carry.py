@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from core.io.workbook.additions import Additions, CandidateAdditions, CarriedSheet, Cell
+from core.io.workbook.additions_types import moved
+from core.io.workbook.candidates import GRADE_COL, reason_notes
+from core.io.workbook.grade_comments import with_ours
 from core.model.document import Document
 
 __all__ = ["CandidateExtras", "write_carried_sheets"]
@@ -56,8 +60,11 @@ def _write_cell(ws: Any, row: int, cell: Cell, style: Any) -> None:
         ws.write_string(row, col, str(cell.value), style)
 
 
-def write_carried_sheets(wb: Any, additions: Additions | None) -> None:
-    """Each sheet of the person's own, after ours (in the order they had)."""
+def write_carried_sheets(wb: Any, additions: Additions | None, reasons: bool = False) -> None:
+    """Each sheet of the person's own, after ours (in the order they had);
+    ``reasons``: the Candidates sheet written holds the export's reason
+    column, their formulas' references to it moved where they were written
+    the other way (:func:`~core.io.workbook.additions_types.moved`)."""
     if not additions or not additions.sheets:
         return
     styles = _Styles(wb)
@@ -67,7 +74,8 @@ def write_carried_sheets(wb: Any, additions: Additions | None) -> None:
         for sheet in additions.sheets:
             ws = wb.add_worksheet(sheet.name)
             ws.row_data_fh_closed = True  # it has no constant-memory file to close
-            _write_sheet(ws, sheet, styles)
+            _write_sheet(ws, replace(sheet, cells=[moved(c, reasons, on_sheet=False)
+                                                   for c in sheet.cells]), styles)
     finally:
         wb.constant_memory = constant
 
@@ -107,6 +115,7 @@ class CandidateExtras:
         self.rows = {key: k + 1 for k, key in enumerate(keys)
                      if key in add.cells or key in add.comments or key in add.fills}
         self.wb = wb
+        self.doc, self.perm = doc, perm
         self._filled: dict[tuple[int, str], int] = {}
         #: What had no candidate to go with (deleted since), in words.
         self.lost = sorted({f"{q!r}/{s!r}" for q, s in [*add.cells, *add.comments, *add.fills]
@@ -121,9 +130,13 @@ class CandidateExtras:
         for note in self.add.header_comments:
             ws.write_comment(0, note.col, note.text,
                              {"author": note.author} if note.author else None)
+        ours = dict(reason_notes(self.doc, self.perm)) if self.add.comments else {}
         for key, row in self.rows.items():
             for note in self.add.comments.get(key, ()):
-                ws.write_comment(row, note.col, note.text,
+                text = note.text
+                if note.col == GRADE_COL and row - 1 in ours:  # one comment: theirs, then ours
+                    text = with_ours(text, ours[row - 1])  # (over the one write_candidates put)
+                ws.write_comment(row, note.col, text,
                                  {"author": note.author} if note.author else None)
 
     def last_column(self) -> int:
@@ -212,7 +225,7 @@ class CandidateExtras:
                 out.append(f'<c r="{ref}"{s} t="b"><v>{int(bool(cell.value))}</v></c>')
             elif cell.kind == "f":
                 cached = cell.cached
-                body = f"<f>{escape(str(cell.value))}</f>"
+                body = f"<f>{escape(_at_row(cell, row))}</f>"
                 if isinstance(cached, bool):
                     out.append(f'<c r="{ref}"{s} t="b">{body}<v>{int(cached)}</v></c>')
                 elif isinstance(cached, int | float) and math.isfinite(cached):
@@ -226,6 +239,25 @@ class CandidateExtras:
                 out.append(f'<c r="{ref}"{s} t="inlineStr"><is><t{space}>{escape(text)}'
                            f"</t></is></c>")
         return "".join(out)
+
+
+def _at_row(cell: Cell, row: int) -> str:
+    """A person's formula on a candidate's row written at sheet row ``row``
+    (0-based): read at another (the rows sorted in a spreadsheet, written
+    back in the export's order), its relative references moved along, as
+    the sort moved them (openpyxl's translator; ``$`` rows stay)."""
+    text = str(cell.value)
+    if cell.origin_row is None or cell.origin_row == row:
+        return text
+    from openpyxl.formula.translate import Translator, TranslatorError
+    from xlsxwriter.utility import xl_rowcol_to_cell
+
+    try:
+        moved = Translator("=" + text, xl_rowcol_to_cell(cell.origin_row, cell.col)
+                           ).translate_formula(xl_rowcol_to_cell(row, cell.col))
+    except (TranslatorError, ValueError):
+        return text  # not ours to read: as written
+    return str(moved).removeprefix("=")
 
 
 def _pixels(width: float) -> int:

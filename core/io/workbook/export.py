@@ -197,7 +197,7 @@ def _write_book(
         write_audit(wb, fmt, doc)
         write_annotators(wb, fmt, doc, perm, keep.annotators_name if keep is not None
                          and keep.annotators_name else SHEETS["annotators"])
-        write_carried_sheets(wb, keep)
+        write_carried_sheets(wb, keep, holds_reasons(doc))
         check_stopped()  # between sheets (core.io.stop)
         write_metadata(wb, doc, ev.conventions, perm)
         write_report(wb, report, fmt, runs, None if comparison is None or places is None

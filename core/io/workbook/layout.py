@@ -232,6 +232,9 @@ class Formats:
     spreadsheet would otherwise read as a formula)."""
 
     def __init__(self, wb: Any) -> None:
+        #: The workbook is written for an .ods (its rows rendered as ODF:
+        #: :mod:`core.io.workbook.ods_writer`), whose text is another font's.
+        self.ods = getattr(wb, "rendered_rows", None) is not None
         self.header = wb.add_format({"bold": True, "text_wrap": True, "valign": "top",
                                      "bg_color": "#F2F2F2", "bottom": 1})
         #: A header over numbers (the Report's tables), over their right edge.

@@ -36,6 +36,79 @@ def lines_needed(text: str, width: float, *, break_words: bool = False) -> int:
                       for part in text.split("\n")))
 
 
+#: Characters' widths in a column's width unit (the digit 0's), as DejaVu
+#: Sans gives them (LibreOffice prints with it where Calibri and its twin
+#: Carlito, or the .ods's Liberation Sans, are missing; theirs, against
+#: their own digit, are within a few per cent and mostly narrower), rounded
+#: up: every other character 1, an East Asian wide one 2.
+_CHAR_WIDTHS = {ch: width for chars, width in (
+    ("'ijl", 0.44), ("IJ", 0.47), (" ,.", 0.5), ("/:;\\|", 0.53), ("f", 0.56), ("-", 0.57),
+    ("()[]t", 0.62), ("!", 0.64), ("r", 0.65), ('"', 0.73), ("*_`", 0.79), ("s", 0.82),
+    ("z", 0.83), ("?", 0.84), ("c", 0.87), ("L", 0.88), ("F", 0.91), ("k", 0.92),
+    ("vxy", 0.94), ("P", 0.95), ("TYaeo", 0.97), ("K", 1.04), ("ABVXZ", 1.08), ("CR", 1.1),
+    ("U", 1.16), ("N", 1.18), ("H", 1.19), ("DG", 1.22), ("&", 1.23), ("OQ", 1.24),
+    ("w", 1.29), ("#+<=>^~", 1.32), ("M", 1.36), ("%", 1.5), ("m", 1.54), ("W", 1.56),
+    ("@", 1.58)) for ch in chars}
+
+
+def _char_width(ch: str) -> float:
+    width = _CHAR_WIDTHS.get(ch)
+    if width is not None:
+        return width
+    import unicodedata
+
+    return 2.0 if unicodedata.east_asian_width(ch) in ("W", "F") else 1.0
+
+
+def text_length(text: str) -> float:
+    """How wide ``text`` prints on one line, in a column's width unit
+    (:data:`_CHAR_WIDTHS`): ``iiii`` is narrower than ``MMMM``, which a
+    count of characters takes alike.
+
+    >>> text_length("ill"), text_length("0000"), text_length("WWW")
+    (1.32, 4.0, 4.68)
+    """
+    return round(sum(_char_width(ch) for ch in text), 6)
+
+
+def printed_lines(text: str, width: float) -> int:
+    """How many lines ``text`` prints on in a wrapped cell ``width``
+    characters wide (a column's width: :func:`text_width`), as a
+    spreadsheet wraps it: at spaces, a word longer than a line broken, each
+    line of the text (``\\n``) a line of its own; its characters measured
+    (:func:`text_length`), a character's width of the cell kept for its
+    padding, so a text that fits on one line takes one, not two as a count
+    of characters against a narrower line said (the Queries sheet's query
+    texts printed at double height beside one line of text).
+
+    >>> printed_lines("cheap flights to Lisbon in May", 32)
+    1
+    >>> printed_lines("How do I renew a passport when the old one was issued abroad", 48)
+    2
+    """
+    room = max(1.0, width)
+    lines = 0
+    for part in text.split("\n"):
+        lines += 1
+        used = 0.0
+        for word in part.split(" "):
+            size = text_length(word)
+            gap = text_length(" ") if used else 0.0
+            if used + gap + size <= room:
+                used += gap + size
+                continue
+            if used:
+                lines += 1
+            used = 0.0
+            for ch in word:  # a word longer than a line: broken where it reaches the edge
+                w = _char_width(ch)
+                if used + w > room and used:
+                    lines += 1
+                    used = 0.0
+                used += w
+    return max(1, lines)
+
+
 def header_row(ws: Any, fmt: Formats, row: int, headers: Sequence[str],
                widths: Sequence[float], first_col: int = 0) -> None:
     """``headers`` in bold from ``first_col`` on, the row tall enough for the
@@ -70,10 +143,34 @@ def wrapped_row(ws: Any, row: int, text: str, width: float,
     lines_tall(ws, row, max(lines_needed(t, w) for t, w in ((text, width), *more)))
 
 
-def lines_tall(ws: Any, row: int, lines: int) -> None:
-    """Row ``row`` tall enough for ``lines`` lines of text (left as it is for one)."""
+def lines_tall(ws: Any, row: int, lines: int, line: float = LINE) -> None:
+    """Row ``row`` tall enough for ``lines`` lines of text (left as it is for
+    one), each ``line`` points tall."""
     if lines > 1:
-        ws.set_row(row, LINE * lines + 2)
+        ws.set_row(row, line * lines + 2)
+
+
+#: Points per line of an .ods's text (10-point Liberation Sans, the .ods
+#: writer's default, or DejaVu Sans where it is missing): LibreOffice's
+#: row of one line.
+ODS_LINE = 12.8
+#: The width of a digit of that text, in points (DejaVu Sans's, the wider:
+#: 0.636 of 10 points; Liberation Sans's is 5.56).
+_ODS_DIGIT = 6.36
+
+
+def ods_width(width: float) -> float:
+    """A column ``width`` (Excel's characters of Calibri 11) as the digits of
+    an .ods's text its column holds: the .ods writes the column 7 pixels a
+    character and 5 more at 96 to the inch
+    (:func:`~core.io.workbook.ods_writer._width_inches`), and its text is
+    narrower type of wider letters (LibreOffice printed 40 zeros on a line
+    of a column 48 wide, 49 from the .xlsx).
+
+    >>> round(ods_width(48), 1)
+    40.2
+    """
+    return (7 * width + 5) * 0.75 / _ODS_DIGIT
 
 
 def long_text(ws: Any, fmt: Formats, row: int, cols: tuple[int, int], text: str,

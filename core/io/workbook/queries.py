@@ -31,12 +31,14 @@ from core.io.workbook.layout import (
     summary_column,
 )
 from core.io.workbook.page import (
+    ODS_LINE,
     colour_words,
     header_row,
     header_widths,
-    lines_needed,
     lines_tall,
+    ods_width,
     print_setup,
+    printed_lines,
     set_widths,
     text_width,
 )
@@ -110,10 +112,15 @@ def query_text_column(ws: Any, fmt: Formats, texts: Iterable[str], header_row: i
 
 def put_query_text(ws: Any, fmt: Formats, r: int, text: str, width: float,
                    col: int = QUERY_TEXT_COLUMN) -> None:
-    """Row ``r``'s query text in column ``col``, wrapped, the row as tall as it takes."""
+    """Row ``r``'s query text in column ``col``, wrapped, the row as tall as
+    its lines (:func:`~core.io.workbook.page.printed_lines`, in the .ods's
+    type where the workbook is written for one)."""
     if text:
         put_text(ws, r, col, text, fmt.wrap, fmt.wrap_q)
-        lines_tall(ws, r, lines_needed(text, width * 0.9))
+        if fmt.ods:
+            lines_tall(ws, r, printed_lines(text, ods_width(width)), ODS_LINE)
+        else:
+            lines_tall(ws, r, printed_lines(text, width))
 
 
 def _query_row(ws: Any, fmt: Formats, doc: Document, ev: Evaluation, at: tuple[int, int],
