@@ -268,7 +268,8 @@ def test_wide_csv_detect_correct_report_and_finish(qtbot: Any, monkeypatch: pyte
         # waits for an explicit "import anyway" that says how many.
         assert counts["judgments_read"] == "12"
         assert counts["judgments_rejected"] == "3"
-        assert "12 judgments read in 6 rows: 9 imported, 3 rejected" in view.summary.text()
+        assert ("12 judgments read in 6 rows: 9 imported (1 of them marks read as "
+                "unrateable: 'n/a' 1), 3 rejected") in view.summary.text()
         _import_anyway(qtbot, w, "Import anyway: 3 of the 12 judgments read are rejected "
                        "and will not be imported (the first on row 4, column 'model_conf'; "
                        "each is listed under Issues)")

@@ -77,7 +77,8 @@ def test_the_issue_s_sheet_is_guessed_and_imported(qtbot: Any, monkeypatch: pyte
 
     _drive(monkeypatch, qtbot, steps)
     assert ops.run_import_wizard(path)
-    assert ("53 judgments read in 20 rows: 53 imported, 0 rejected; 7 grade cells blank (no "
+    assert ("53 judgments read in 20 rows: 53 imported (4 of them marks read as unrateable: "
+            "'N/A' 4), 0 rejected; 7 grade cells blank (no "
             "judgment: unknown grades)") in seen["summary"]
     doc = window.document
     assert doc.annotators == ["Annotator A", "Annotator B", "Annotator C"]

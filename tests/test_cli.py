@@ -140,16 +140,17 @@ def test_bad_input_one_line(tmp_path, capsys, name, text, problem, where):
 
 
 def test_a_word_in_the_grade_column_names_the_grade_words_read(tmp_path, capsys):
-    """'N/A' in a worksheet's grade column: the hint named numbers alone
-    ('use a plain decimal number'), and a grade not known was then written 0
-    (tried on the installed wheel); it names the words a grade cell may hold.
-    A score's hint stays the number's."""
+    """A word of no grade in a worksheet's grade column ('N/A' was one, read
+    since as the grid reads it, unrateable: tests/test_worksheet_grade_words.py):
+    the hint named numbers alone ('use a plain decimal number'), and a grade
+    not known was then written 0 (tried on the installed wheel); it names the
+    words a grade cell may hold. A score's hint stays the number's."""
     path = tmp_path / "words.csv"
-    path.write_text("query,source_id,score,grade\nq,a,1,2\nq,b,0.5,N/A\n")
+    path.write_text("query,source_id,score,grade\nq,a,1,2\nq,b,0.5,high\n")
     code, _ = run(["evaluate", str(path)])
     assert code == 2
     assert capsys.readouterr().err == (
-        f"ndcg-worksheet: error: {path}, line 3, column 'grade': 'N/A' is not a number "
+        f"ndcg-worksheet: error: {path}, line 3, column 'grade': 'high' is not a number "
         "(a grade is a number; a grade not known is left empty or written 'unknown', "
         "one that cannot be judged 'unrateable')\n")
     path.write_text("query,source_id,score,grade\nq,a,1,2\nq,b,abc,1\n")
@@ -163,12 +164,13 @@ def test_a_word_in_the_grade_column_names_the_grade_words_read(tmp_path, capsys)
      "on every line")])
 def test_a_grade_written_with_its_reason_says_where_the_reason_goes(
         tmp_path, capsys, header, hint):
-    """A grade cell written as the grid and the audit say a grade
-    ('unrateable: paywall') is refused naming the file, line and column and
-    saying to write the word there and the reason in the reason column
-    (the file's, or one to add), which the worksheet reads (it named the
-    words a grade cell may hold, not where the reason goes); written so, the
-    file opens with the grade and its reason."""
+    """A grade cell written as the audit says an unknown grade ('unknown:
+    not read yet') is refused naming the file, line and column and saying
+    to write the word there and the reason in the reason column (the
+    file's, or one to add), which the worksheet reads (it named the words a
+    grade cell may hold, not where the reason goes); written so, the file
+    opens with the grade and its reason. ('unrateable: paywall' was refused
+    so too; it is read as the grid reads it, tests/test_worksheet_grade_words.py.)"""
     path = tmp_path / "said.csv"
     blank = "," if header.endswith("Reason") else ""
     path.write_text(f"{header}\nq,a,1,2{blank}\nq,b,0.5,unrateable: paywall{blank}\n"
@@ -176,8 +178,8 @@ def test_a_grade_written_with_its_reason_says_where_the_reason_goes(
     code, _ = run(["evaluate", str(path)])
     assert code == 2
     assert capsys.readouterr().err == (
-        f"ndcg-worksheet: error: {path}, line 3, column 'grade': 'unrateable: paywall' is "
-        f"not a number (write 'unrateable' here and 'paywall' {hint})\n")
+        f"ndcg-worksheet: error: {path}, line 4, column 'grade': 'Unknown: not read yet' is "
+        f"not a number (write 'Unknown' here and 'not read yet' {hint})\n")
     path.write_text(f"{header.removesuffix(',Reason')},Reason\nq,a,1,2,\n"
                     "q,b,0.5,unrateable,paywall\nq,c,0.2,unknown,not read yet\n")
     doc = read_delimited(path)

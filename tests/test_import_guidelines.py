@@ -156,3 +156,41 @@ def test_a_column_headed_example_holds_the_examples_however_short(tmp_path: Path
                   ("gov.uk renewal page",)),
     ))
     assert found.labels == {}
+
+
+def test_a_scale_with_examples_is_the_scale_and_the_guidelines(tmp_path: Path) -> None:
+    """An Instructions sheet laid out "Grade | Label | Example" (a scale
+    with examples, no sentence saying what a grade means): its labels are
+    the scale, as before, and its examples are kept as the guidelines and
+    said, through the written workbook (htrial3: the examples were lost,
+    the sheet read as the scale alone)."""
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Judgments"
+    ws.append(("query", "doc", "annotator", "label"))
+    for d, who, label in (("d1", "ana", "Spot on"), ("d2", "ana", "Off topic"),
+                          ("d3", "ana", "Partial"), ("d1", "ben", "Spot on"),
+                          ("d2", "ben", "Partial"), ("d3", "ben", "Off topic")):
+        ws.append(("flights rome", d, who, label))
+    levels = wb.create_sheet("Instructions")
+    for row in (("Grade", "Label", "Example"), (0, "Off topic", "A page about trains"),
+                (1, "Partial", "Fees only\nA map of the airport"),
+                (2, "Spot on", "Cheap flights to Rome, with dates and prices")):
+        levels.append(row)
+    book, out = tmp_path / "scale.xlsx", tmp_path / "out.xlsx"
+    wb.save(book)
+    code, text = _import([str(book), "-o", str(out)])
+    assert code == 0
+    assert ("guidelines: 4 examples for 3 grades (labelled 0=Off topic,1=Partial,2=Spot on; "
+            "no sentence says what a grade means), from sheet 'Instructions' (--guidelines "
+            "none leaves them out)\n") in text
+    conventions = read_workbook(out).conventions
+    assert conventions.guidelines == Guidelines((
+        Guideline(0, "", ("A page about trains",)),
+        Guideline(1, "", ("Fees only", "A map of the airport")),
+        Guideline(2, "", ("Cheap flights to Rome, with dates and prices",))))
+    assert conventions.rubric is not None
+    assert conventions.rubric.text == "0=Off topic,1=Partial,2=Spot on"
+    found = find_guidelines(book, "Judgments")
+    assert found is not None
+    assert found.labels == {0.0: "Off topic", 1.0: "Partial", 2.0: "Spot on"}

@@ -63,7 +63,9 @@ def test_a_json_lines_files_findings_name_its_lines(tmp_path: Path) -> None:
     code, _said, err = _run("import", str(path), "-o", str(tmp_path / "o.csv"))
     assert (code, err) == (2, f"ndcg-worksheet: error: {path}, line 5, column 'label': labels "
                            "on no known scale and not in the rubric: 'x' (1 cell) (give every "
-                           "label its grade with --rubric, e.g. --rubric \"N=x\")\n")
+                           "label its grade with --rubric, e.g. --rubric \"N=x\"; or, for a "
+                           "label that says the item could not be judged (a paywall, a "
+                           "broken page), pass --unrateable \"LABEL\")\n")
     code, _said, err = _run("import", str(path), "-o", str(tmp_path / "o.csv"),
                             "--rubric", "0=x,1=a,2=b")
     assert code == 2

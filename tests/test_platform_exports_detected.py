@@ -348,7 +348,8 @@ def test_prodigy_answers_no_rule_reads_raise_from_the_api_as_the_command_line_re
         import_annotations(path)
     said = ("labels on no known scale and not in the rubric: 'accept' (2 cells), 'reject' "
             "(1 cell) (give every label its grade with --rubric, e.g. --rubric "
-            "\"N=accept,N=reject\")")
+            "\"N=accept,N=reject\"; or, for a label that says the item could not be judged "
+            "(a paywall, a broken page), pass --unrateable \"LABEL\")")
     assert (raised.value.file, raised.value.column) == (str(path), "answer")
     assert str(raised.value).endswith(f", column 'answer': {said}")
     assert err.getvalue() == f"ndcg-worksheet: error: {raised.value}\n"

@@ -209,7 +209,7 @@ def test_a_cp1252_file_not_declared_is_refused_the_same(tmp_path):
     ("q1,c,1_0,1", "'1_0' is not a number"),
     ("q1,c,nan,1", "'nan' is not a finite number"),
     ("q1,c,1e999,1", "not a finite number"),
-    ("q1,c,1,N/A", "'N/A' is not a number"),
+    ("q1,c,1,high", "'high' is not a number"),
     ("q1,c,1", "expected 4 fields"),
     (",c,1,1", "the query is empty"),
     ("q1,,1,1", "the source_id is empty"),
@@ -231,7 +231,7 @@ CELLS = st.sampled_from([
     "q1", "q2", "Q1", "a", "b", "c", "é", "d,e", 'say "hi"', "'=x", "'a", " a", "a ", "",
     "  ", "x\ny", "x\r\ny", "\t", "1", "-2.5", "1e-3", "+.5", "3.", "1_0", "nan", "1e999",
     "unknown", "UNKNOWN", "Unrateable", "unrateable", " 2", "0x1", "--1", "1.2.3", "\u00a0",
-    "a\u00a0", "é ", "n/a",
+    "a\u00a0", "é ", "n/a", "unrateable: x", "?",
 ])
 NUMBERS = st.sampled_from(["1", "0", "-0", "2.5", "17.63", "1e5", "1E-05", ".5", "3.",
                            "0.30000000000000004", "12345678901234567890", ""])

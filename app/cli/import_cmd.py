@@ -67,6 +67,11 @@ def add_import_parser(sub: Any) -> None:
     p.add_argument("--rubric", metavar="G=LABEL,...",
                    help="the permitted grades and their labels (default: read from the "
                    "labels on a known scale)")
+    p.add_argument("--unrateable", metavar="MARK,...", default="",
+                   help="labels read as unrateable marks (the item could not be judged: "
+                   "paywalled, page gone), the mark kept as the reason, beside the default "
+                   "ones (N/A, -, skip, can't tell, unrateable ...); a --rubric label is "
+                   "read as its grade first")
     p.add_argument("--consensus", choices=list(CONSENSUS), default="mean",
                    help="several annotators' grades -> the grade (default: mean)")
     p.add_argument("--rounding", choices=list(ROUNDING), default="none",
@@ -150,6 +155,7 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
     """Import, check, write the output and the report; print what was done."""
     from core.errors import InputError
     from core.io.annotator.command import import_sheet
+    from core.io.annotator.model import read_marks
     from core.io.annotator.refusal import refused_rejections, unreadable
     from core.model.numbers import counted
 
@@ -166,7 +172,8 @@ def cmd_import(args: argparse.Namespace, out: TextIO) -> int:
         args.input, sheet=args.sheet, header_row=args.header_row, fields=_pairs(args.map),
         annotators=annotators or None, rubric=args.rubric,
         consensus=CONSENSUS[args.consensus], rounding=ROUNDING[args.rounding],
-        rows_ranked=args.order == "rows", keep=_kinds(args.keep), names=_names(args.names))
+        rows_ranked=args.order == "rows", keep=_kinds(args.keep), names=_names(args.names),
+        unrateable=read_marks(args.unrateable))
     report = result.report
     if args.report:
         from core.io.atomic import atomic_write_text

@@ -22,6 +22,7 @@ from core.io.annotator.model import (
     RUBRIC_FLAG,
     RUN_COMMAND,
     TAKE_ALONE,
+    UNRATEABLE_FLAG,
 )
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "NO_HEADER",
     "ROWS_RANKED",
     "RUBRIC",
+    "UNRATEABLE_MARKS",
     "in_the_wizard",
 ]
 
@@ -61,6 +63,8 @@ ANNOTATOR_COLUMNS = "Annotator grade columns (wide layout):"
 GRADE_ALONE = "Take the Grade column alone (leave other columns of grades out)"
 #: The mapping page's field of the rubric (``--rubric``).
 RUBRIC = "Rubric (permitted grades):"
+#: The mapping page's field of the marks read as unrateable (``--unrateable``).
+UNRATEABLE_MARKS = "Marks read as unrateable:"
 #: The label over the boxes that keep the rows a platform marks (``--keep``):
 #: its own letter, X, in no other text of the page (every letter of the
 #: boxes' words is another control's, and the page's controls take every
@@ -89,6 +93,15 @@ def _annotators(match: re.Match[str]) -> str:
         what, _tr(ANNOTATOR_COLUMNS).removesuffix(":"))
 
 
+def _unrateable(match: re.Match[str]) -> str:
+    """``pass --unrateable "LABEL"`` said as typing into the field; the
+    labels typed said as themselves."""
+    marks = match["marks"]
+    what = _tr("the label") if marks == "LABEL" else f"“{marks}”"
+    return (_tr("add {0} to “{1}”") if match["pass"] else "{0} in “{1}”").format(
+        what, _tr(UNRATEABLE_MARKS).rstrip(":"))
+
+
 def _rubric(match: re.Match[str]) -> str:
     """``pass --rubric with the scale ...`` said as typing into the field;
     a rubric's text said as itself (``e.g. “0=no,1=yes”``)."""
@@ -111,6 +124,7 @@ def in_the_wizard(text: str) -> str:
         m["flag"]), text)  # (the wizard has no field naming them)
     text = ANNOTATORS_FLAG.sub(_annotators, text)
     text = RUBRIC_FLAG.sub(_rubric, text)
+    text = UNRATEABLE_FLAG.sub(_unrateable, text)
     text = HEADER_FLAG.sub(lambda m: (
         _tr("set “{0}” to “{1}”").format(_tr(HEADER_ROW).rstrip(":"), _tr(NO_HEADER))
         if m["row"] == "0" else _tr("set “{0}”").format(_tr(HEADER_ROW).rstrip(":"))), text)

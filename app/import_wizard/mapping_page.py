@@ -38,6 +38,7 @@ from app.import_wizard.hints import (
     MAPPED_FIELDS,
     ROWS_RANKED,
     RUBRIC,
+    UNRATEABLE_MARKS,
     in_the_wizard,
 )
 from app.import_wizard.tables import GradeColumnsModel, LabelsModel, column_name
@@ -45,6 +46,7 @@ from app.scheme import tint
 from core.errors import ConventionError
 from core.io.annotator import ColumnMapping, SheetPreview
 from core.io.annotator.evidence import NotConsensus
+from core.io.annotator.model import read_marks
 from core.io.annotator.platform import KINDS
 from core.io.annotator.rows import SplitRanking
 from core.io.annotator.scales import Vocabulary, label_key
@@ -301,7 +303,7 @@ class MappingPage(QWizardPage):
         conv_form.addRow(self.tr("Several annotators:"), self.consensus)
         conv_form.addRow(self.tr("Rounding of the consensus:"), self.rounding)
         conv_form.addRow(self.tr("Marks read as unknown (blank always):"), self.unknown_marks)
-        conv_form.addRow(self.tr("Marks read as unrateable:"), self.unrateable_marks)
+        conv_form.addRow(self.tr(UNRATEABLE_MARKS), self.unrateable_marks)
         return conv_form
 
     def initializePage(self) -> None:
@@ -524,9 +526,8 @@ class MappingPage(QWizardPage):
         elif fields["grade"] is not None and self.grade_alone.isChecked():
             declared.append("grade")  # taken alone, as --map grade=C declares it
         fields["declared"] = tuple(dict.fromkeys((*base.declared, *declared)))
-        unknown = ("", *(m.strip() for m in self.unknown_marks.text().split(",") if m.strip()))
-        unrateable = tuple(m.strip() for m in self.unrateable_marks.text().split(",")
-                           if m.strip())
+        unknown = ("", *read_marks(self.unknown_marks.text()))
+        unrateable = read_marks(self.unrateable_marks.text())
         mapping = base.replace(unknown_marks=unknown, unrateable_marks=unrateable, **fields)
         if self.consensus_out.isVisibleTo(self) and self.consensus_out.isChecked():
             return mapping.grade_left_out()  # the written consensus left out, as --map grade=none

@@ -2,7 +2,10 @@
 
 An empty score means the candidate was judged but not retrieved; an empty
 grade means unknown; the words ``unknown`` and ``unrateable`` name those
-states. Numbers are read by the one strict grammar
+states, and a grade cell's words are read as the grid and a workbook read
+them (:func:`core.model.grades.read_word`: ``N/A``, ``?``, a rubric label,
+``unrateable: paywall`` with its reason, which a ``reason`` column's own
+must not contradict). Numbers are read by the one strict grammar
 (:func:`core.model.numbers.read_number`: no ``1_0``, ``nan``, ``inf``,
 ``1e999`` or decimal comma). The file is read strictly: UTF-8 unless a byte
 order mark or the caller says otherwise (:mod:`core.io.textfile`), every row
@@ -40,8 +43,9 @@ from core.io.sheet_scan import scan_sheet
 from core.io.stop import LINES
 from core.io.stop import check as check_stopped
 from core.io.textfile import DETECT, line_text, read_detected, read_text
-from core.model.conventions import Conventions
+from core.model.conventions import Conventions, Rubric
 from core.model.document import Document, GradeState
+from core.model.grades import UNKNOWN_WORDS, read_word
 from core.model.numbers import NumberError, counted, read_numbers
 from core.reports.text import csv_line, protect, unprotect_all
 
@@ -150,13 +154,14 @@ _GRADE_HINT = ("a grade is a number; a grade not known is left empty or written 
 
 
 def _state_and_reason(text: str, reason: str | None) -> str | None:
-    """What to write for a grade cell holding a state word and its reason
-    (``unrateable: paywall``, as the grid and the audit say a grade): the
-    word here, the reason in the reason column (named ``reason``: the
-    file's, or one to add), which the worksheet reads; None for any other
-    text."""
+    """What to write for a grade cell holding the unknown state's word and a
+    reason (``unknown: not read yet``, as the audit says a grade; the
+    grammar reads a reason beside an unrateable mark alone,
+    :func:`core.model.grades.read_word`): the word here, the reason in the
+    reason column (named ``reason``: the file's, or one to add), which the
+    worksheet reads; None for any other text."""
     word, colon, why = text.partition(":")
-    if not (colon and word.strip() and why.strip()) or word.strip().lower() not in _GRADE_WORDS:
+    if not (colon and why.strip()) or word.strip().casefold() not in UNKNOWN_WORDS:
         return None
     said = f"write {word.strip()!r} here and {why.strip()!r} in the"
     if reason is not None:
@@ -201,29 +206,46 @@ def _optional_numbers(cells: Sequence[str], lines: list[int], name: str,
     return out
 
 
-#: The words of a worksheet's grade column (compared in lower case).
-_GRADE_WORDS = {"": GradeState.UNKNOWN, "unknown": GradeState.UNKNOWN,
-                "unrateable": GradeState.UNRATEABLE}
-
-
 def _grades(cells: Sequence[str], lines: list[int], name: str, column: str,
-            reason: str | None = None) -> tuple[list[float | None], list[int]]:
-    """A grade column: numbers, or the words unknown/unrateable (or empty);
-    ``reason`` the header of the reason column (None: the file has none)."""
+            reason: str | None = None, rubric: Rubric | None = None
+            ) -> tuple[list[float | None], list[int], list[str]]:
+    """A grade column: numbers (the CSV's strict grammar), or the grade
+    grammar's words as the grid and a workbook read them
+    (:func:`core.model.grades.read_word`: empty, ``unknown``, ``?``, a
+    rubric label, ``unrateable``, ``N/A``, ``unrateable: paywall`` ...);
+    ``reason`` the header of the reason column (None: the file has none).
+    Returns the grades, their states and the reason each cell gives."""
     texts = [c.strip() for c in cells]
-    state = [int(_GRADE_WORDS.get(t.lower(), GradeState.NUMBER)) for t in texts]
+    said = {t: read_word(t, rubric) for t in set(texts)}  # (each distinct text once)
+    words = [said[t] for t in texts]
     hint = _grade_hint(reason)
-    # Every grade a number: no state but GradeState.NUMBER, which is 0 (any()
-    # reads them in C; state.count(GradeState.NUMBER) compares each through
-    # the enum, 7x as long: 25 -> 182 ms at 2M rows)
-    if not any(state):
-        return list(_numbers(texts, lines, name, column, hint)), state
-    at = [i for i, st in enumerate(state) if st == GradeState.NUMBER]
-    grade: list[float | None] = [None] * len(texts)
+    if all(w is None for w in words):  # every grade a number
+        return (list(_numbers(texts, lines, name, column, hint)), [0] * len(texts),
+                [""] * len(texts))
+    at = [i for i, w in enumerate(words) if w is None]
+    grade: list[float | None] = [None if w is None else w.grade for w in words]
     for i, value in zip(at, _numbers([texts[i] for i in at], [lines[i] for i in at], name,
                                      column, hint), strict=True):
         grade[i] = value
-    return grade, state
+    return (grade, [GradeState.NUMBER if w is None else int(w.state) for w in words],
+            ["" if w is None else w.reason for w in words])
+
+
+def _reasons(column: list[str], said: list[str], cells: Sequence[str], state: list[int],
+             lines: list[int], name: str, heads: dict[str, str]) -> list[str]:
+    """Each grade's reason: the reason column's, or the grade cell's
+    (``unrateable: paywall``) where the column's is empty; none beside a
+    number. A cell and a column giving two reasons are refused, naming both."""
+    out = []
+    for i, (why, own, st) in enumerate(zip(column, said, state, strict=True)):
+        if own and why and own != why:
+            raise InputError(
+                f"{cells[i].strip()!r} gives the reason {own!r} and the {heads['reason']!r} "
+                f"column {why!r}", file=name, line=lines[i], column=heads["grade"],
+                hint=f"keep one: write the reason in the {heads['reason']!r} column alone, "
+                     "or the same in both")
+        out.append((why or own) if st != GradeState.NUMBER else "")
+    return out
 
 
 def _ids(cells: Sequence[str], lines: list[int], name: str, which: str,
@@ -313,6 +335,9 @@ def _fast_document(path: Path, text: str, conventions: Conventions | None) -> Do
     delim = header_delimiter(first, path)
     header = first.split(delim)
     cols = _columns(header, str(path), 1)
+    rubric = None if conventions is None else conventions.rubric
+    if rubric is not None and rubric.value_for_label("unrateable") is not None:
+        return None  # (a rubric's label read before the mark the fast reader reads)
     return scan_sheet(text, delim, header, cols, conventions=conventions, name=str(path),
                       stem=stem(path))
 
@@ -339,9 +364,10 @@ def _document(path: Path, text: str, conventions: Conventions | None) -> Documen
     def text_of(field: str, trim: bool = True) -> list[str]:
         return unprotect_all(column(field), trim=trim) if field in cols else [""] * n
 
-    grade, state = _grades(column("grade"), lines, name, heads["grade"], heads.get("reason"))
-    reason = [why if st != GradeState.NUMBER else "" for why, st in
-              zip(text_of("reason"), state, strict=True)]
+    rubric = None if conventions is None else conventions.rubric
+    grade, state, said = _grades(column("grade"), lines, name, heads["grade"],
+                                 heads.get("reason"), rubric)
+    reason = _reasons(text_of("reason"), said, column("grade"), state, lines, name, heads)
     return Document.from_columns(
         query=_ids(column("query"), lines, name, "query", heads["query"]),
         source_id=_ids(column("source_id"), lines, name, "source_id", heads["source_id"]),

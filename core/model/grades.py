@@ -40,6 +40,7 @@ __all__ = [
     "parse_grade",
     "parse_grades",
     "read_grade",
+    "read_word",
     "reason_kind",
     "reasons_said",
     "unknown_counted",
@@ -294,6 +295,34 @@ class NotAGrade(ValueError):
         self.hint = hint
 
 
+def read_word(text: str, rubric: Rubric | None = None) -> PastedGrade | None:
+    """The grammar's words (:func:`read_grade`'s reading of a text that is no
+    number): blank or one of :data:`UNKNOWN_WORDS` (unknown); a rubric label
+    (its grade: read before the marks, so a rubric's ``3=cant_tell`` is
+    grade 3); one of :data:`UNRATEABLE_WORDS`, alone or as ``word: reason``
+    (unrateable, with the reason). None for any other text (a number or no
+    grade). Declared once: the grid, a paste, a workbook's grade cells and a
+    worksheet CSV's grade column (whose numbers keep the CSV's own strict
+    grammar, :mod:`core.io.delimited`) read the words through it.
+
+    >>> read_word("Unrateable: paywall")
+    PastedGrade(grade=None, state=<GradeState.UNRATEABLE: 2>, reason='paywall')
+    >>> read_word("N/A").state.label, read_word("?").state.label, read_word("2") is None
+    ('unrateable', 'unknown', True)
+    """
+    cell = text.strip()
+    folded = cell.casefold()
+    if not cell or folded in UNKNOWN_WORDS:
+        return PastedGrade(None, GradeState.UNKNOWN)
+    declared = rubric.value_for_label(cell) if rubric is not None else None
+    if declared is not None:  # the user's rubric names it a grade, a mark or not
+        return PastedGrade(declared, GradeState.NUMBER)
+    head, colon, tail = cell.partition(":")
+    if folded in UNRATEABLE_WORDS or (colon and head.strip().casefold() in UNRATEABLE_WORDS):
+        return PastedGrade(None, GradeState.UNRATEABLE, tail.strip())
+    return None
+
+
 def read_grade(text: str, rubric: Rubric | None = None, *,
                outside_rubric: bool = False) -> PastedGrade:
     """Read text as a grade: the one grammar of the grid's editor, pasted
@@ -325,15 +354,9 @@ def read_grade(text: str, rubric: Rubric | None = None, *,
     7.0
     """
     cell = text.strip()
-    folded = cell.casefold()
-    if not cell or folded in UNKNOWN_WORDS:
-        return PastedGrade(None, GradeState.UNKNOWN)
-    declared = rubric.value_for_label(cell) if rubric is not None else None
-    if declared is not None:  # the user's rubric names it a grade, a mark or not
-        return PastedGrade(declared, GradeState.NUMBER)
-    head, colon, tail = cell.partition(":")
-    if folded in UNRATEABLE_WORDS or (colon and head.strip().casefold() in UNRATEABLE_WORDS):
-        return PastedGrade(None, GradeState.UNRATEABLE, tail.strip())
+    word = read_word(cell, rubric)
+    if word is not None:
+        return word
     value, why = _number(cell)
     if why is not None and why.not_finite:
         raise ValueError(why.reason)

@@ -74,7 +74,7 @@ def numbers() -> list[tuple[str, bytes, Case]]:
         grade("num_grade_word.csv", "high", True, "'high' is not a number"),
         grade("num_grade_percent.csv", "50%", True, "'50%' is not a number"),
         grade("num_grade_nbsp.csv", "1\u00a0000", True, "is not a number"),
-        grade("num_grade_na.csv", "N/A", True, "'N/A' is not a number"),
+        grade("num_grade_na.csv", "N/A", False),  # (unrateable, as the grid reads it)
         grade("num_grade_exp_overflow.csv", "1100", True, "grade 1100", "source 'b'", "query 'q1'",
               "gain beyond", "exponential gain", args=["--gain", "exponential"], refused_by="evaluation"),
         _ws("num_grades_sum_overflow.csv", H + "q1,a,3,1e308\nq1,b,2,1e308\nq1,c,1,1e308\n", True,

@@ -22,6 +22,7 @@ from core.io.annotator.report import (
     FRACTIONAL,
     LABEL,
     MARK,
+    MARK_READ,
     OUTSIDE_SCALE,
 )
 from core.io.annotator.scales import (
@@ -263,10 +264,8 @@ class GradeReader:
                         + (f" ({rubric.text})" if rubric is not None
                            else " (none declared) nor on a known scale") + "; not imported",
                         text),), unmapped=text)
-        if g.state is GradeState.UNRATEABLE:
-            return g, [(MARK, f"{text!r} read as unrateable (reason kept)", text)]
-        if g.state is GradeState.UNKNOWN and text:
-            return g, [(MARK, f"{text!r} read as unknown", text)]
+        if g.state is not GradeState.NUMBER and text:
+            return g, [(MARK, f"{text!r} {MARK_READ[g.state.label]}", text)]
         if g.state is GradeState.NUMBER and text and not _PLAIN_NUMBER.match(text):
             return g, [(LABEL, f"label {text!r} read as grade {cell_text(g.value)}", text)]
         return g, []

@@ -79,14 +79,18 @@ def import_sheet(path: str | Path, *, sheet: str | None = None, header_row: int 
                  annotators: Sequence[str] | None = None, rubric: str | None = None,
                  consensus: str = "mean", rounding: str = "none",
                  rows_ranked: bool = False, keep: Sequence[str] = (),
-                 names: Mapping[str, str] | None = None) -> ImportResult:
+                 names: Mapping[str, str] | None = None,
+                 unrateable: Sequence[str] = ()) -> ImportResult:
     """Import ``path`` as the command line says: ``header_row`` is 1-based,
     ``fields`` maps a field to a column (header, letter or number),
     ``annotators`` names one annotator's grade column each, ``rubric`` is
     ``G=LABEL,...`` text; ``rows_ranked``: the row order is a ranking
     (``--order rows``); ``keep``: the kinds of rows a platform marks as
     not judgments imported all the same (``--keep``); ``names``: who judged,
-    as read -> as named (``--names``). The rest is guessed.
+    as read -> as named (``--names``); ``unrateable``: labels read as
+    unrateable marks beside the default ones (``--unrateable``: the mark
+    kept as the reason, as the wizard's "Marks read as unrateable"). The
+    rest is guessed.
 
     Raises :class:`InputError` (with the flag to pass) when the query, the
     source id or a grade column is not found.
@@ -99,7 +103,8 @@ def import_sheet(path: str | Path, *, sheet: str | None = None, header_row: int 
         mapping = guess_mapping(table, header_row=header_row, fields=fields,
                                 annotators=annotators, keep=keep)
         mapping = mapping.replace(rows_ranked=rows_ranked, keep=tuple(keep),
-                                  names=tuple((names or {}).items()))
+                                  names=tuple((names or {}).items()),
+                                  unrateable_marks=(*mapping.unrateable_marks, *unrateable))
         need = missing_field(mapping)
         if need is not None:
             raise _missing(table, mapping, need)

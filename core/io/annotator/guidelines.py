@@ -6,7 +6,11 @@ Guessed from what the cells look like: a column of a few distinct small
 whole numbers (the grades), beside a column of sentences (what each grade
 means); a short text column between is the label, a second column of
 sentences the examples (one per line), as is a column its header names
-"Example(s)" whatever its length. A sheet name such as "Instructions"
+"Example(s)" whatever its length. A sheet of a scale with examples and no
+sentences (``Grade | Label | Example``, as annotation guidelines are often
+written) is read so too: its examples kept as the guidelines, no
+description, its labels the scale's (the legend reader,
+:mod:`core.io.annotator.legend`, reads them as the scale). A sheet name such as "Instructions"
 or "Guidelines" only breaks a tie between sheets that look alike.
 """
 
@@ -24,7 +28,7 @@ from core.io.annotator.read import read_table
 from core.io.annotator.report import ImportResult
 from core.io.safety import WORKBOOK_SUFFIXES, check_workbook
 from core.model.guidelines import Guideline, Guidelines
-from core.model.numbers import counted
+from core.model.numbers import counted, number_text
 
 __all__ = ["FoundGuidelines", "find_guidelines", "offer_guidelines", "read_guidelines"]
 
@@ -49,8 +53,18 @@ class FoundGuidelines:
 
     @property
     def headline(self) -> str:
-        n = len(self.guidelines.entries)
-        return f"guidelines: {counted(n, 'grade')} described, from sheet {self.sheet!r}"
+        """What was read: the grades described, or, where the sheet gives each
+        grade a label and examples and no sentence (``Grade | Label |
+        Example``), the examples and the labels."""
+        entries = self.guidelines.entries
+        if any(g.description for g in entries):
+            return f"guidelines: {counted(len(entries), 'grade')} described, from sheet " \
+                f"{self.sheet!r}"
+        examples = sum(len(g.examples) for g in entries)
+        labels = ",".join(f"{number_text(g)}={t}" for g, t in sorted(self.labels.items()))
+        return (f"guidelines: {counted(examples, 'example')} for {counted(len(entries), 'grade')}"
+                f" (labelled {labels}; no sentence says what a grade means), from sheet "
+                f"{self.sheet!r}")
 
 
 def _grade(value: Any) -> float | None:
@@ -99,18 +113,20 @@ def _levels(rows: list[list[Any]]) -> tuple[Guidelines, dict[float, str]] | None
                  for c in range(width)]
         headed = _headed_examples(rows, graded[0][0], col)
         prose = [c for c in range(width) if c not in (col, headed) and _prose(texts[c])]
-        if not prose:
+        if not prose and headed is None:  # (Grade | Label | Example: examples, no sentences)
             continue
-        described = prose[0]
+        described = prose[0] if prose else None
         examples = headed if headed is not None else prose[1] if len(prose) > 1 else None
         short = [c for c in range(width) if c not in (col, *prose, examples) and any(texts[c])
                  and all(len(t) <= 40 for t in texts[c])]
         found = Guidelines(tuple(
-            Guideline(g, texts[described][i],
+            Guideline(g, texts[described][i] if described is not None else "",
                       tuple(texts[examples][i].splitlines()) if examples is not None else ())
             for i, g in enumerate(values)))
         labels = ({g: texts[short[0]][i] for i, g in enumerate(values) if texts[short[0]][i]}
                   if short else {})
+        if not found.entries or (described is None and not labels):
+            continue  # (examples beside grades alone, no label: no scale's levels)
         if best is None or len(found.entries) > len(best[0].entries):
             best = (found, labels)
     return best

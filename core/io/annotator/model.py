@@ -32,6 +32,9 @@ ANNOTATORS_FLAG = re.compile(r"(?P<pass>pass )?--annotators (?P<cols>[^\s;()]+)"
 #: ``pass --rubric with the scale ...``, ``pass --rubric "0=no,1=yes" if ...``,
 #: ``(e.g. --rubric "0=no,1=yes")``.
 RUBRIC_FLAG = re.compile(r'(?P<pass>pass )?--rubric(?: with| "(?P<text>[^"]*)")?')
+#: ``pass --unrateable "paywalled,page gone"``: labels read as unrateable
+#: marks, beside the default ones (:func:`unrateable_flag`).
+UNRATEABLE_FLAG = re.compile(r'(?P<pass>pass )?--unrateable "(?P<marks>[^"]*)"')
 #: The grade column taken alone, other columns of grades like it left out
 #: (:func:`take_alone`): the guessed column declared as the grade.
 TAKE_ALONE = re.compile(r"--map grade=(?P<ref>[^\s;,()]+) to take (?P<what>.+?) alone")
@@ -53,6 +56,23 @@ def take_alone(ref: str, what: str) -> str:
     """How the import is told to take grade column ``ref`` (said ``what``)
     alone, other columns of grades left out (matched by :data:`TAKE_ALONE`)."""
     return f"--map grade={ref} to take {what} alone"
+
+
+def read_marks(text: str) -> tuple[str, ...]:
+    """The marks a list of them names, parted by commas, each stripped, none
+    blank: the one grammar of the wizard's fields of marks ("Marks read as
+    unrateable") and of the command line's ``--unrateable``.
+
+    >>> read_marks(" paywalled, page gone,, ")
+    ('paywalled', 'page gone')
+    """
+    return tuple(m.strip() for m in text.split(",") if m.strip())
+
+
+def unrateable_flag(marks: Sequence[str]) -> str:
+    """How the import is told to read ``marks`` as unrateable (matched by
+    :data:`UNRATEABLE_FLAG`; :func:`read_marks` reads them back)."""
+    return f'--unrateable "{",".join(marks)}"'
 
 
 def pass_flags(*flags: str) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from core.errors import InputError
 from core.io.annotator.accounting import ColumnRecord
+from core.io.annotator.model import unrateable_flag
 from core.io.annotator.report import ImportReport
 from core.io.annotator.scales import Vocabulary
 from core.model.numbers import agreed, counted
@@ -39,6 +40,8 @@ def unreadable(report: ImportReport) -> InputError | None:
                      f"give every label its grade with --rubric, e.g. --rubric \"{example}\"")
     if report.vocabulary is not None:  # a legend of labels: named, its order a proposal
         problem, hint = _vocabulary_unread(report.vocabulary, labels)
+    hint += ("; or, for a label that says the item could not be judged (a paywall, a "
+             f"broken page), pass {unrateable_flag(['LABEL'])}")
     hint += "".join(  # a column left out that may hold the grades (numbers beside the labels)
         f"; or, if {_named(c)} holds the grades, pass {c.flag}"
         for c in report.columns if c.flag and c.flag.startswith("--map grade="))

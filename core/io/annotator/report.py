@@ -24,6 +24,7 @@ __all__ = [
     "FRACTIONAL",
     "LABEL",
     "MARK",
+    "MARK_READ",
     "NO_GRADE",
     "OUTSIDE_SCALE",
     "ROW_REJECTED",
@@ -98,6 +99,10 @@ OUTSIDE_SCALE = "outside scale"
 FRACTIONAL = "fractional"
 LABEL = "label mapped"
 MARK = "mark"
+#: What a mark's issue says its cell was read as, after the mark as written
+#: (``'N/A' read as unrateable (reason kept)``), by state word: the
+#: headline counts them by it.
+MARK_READ = {"unrateable": "read as unrateable (reason kept)", "unknown": "read as unknown"}
 CONFLICT = "conflict"
 FATAL = (ROW_REJECTED, CELL_REJECTED, FORMULA, DUPLICATE, CONFLICT)
 
@@ -349,7 +354,8 @@ class ImportReport:
                else f"header on row {self.header_row}; " if self.header_row > 0
                else "no header (row 1 is data, columns go by their letters); ") +
             f"{counted(self.judgments_read, 'judgment')} read in {self._rows_said()}: "
-            f"{self.judgments_imported} imported, {len(self.rejected_judgments)} rejected; "
+            f"{self.judgments_imported} imported{self._marks_said()}, "
+            f"{len(self.rejected_judgments)} rejected; "
             + (f"{counted(self.blank_grades, 'grade cell')} blank (no judgment: "
                f"{'an unknown grade' if self.blank_grades == 1 else 'unknown grades'})"
                + (f", {ungraded_rows(ungraded, unit)}" if ungraded else "")
@@ -377,6 +383,22 @@ class ImportReport:
                     self.rows_predicted)
         return (self.records.unit, tally.blank, sum(n for _, n in tally.skipped),
                 tally.ungraded, self.places_predicted)
+
+    def _marks_said(self) -> str:
+        """The judgments imported that are marks read as a grade state, each
+        mark as written with its count (`` (2 of them marks read as
+        unrateable: 'N/A' 1, 'paywalled' 1)``; "" when none): the wizard's
+        Issues list each; the command line's first line said none."""
+        said: list[str] = []
+        for word, read in MARK_READ.items():
+            marks: dict[str, int] = {}
+            for issue in self.of_kind(MARK):
+                if issue.problem.endswith(read):
+                    marks[str(issue.value)] = marks.get(str(issue.value), 0) + 1
+            if marks:
+                said.append(f"{sum(marks.values())} {'of them marks ' if not said else ''}"
+                            f"read as {word}: " + ", ".join(f"{m!r} {n}" for m, n in marks.items()))
+        return f" ({'; '.join(said)})" if said else ""
 
     def _rows_said(self) -> str:
         """The rows read as the user counts them: ``6 rows`` of a sheet, a

@@ -1,0 +1,96 @@
+"""A worksheet CSV's grade cells read as the grid and a workbook read them.
+
+The grid's editor, a paste and a workbook's grade cells read a grade cell by
+one grammar (:func:`core.model.grades.read_grade`); a worksheet CSV's grade
+column read ``unknown`` and ``unrateable`` alone, and refused ``unrateable:
+paywall``, ``N/A`` and ``Can't tell``. It now reads the grammar's words
+through the same declaration (:func:`core.model.grades.read_word`), keeps the
+reason a cell gives, and a reason column's own reason either agrees or is
+refused naming both.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from core.errors import InputError
+from core.io.delimited import read_delimited, write_delimited
+from core.model.conventions import Conventions, Rubric
+from core.model.grades import read_grade
+from tests.test_cli import run
+
+#: Grade cells as people and the grid write them, and the reason column beside.
+CELLS = [
+    ("2", ""),
+    ("unrateable: paywall", ""),
+    ("N/A", "broken link"),
+    ("Can't tell", ""),
+    ("skip: in Finnish", "in Finnish"),
+    ("?", ""),
+    ("unknown", "declined by 2 annotators"),
+    ("", ""),
+    ("0.5", ""),
+]
+
+
+def _file(tmp_path, cells=CELLS, name="said.csv"):
+    path = tmp_path / name
+    lines = ["query,source_id,score,grade,reason"]
+    for i, (grade, reason) in enumerate(cells):
+        lines.append(f'q,d{i},{10 - i},"{grade}",{reason}')
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _said(doc):
+    return [doc.said_grade(i) for i in range(len(doc))]
+
+
+def test_grade_cells_read_as_the_grid_reads_them(tmp_path):
+    """Each cell's state and grade are the grid's (read_grade's); its reason
+    is the reason column's, else the cell's own."""
+    doc = read_delimited(_file(tmp_path))
+    grid = [read_grade(grade) for grade, _ in CELLS]
+    assert [int(s) for s in doc.state] == [int(g.state) for g in grid]
+    assert _said(doc) == [
+        "2", "unrateable: paywall", "unrateable: broken link", "unrateable",
+        "unrateable: in Finnish", "unknown", "unknown: declined by 2 annotators", "unknown",
+        "0.5"]
+
+
+def test_export_csv_then_import_gives_the_same_document(tmp_path):
+    """Read, written as a worksheet CSV and read again: the same grades,
+    states and reasons (the first read refused 'unrateable: paywall')."""
+    first = read_delimited(_file(tmp_path))
+    out = tmp_path / "out.csv"
+    write_delimited(first, out)
+    again = read_delimited(out)
+    assert _said(again) == _said(first)
+    assert list(again.reason) == list(first.reason)
+    assert np.array_equal(again.state, first.state)
+    assert np.array_equal(again.grade, first.grade, equal_nan=True)
+    assert list(again.source_id) == list(first.source_id)
+
+
+def test_a_reason_the_column_contradicts_is_refused_naming_both(tmp_path, capsys):
+    """A cell's reason and the reason column's, two reasons for one grade:
+    refused naming the file, line and column and both reasons."""
+    path = _file(tmp_path, [("2", ""), ("unrateable: paywall", "broken link")])
+    with pytest.raises(InputError) as caught:
+        read_delimited(path)
+    assert (caught.value.line, caught.value.column) == (3, "grade")
+    assert run(["evaluate", str(path)])[0] == 2
+    assert capsys.readouterr().err == (
+        f"ndcg-worksheet: error: {path}, line 3, column 'grade': 'unrateable: paywall' "
+        "gives the reason 'paywall' and the 'reason' column 'broken link' (keep one: write "
+        "the reason in the 'reason' column alone, or the same in both)\n")
+
+
+def test_a_rubric_label_reads_as_its_grade_before_the_marks(tmp_path):
+    """With a declared rubric, its labels read as grades, as in the grid; a
+    rubric naming cant_tell a grade is followed there too."""
+    rubric = Rubric.parse("0=irrelevant,1=partial,2=relevant,3=cant_tell")
+    path = _file(tmp_path, [("partial", ""), ("cant_tell", ""), ("N/A", "")])
+    doc = read_delimited(path, Conventions(rubric=rubric))
+    assert _said(doc) == ["1", "3", "unrateable"]
