@@ -68,7 +68,7 @@ def test_the_flag_as_the_hint_writes_it_imports_the_label_unrateable(
         "ben")
     lines = out.read_text(encoding="utf-8").splitlines()
     assert lines[0].split(",")[-2:] == ["grade_ana", "grade_ben"]
-    assert "q1,d3,,,,unrateable,ana: paywalled; ben: n/a,,unrateable,n/a" in lines
+    assert "q1,d3,,,unrateable,unrateable,ana: paywalled; ben: n/a,,unrateable,n/a" in lines
     issues = json.loads(report.read_text(encoding="utf-8"))["issues"]
     assert {"kind": "mark", "row": 4, "column": "label", "value": "paywalled",
             "problem": "'paywalled' read as unrateable (reason kept)"} in issues
