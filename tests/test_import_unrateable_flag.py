@@ -88,6 +88,9 @@ def test_the_wizard_reads_the_label_typed_in_its_field_as_the_flag_does(
     path = _sheet(tmp_path)
     wizard = _at_mapping(qtbot, path)
     page = wizard.mapping_page
+    assert page.unmapped_prompt.text().endswith(  # (the labels' table said a grade alone)
+        "One that says the item could not be judged (a paywall, a broken page) goes in "
+        "“Marks read as unrateable” instead.")
     page.rubric.clear()
     qtbot.keyClicks(page.rubric, RUBRIC)
     field = next(w for w in page.findChildren(QLabel) if w.buddy() is page.unrateable_marks)
