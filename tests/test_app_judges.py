@@ -232,3 +232,45 @@ def test_the_judges_message_without_annotators_stands_at_the_top(qtbot):
     top = view.message.mapTo(view, view.message.rect().topLeft()).y()
     assert top < 30
     assert view.message.height() <= view.message.heightForWidth(view.message.width()) + 2
+
+
+def test_four_annotators_fit_the_judges_tab_at_1280x800_their_ids_told_apart(qtbot):
+    """The Judges tab at 1280x800 (312 px) over four annotators and
+    40-character URLs: the candidates' table scrolled sideways and cut its
+    last header, "disa" (the source held the marks' floor, 77 px), and the
+    ids, cut at their ends, all read "https://…" (fails before). The ids
+    give way further, down to 8 characters, cut in their middle with their
+    ends kept; every column is in view, each header whole."""
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    from app.panels.fit import elided_headers
+    from app.review.judges_view import CandidateColumn, JudgesView
+
+    view = JudgesView(lambda: 4)
+    qtbot.addWidget(view)
+    view.resize(312, 900)
+    sources = [f"https://docs.example.com/helpers/pa-010{i}" for i in range(4)]
+    doc = Document.from_columns(query=["q1"] * 4, source_id=sources, score=[4, 3, 2, 1],
+                                grade=[1.5, 1, 1.25, 3], name="four judges")
+    doc.annotators = ["annotator7", "annotator8", "annotator9", "annotator10"]
+    doc.ratings = np.array([[0, 1, 2, 3], [1, 1, 1, 1], [2, 1, 0, 2], [3, 3, 3, 3]], dtype=float)
+    view.set_document(doc)
+    view.show_query(doc, evaluate(doc).ranked(0), 0)
+    view.show()
+    qtbot.waitExposed(view)
+    table, model = view.candidate_table, view.candidate_model
+    assert model.headerData(model.columnCount() - 1, Qt.Orientation.Horizontal) == "disagree"
+    qtbot.waitUntil(lambda: table.horizontalHeader().length() <= table.viewport().width())
+    assert not table.horizontalScrollBar().isVisible()
+    assert elided_headers(table) == []
+    shown = []
+    for row in range(model.rowCount()):
+        index = model.index(row, CandidateColumn.SOURCE)
+        option = QStyleOptionViewItem()
+        table.initViewItemOption(option)
+        option.rect = table.visualRect(index)
+        delegate = table.itemDelegateForIndex(index)
+        delegate.initStyleOption(option, index)
+        shown.append(delegate.shown(option))
+    assert len(set(shown)) == 4, shown  # (each id's end kept: "htt…0102")
+    assert all(s.endswith(src[-3:]) for s, src in zip(shown, sources, strict=True)), shown

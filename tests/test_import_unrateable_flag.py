@@ -68,7 +68,7 @@ def test_the_flag_as_the_hint_writes_it_imports_the_label_unrateable(
         "ben")
     lines = out.read_text(encoding="utf-8").splitlines()
     assert lines[0].split(",")[-2:] == ["grade_ana", "grade_ben"]
-    assert "q1,d3,,,,unrateable,ana: paywalled; ben: n/a,,unrateable,n/a" in lines
+    assert "q1,d3,,,unrateable,unrateable,ana: paywalled; ben: n/a,,unrateable,n/a" in lines
     issues = json.loads(report.read_text(encoding="utf-8"))["issues"]
     assert {"kind": "mark", "row": 4, "column": "label", "value": "paywalled",
             "problem": "'paywalled' read as unrateable (reason kept)"} in issues
@@ -88,6 +88,9 @@ def test_the_wizard_reads_the_label_typed_in_its_field_as_the_flag_does(
     path = _sheet(tmp_path)
     wizard = _at_mapping(qtbot, path)
     page = wizard.mapping_page
+    assert page.unmapped_prompt.text().endswith(  # (the labels' table said a grade alone)
+        "One that says the item could not be judged (a paywall, a broken page) goes in "
+        "“Marks read as unrateable” instead.")
     page.rubric.clear()
     qtbot.keyClicks(page.rubric, RUBRIC)
     field = next(w for w in page.findChildren(QLabel) if w.buddy() is page.unrateable_marks)

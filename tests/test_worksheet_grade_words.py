@@ -94,3 +94,28 @@ def test_a_rubric_label_reads_as_its_grade_before_the_marks(tmp_path):
     path = _file(tmp_path, [("partial", ""), ("cant_tell", ""), ("N/A", "")])
     doc = read_delimited(path, Conventions(rubric=rubric))
     assert _said(doc) == ["1", "3", "unrateable"]
+
+
+def test_an_import_written_as_a_worksheet_csv_reads_back_the_same(tmp_path):
+    """Annotators' judgments imported and written as a worksheet CSV (the
+    export), then read: by the worksheet reader (evaluate, File > Open) the
+    same grade states and reasons as the import's, where an item every
+    annotator marked "don't know" read unknown (its grade cell was written
+    blank, the state in a column the worksheet does not read); imported
+    again, the same file, where the reason column's joined reasons were
+    each annotator's again ('ana: ana: don't know; ben: don't know; ben:
+    ...')."""
+    from core.io.annotator import import_annotations
+
+    sheet = tmp_path / "judged.csv"
+    sheet.write_text("query,doc,annotator,grade\nq1,d1,ana,3\nq1,d2,ana,don't know\n"
+                     "q1,d3,ana,1\nq1,d4,ana,N/A\nq1,d2,ben,don't know\nq1,d4,ben,2\n"
+                     "q1,d3,ben,skip\n", encoding="utf-8")
+    imported = import_annotations(sheet).document
+    out, again = tmp_path / "out.csv", tmp_path / "again.csv"
+    assert run(["import", str(sheet), "-o", str(out)])[0] == 0
+    read = read_delimited(out)
+    assert _said(read) == _said(imported) == [
+        "3", "unrateable: ana: don't know; ben: don't know", "1", "2"]
+    assert run(["import", str(out), "-o", str(again)])[0] == 0
+    assert again.read_text(encoding="utf-8") == out.read_text(encoding="utf-8")

@@ -396,11 +396,14 @@ class MappingPage(QWizardPage):
         unmapped = len(value.unmapped)
         self.unmapped_prompt.setVisible(bool(unmapped))
         self.unmapped_view.setVisible(bool(unmapped))
-        self.unmapped_prompt.setText(self.tr(
+        self.unmapped_prompt.setText((self.tr(
             "1 label is on no known scale and not in the rubric. Give it its grade below; "
             "left without one, its cells are rejected.") if unmapped == 1 else self.tr(
             "{0} labels are on no known scale and not in the rubric. Give each its grade "
             "below; a label left without one has its cells rejected.").format(unmapped))
+            + " " + self.tr("One that says the item could not be judged (a paywall, a broken "
+                            "page) goes in “{0}” instead.").format(
+                                self.tr(UNRATEABLE_MARKS).rstrip(":")))
 
     def _show_legend_order(self, legend: Vocabulary | None) -> None:
         """The button that gives the labels the grades the legend's stated

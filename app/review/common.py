@@ -202,9 +202,13 @@ class WidthFit(QObject):
     not ask stays blank at their right."""
 
     def __init__(self, view: QTableView, words: Callable[[], Sequence[int]], floor: int,
-                 rows: int | None = None) -> None:
+                 rows: int | None = None, *, ids: Sequence[int] = (), id_floor: int = 0) -> None:
+        """``ids``: words columns of ids (cut in their middle, whole on hover)
+        that give way further, down to ``id_floor``, before the table
+        scrolls sideways."""
         super().__init__(view)
         self.view, self.words, self.floor, self.rows = view, words, floor, rows
+        self.ids, self.id_floor = tuple(ids), id_floor
         view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         view.horizontalHeader().setStretchLastSection(False)
         view.setTextElideMode(Qt.TextElideMode.ElideRight)
@@ -233,8 +237,16 @@ class WidthFit(QObject):
         room = view.contentsRect().width() - (bar.sizeHint().width() if scrolls else 0)
         fixed = sum(w for c, w in enumerate(want) if c not in words)
         cap = words_cap([want[c] for c in words], room - fixed, self.floor)
-        for c in range(count):
-            width = max(min(want[c], cap), min(want[c], self.floor)) if c in words else want[c]
+        widths = [max(min(want[c], cap), min(want[c], self.floor)) if c in words else want[c]
+                  for c in range(count)]
+        # The ids below the floor, before the table scrolls: with four
+        # annotators the Judges tab (1280x800) cut its last header, "disa".
+        over = sum(widths) - room
+        for c in (c for c in self.ids if 0 <= c < count):
+            given = max(0, min(over, widths[c] - max(self.id_floor, header.sectionSizeHint(c))))
+            widths[c] -= given
+            over -= given
+        for c, width in enumerate(widths):
             if header.sectionSize(c) != width:
                 header.resizeSection(c, width)
         if self.rows is not None:

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from app.accessibility import label_control
 from app.actions import ActionSpec
-from app.delegates import GradeWordsDelegate, NumberDelegate
+from app.delegates import GradeWordsDelegate, IdDelegate, NumberDelegate
 from app.models.looks import ITALIC, STATE_TONE, brush
 from app.panels.fit import fit_rows_to_font
 from app.panels.scrolled import scrolled
@@ -113,6 +113,11 @@ class AlphaModel(RowsModel):
     def set_report(self, report: AgreementReport | None) -> None:
         self.set_rows([] if report is None else [
             (metric.value, a.alpha, a.units, a.values) for metric, a in report.alphas.items()])
+
+
+#: The least of a source id the Judges' candidates keep, in average characters
+#: ("htt…0103"), before their table scrolls sideways; whole on hover.
+ID_LEAST = 8
 
 
 class CandidateColumn(IntEnum):
@@ -301,8 +306,15 @@ class JudgesView(QWidget):
                  floor, rows=6)
         WidthFit(self.alpha_table, lambda: (AlphaColumn.METRIC,), floor, rows=3)
         m = self.candidate_model
+        # The ids cut in their middle, their ends kept (as the grid's: URLs
+        # differ at their ends; cut at the end they all read "https://…"),
+        # giving way down to ID_LEAST characters before the table scrolls.
+        self.candidate_table.setItemDelegateForColumn(
+            CandidateColumn.SOURCE, IdDelegate(decimals, self, ends=True))
         WidthFit(self.candidate_table,
-                 lambda: range(CandidateColumn.SOURCE, m.columnCount() - 1), floor)
+                 lambda: range(CandidateColumn.SOURCE, m.columnCount() - 1), floor,
+                 ids=(CandidateColumn.SOURCE,),
+                 id_floor=self.fontMetrics().averageCharWidth() * ID_LEAST + 8)
         body = QWidget(self)
         body.setObjectName("judgesBody")
         layout = QVBoxLayout(body)

@@ -4,6 +4,7 @@ current grade by the declared consensus, the reasons and notes."""
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -161,13 +162,25 @@ def _marks(g: Grades, u_ev: IntArray, shape: tuple[int, ...]) -> npt.NDArray[np.
 
 def _reasons(g: Grades, u_ev: IntArray) -> dict[int, str]:
     """Candidate -> the reasons its unrateable grades give (the few
-    unrateable), each with its annotator's name when there are several."""
+    unrateable), each with its annotator's name when there are several; a
+    reason column's text on a row of several annotators' marks (a wide
+    layout's, one reason a row: the worksheet CSV written here holds the
+    names already) is the row's, said once, with no name."""
     m, names = len(g.names), g.names
+    rows = g.rows[u_ev].tolist()
+    shared = {i for i, n in Counter(rows).items() if n > 1}
     reasons: dict[int, str] = {}
+    said: set[tuple[int, str]] = set()
     for ci, a, p, i in zip(g.candidate[u_ev].tolist(), g.annotator[u_ev].tolist(),
-                           g.column[u_ev].tolist(), g.rows[u_ev].tolist(), strict=True):
+                           g.column[u_ev].tolist(), rows, strict=True):
         given = g.reason[(p, i)]
-        tag = f"{names[a]}: {given}" if names[a] and m > 1 else given
+        if i in shared and given != g.mark.get((p, i), given):  # (the row's reason column)
+            if (i, given) in said:
+                continue
+            said.add((i, given))
+            tag = given
+        else:
+            tag = f"{names[a]}: {given}" if names[a] and m > 1 else given
         reasons[ci] = "; ".join(x for x in (reasons.get(ci, ""), tag) if x)
     return reasons
 

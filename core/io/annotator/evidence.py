@@ -369,7 +369,7 @@ def check_consensus(sheet: Sheet, rows: npt.NDArray[np.int64], of_row: npt.NDArr
     (:func:`~core.io.annotator.write.written_consensus`), is that consensus
     on every row read (``rows``, of candidates ``of_row``), computed again
     under the conventions declared: the same number bit for bit, blank (or
-    an unknown mark) where no number is computed. Else the grade is another
+    an unknown mark, or the word unrateable) where no number is computed. Else the grade is another
     judgment (an adjudicated one) and the import stops in one line naming
     the first row that differs: a judgment is never replaced by a computed
     number. A grade column the user declared (``--map grade=...``,
@@ -380,6 +380,7 @@ def check_consensus(sheet: Sheet, rows: npt.NDArray[np.int64], of_row: npt.NDArr
             or col in mapping.used_columns():
         return
     marks = {m.strip().casefold() for m in mapping.unknown_marks}
+    marks.add(GradeState.UNRATEABLE.label)  # (no number: write.py's word where one marked it)
     written = _written(sheet.column(col), rows.tolist(), marks)
     differs = _differs(written, doc.grade[of_row], doc.state[of_row])
     if not differs.any():

@@ -1,6 +1,8 @@
 """An import written as a worksheet CSV: ``query,source_id,version,score,grade``
-(the grade is the declared consensus, empty when no annotator gave a number),
-then the grade's state and reason, the note, and each annotator's grade."""
+(the grade is the declared consensus, empty when no annotator gave a number,
+the word ``unrateable`` when one marked it so and none gave a number: the
+worksheet reader reads the grade column alone), then the grade's state and
+reason, the note, and each annotator's grade."""
 
 from __future__ import annotations
 
@@ -90,7 +92,8 @@ def write_worksheet_csv(doc: Document, path: str | Path) -> int:
     words = _marks(doc)
     for i in range(len(doc)):
         state = GradeState(int(doc.state[i]))
-        grade = number_text(doc.grade[i]) if state is GradeState.NUMBER else ""
+        grade = (number_text(doc.grade[i]) if state is GradeState.NUMBER
+                 else state.label if state is GradeState.UNRATEABLE else "")
         row = [_text(doc.query_ids[int(doc.query[i])]), _text(str(doc.source_id[i])),
                _text(str(doc.version[i])), _number(float(doc.score[i])), grade, state.label,
                _text(str(doc.reason[i])), _text(str(doc.note[i]))]
