@@ -180,12 +180,13 @@ def printout_html(window: WindowApi, queries: Sequence[int]) -> str:
     return "\n".join(parts)
 
 
-def _paint(document: QTextDocument, printer: QPrinter, name: str, when: str) -> None:
+def _paint(document: QTextDocument, printer: QPrinter, name: str, when: str) -> bool:
     """``document`` painted on ``printer``'s pages, ``name`` and ``when`` at
-    the top of each, "Page n of m" at its foot."""
+    the top of each, "Page n of m" at its foot; False where the printer
+    would not start (a PDF's file that cannot be made): nothing painted."""
     painter = QPainter()
     if not painter.begin(printer):
-        return  # (a printer that cannot start says so itself; nothing is painted)
+        return False
     try:
         font = QFont(document.defaultFont())
         line = QFontMetricsF(font, printer).height()
@@ -207,6 +208,7 @@ def _paint(document: QTextDocument, printer: QPrinter, name: str, when: str) -> 
                              Qt.AlignmentFlag.AlignHCenter, f"Page {n + 1} of {pages}")
     finally:
         painter.end()
+    return True
 
 
 def _chosen_pages(printer: QPrinter, pages: int) -> range:
@@ -306,11 +308,12 @@ class Printing(QObject):
         document.setHtml(printout_html(self.window, self.queries(scope)))
         return document
 
-    def render(self, printer: QPrinter) -> None:
-        """The printout of :attr:`scope` on ``printer``'s pages."""
+    def render(self, printer: QPrinter) -> bool:
+        """The printout of :attr:`scope` on ``printer``'s pages; False where
+        the printer would not start (nothing printed)."""
         document = self.document()
         try:
-            _paint(document, printer, self._name(), datetime.date.today().isoformat())
+            return _paint(document, printer, self._name(), datetime.date.today().isoformat())
         finally:
             document.deleteLater()
 
@@ -348,8 +351,12 @@ class Printing(QObject):
             self.scope = tab.scope()
             if self.refused():
                 return False
-            self.render(printer)
-            return True
+            if self.render(printer):
+                return True
+            self.window.show_message(self.tr(
+                "Not printed: the printer {0} would not start; check it and print again").format(
+                    printer.printerName() or printer.outputFileName()))
+            return False
         finally:
             dialog.deleteLater()
 
@@ -405,7 +412,8 @@ class Printing(QObject):
 
     def export_pdf(self, path: Path, scope: str | None = None) -> Path | None:
         """The printout of ``scope`` written to ``path`` (a ``.pdf`` suffix
-        added where it has none); the path written, None when refused."""
+        added where it has none); the path written, None when refused or not
+        written (said in the status bar)."""
         if scope is not None:
             self.scope = scope
         if self.refused():
@@ -415,7 +423,11 @@ class Printing(QObject):
         printer = self.printer()
         printer.setOutputFormat(printer.OutputFormat.PdfFormat)
         printer.setOutputFileName(str(path))
-        self.render(printer)
+        if not self.render(printer):
+            self.window.show_message(self.tr(
+                "PDF not written: {0} cannot be written (its folder is missing or read-only); "
+                "export to a folder you can write to").format(path))
+            return None
         self.window.show_message(self.tr("PDF written: {0}").format(path))
         return path
 

@@ -246,3 +246,19 @@ def test_the_file_menu_holds_the_three_with_the_platform_s_print_key(window: Any
     assert texts[at:at + 3] == ["Prin&t…", "Print Pre&view…", "Export P&DF…"]
     assert window.app_actions["print"].shortcuts() == QKeySequence.keyBindings(
         QKeySequence.StandardKey.Print)
+
+
+def test_a_pdf_that_cannot_be_written_is_said_so_not_written(
+        qtbot: Any, window: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A PDF chosen where no file can be made (a folder that is not there):
+    the status bar says it was not written and why, no file, no path
+    answered. It said 'PDF written: …/gone/handover.pdf' (QPainter.begin
+    returned False, and _paint returned quietly)."""
+    target = tmp_path / "gone" / "handover.pdf"
+    _pdf_chosen(monkeypatch, target, "current")
+    window.app_actions["export_pdf"].trigger()
+    assert not target.exists()
+    message = window.statusBar().currentMessage()
+    assert message.startswith(f"PDF not written: {target} cannot be written"), message
+    assert "PDF written" not in message
+    assert window.findChild(Printing).export_pdf(target) is None
