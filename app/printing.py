@@ -37,12 +37,14 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QLabel,
     QRadioButton,
+    QTableView,
     QToolBar,
     QVBoxLayout,
     QWidget,
 )
 
 from app.actions import ActionSpec
+from app.models.candidates import CandidateModel
 from app.models.looks import STATUS_LOOK
 from app.shown import bounded, shown_id
 from app.window_api import WindowApi
@@ -159,14 +161,25 @@ def _query(out: QueryPrintout) -> list[str]:
     return parts
 
 
+def shown_keys(view: QTableView) -> list[str]:
+    """The keys of the columns the candidate grid ``view`` shows, left to
+    right (the reviewer's moved and hidden columns too)."""
+    model = view.model()
+    assert isinstance(model, CandidateModel), model
+    header, columns = view.horizontalHeader(), model.columns
+    logical = (header.logicalIndex(v) for v in range(header.count()))
+    return [columns[n].key for n in logical if not view.isColumnHidden(n)]
+
+
 def printout_html(window: WindowApi, queries: Sequence[int]) -> str:
     """The printout of ``queries`` of ``window``'s evaluation as HTML: the
-    conventions, then each query, at the window's decimals."""
+    conventions, then each query in the columns its grid shows, in the
+    grid's order, at the window's decimals."""
     # (imported here: a module imported after Qt costs its import hook's
     # read of the source at every launch; tests/test_startup.py)
     from core.reports.printout import convention_lines, query_printout
 
-    ev, decimals = window.evaluation, window.decimals()
+    ev, decimals, keys = window.evaluation, window.decimals(), shown_keys(window.grid)
     parts = [f"<html><head><style>{_STYLE}</style></head><body>", "<h2>Conventions</h2>",
              '<table border="1" cellspacing="0" cellpadding="2" width="100%">']
     for line in convention_lines(ev.conventions, decimals=decimals,
@@ -175,7 +188,7 @@ def printout_html(window: WindowApi, queries: Sequence[int]) -> str:
                      f"<td>{_e(line.formula)}</td></tr>")
     parts.append("</table>")
     for q in queries:
-        parts += _query(query_printout(ev, q, decimals=decimals))
+        parts += _query(query_printout(ev, q, decimals=decimals, keys=keys))
     parts.append("</body></html>")
     return "\n".join(parts)
 
