@@ -16,7 +16,6 @@ Install with :func:`install_printing` (``app.main``'s composition root).
 from __future__ import annotations
 
 import datetime
-import html
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -78,7 +77,11 @@ _STYLE = ("table { border-collapse: collapse; } th { text-align: left; } "
 
 
 def _e(text: str) -> str:
-    return html.escape(text, quote=False)
+    # (imported when a printout is made: html loaded at launch costs its
+    # import hook's read after Qt; tests/test_startup.py)
+    from html import escape
+
+    return escape(text, quote=False)
 
 
 def _cell(cell: Cell, align: Align, key_is_id: bool) -> str:
