@@ -16,7 +16,6 @@ Install with :func:`install_printing` (``app.main``'s composition root).
 from __future__ import annotations
 
 import datetime
-import html
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -37,12 +36,14 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QLabel,
     QRadioButton,
+    QTableView,
     QToolBar,
     QVBoxLayout,
     QWidget,
 )
 
 from app.actions import ActionSpec
+from app.models.candidates import CandidateModel
 from app.models.looks import STATUS_LOOK
 from app.shown import bounded, shown_id
 from app.window_api import WindowApi
@@ -76,7 +77,11 @@ _STYLE = ("table { border-collapse: collapse; } th { text-align: left; } "
 
 
 def _e(text: str) -> str:
-    return html.escape(text, quote=False)
+    # (imported when a printout is made: html loaded at launch costs its
+    # import hook's read after Qt; tests/test_startup.py)
+    from html import escape
+
+    return escape(text, quote=False)
 
 
 def _cell(cell: Cell, align: Align, key_is_id: bool) -> str:
@@ -159,14 +164,25 @@ def _query(out: QueryPrintout) -> list[str]:
     return parts
 
 
+def shown_keys(view: QTableView) -> list[str]:
+    """The keys of the columns the candidate grid ``view`` shows, left to
+    right (the reviewer's moved and hidden columns too)."""
+    model = view.model()
+    assert isinstance(model, CandidateModel), model
+    header, columns = view.horizontalHeader(), model.columns
+    logical = (header.logicalIndex(v) for v in range(header.count()))
+    return [columns[n].key for n in logical if not view.isColumnHidden(n)]
+
+
 def printout_html(window: WindowApi, queries: Sequence[int]) -> str:
     """The printout of ``queries`` of ``window``'s evaluation as HTML: the
-    conventions, then each query, at the window's decimals."""
+    conventions, then each query in the columns its grid shows, in the
+    grid's order, at the window's decimals."""
     # (imported here: a module imported after Qt costs its import hook's
     # read of the source at every launch; tests/test_startup.py)
     from core.reports.printout import convention_lines, query_printout
 
-    ev, decimals = window.evaluation, window.decimals()
+    ev, decimals, keys = window.evaluation, window.decimals(), shown_keys(window.grid)
     parts = [f"<html><head><style>{_STYLE}</style></head><body>", "<h2>Conventions</h2>",
              '<table border="1" cellspacing="0" cellpadding="2" width="100%">']
     for line in convention_lines(ev.conventions, decimals=decimals,
@@ -175,17 +191,18 @@ def printout_html(window: WindowApi, queries: Sequence[int]) -> str:
                      f"<td>{_e(line.formula)}</td></tr>")
     parts.append("</table>")
     for q in queries:
-        parts += _query(query_printout(ev, q, decimals=decimals))
+        parts += _query(query_printout(ev, q, decimals=decimals, keys=keys))
     parts.append("</body></html>")
     return "\n".join(parts)
 
 
-def _paint(document: QTextDocument, printer: QPrinter, name: str, when: str) -> None:
+def _paint(document: QTextDocument, printer: QPrinter, name: str, when: str) -> bool:
     """``document`` painted on ``printer``'s pages, ``name`` and ``when`` at
-    the top of each, "Page n of m" at its foot."""
+    the top of each, "Page n of m" at its foot; False where the printer
+    would not start (a PDF's file that cannot be made): nothing painted."""
     painter = QPainter()
     if not painter.begin(printer):
-        return  # (a printer that cannot start says so itself; nothing is painted)
+        return False
     try:
         font = QFont(document.defaultFont())
         line = QFontMetricsF(font, printer).height()
@@ -207,6 +224,7 @@ def _paint(document: QTextDocument, printer: QPrinter, name: str, when: str) -> 
                              Qt.AlignmentFlag.AlignHCenter, f"Page {n + 1} of {pages}")
     finally:
         painter.end()
+    return True
 
 
 def _chosen_pages(printer: QPrinter, pages: int) -> range:
@@ -306,11 +324,12 @@ class Printing(QObject):
         document.setHtml(printout_html(self.window, self.queries(scope)))
         return document
 
-    def render(self, printer: QPrinter) -> None:
-        """The printout of :attr:`scope` on ``printer``'s pages."""
+    def render(self, printer: QPrinter) -> bool:
+        """The printout of :attr:`scope` on ``printer``'s pages; False where
+        the printer would not start (nothing printed)."""
         document = self.document()
         try:
-            _paint(document, printer, self._name(), datetime.date.today().isoformat())
+            return _paint(document, printer, self._name(), datetime.date.today().isoformat())
         finally:
             document.deleteLater()
 
@@ -348,8 +367,12 @@ class Printing(QObject):
             self.scope = tab.scope()
             if self.refused():
                 return False
-            self.render(printer)
-            return True
+            if self.render(printer):
+                return True
+            self.window.show_message(self.tr(
+                "Not printed: the printer {0} would not start; check it and print again").format(
+                    printer.printerName() or printer.outputFileName()))
+            return False
         finally:
             dialog.deleteLater()
 
@@ -405,7 +428,8 @@ class Printing(QObject):
 
     def export_pdf(self, path: Path, scope: str | None = None) -> Path | None:
         """The printout of ``scope`` written to ``path`` (a ``.pdf`` suffix
-        added where it has none); the path written, None when refused."""
+        added where it has none); the path written, None when refused or not
+        written (said in the status bar)."""
         if scope is not None:
             self.scope = scope
         if self.refused():
@@ -415,7 +439,11 @@ class Printing(QObject):
         printer = self.printer()
         printer.setOutputFormat(printer.OutputFormat.PdfFormat)
         printer.setOutputFileName(str(path))
-        self.render(printer)
+        if not self.render(printer):
+            self.window.show_message(self.tr(
+                "PDF not written: {0} cannot be written (its folder is missing or read-only); "
+                "export to a folder you can write to").format(path))
+            return None
         self.window.show_message(self.tr("PDF written: {0}").format(path))
         return path
 

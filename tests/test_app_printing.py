@@ -115,12 +115,11 @@ def test_the_pdf_holds_the_conventions_and_the_grid_s_numbers(
     assert "Query case-A" in text
     assert "Query case-B" not in text
     lines = text.splitlines()
-    grid = _grid_texts(window.grid, ("Rank", "Source", "Version", "Score", "Grade",
-                                     "Original", "Gain", "Discount", "Contribution",
-                                     "Cumulative DCG"))
+    (printed,) = _printed_titles(window, "case-A")  # (the grid's, in its order)
+    grid = _grid_texts(window.grid, tuple(printed))
     for row in grid:
         assert " ".join(row) in lines
-    assert any(line.startswith("1 B v1 3.0000 ✎ 0 - no support 1 0.0000") for line in lines)
+    assert "1 B ✎ 0 - no support 1 0.0000 1.0000 0.0000 0.0000 3.0000 v1" in lines
     summary = window.summary_panel.model
     numbers = []
     for j in range(summary.rowCount()):  # (the summary's table, as its delegate writes it)
@@ -182,7 +181,7 @@ def test_ctrl_p_opens_the_print_dialog_and_prints_what_its_options_say(
     assert "Query case-E" in text
     assert "Query case-A" not in text
     # (a tie's bracket, as the grid draws it; pdftotext sets it against the rank)
-    assert re.search(r"^┌ ?1 X v1 0\.5000 3 - direct support", text, re.MULTILINE)
+    assert re.search(r"^┌ ?1 X 3 - direct support 3\.0000 .* 0\.5000 v1$", text, re.MULTILINE)
     answer["scope"] = "all"
     qtbot.keyClick(window.grid, Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier)
     text = _text(tmp_path / "all.pdf")
@@ -246,3 +245,72 @@ def test_the_file_menu_holds_the_three_with_the_platform_s_print_key(window: Any
     assert texts[at:at + 3] == ["Prin&t…", "Print Pre&view…", "Export P&DF…"]
     assert window.app_actions["print"].shortcuts() == QKeySequence.keyBindings(
         QKeySequence.StandardKey.Print)
+
+
+def test_a_pdf_that_cannot_be_written_is_said_so_not_written(
+        qtbot: Any, window: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A PDF chosen where no file can be made (a folder that is not there):
+    the status bar says it was not written and why, no file, no path
+    answered. It said 'PDF written: …/gone/handover.pdf' (QPainter.begin
+    returned False, and _paint returned quietly)."""
+    target = tmp_path / "gone" / "handover.pdf"
+    _pdf_chosen(monkeypatch, target, "current")
+    window.app_actions["export_pdf"].trigger()
+    assert not target.exists()
+    message = window.statusBar().currentMessage()
+    assert message.startswith(f"PDF not written: {target} cannot be written"), message
+    assert "PDF written" not in message
+    assert window.findChild(Printing).export_pdf(target) is None
+
+
+def _shown_titles(view: QTableView) -> list[str]:
+    """The titles of the columns ``view`` shows, left to right."""
+    header = view.horizontalHeader()
+    logical = [header.logicalIndex(v) for v in range(header.count())]
+    return [view.model().headerData(n, Qt.Orientation.Horizontal) for n in logical
+            if not view.isColumnHidden(n)]
+
+
+def _printed_titles(window: Any, query: str) -> list[list[str]]:
+    """The column titles of each table of ``query``'s rows in the printout."""
+    page = printing.printout_html(window, [window.document.query_index(query)])
+    tables = re.findall(r"<thead>(.*?)</thead>", page, re.DOTALL)
+    return [re.findall(r"<th(?: width=\"\d+%\")?>([^<]*)</th>", t) for t in tables
+            if "at each cutoff" not in t]
+
+
+def test_the_printout_s_columns_are_those_the_grid_shows_in_its_order(window: Any) -> None:
+    """The rows print in the columns the grid shows, left to right as there
+    (a reviewer's moved and hidden columns too); it printed PRINTED's own
+    order (Rank, Source, Version, Score, Grade, …) whatever the grid showed
+    (by default Score after Cumulative DCG), and columns the reviewer hid."""
+    _edit(window)
+    printable = {c.title for c in printing_columns()}
+    ranked, = _printed_titles(window, "case-A")
+    _in_the_grid_s_order(ranked, _shown_titles(window.grid), printable)
+    assert ranked.index("Score") > ranked.index("Cumulative DCG"), ranked  # (as by default)
+    chooser = window.grid_columns
+    keys = [c.key for c in chooser.columns]
+    order = chooser.order()
+    order.remove(keys.index("score"))
+    order.insert(1, keys.index("score"))
+    chooser.apply(order, {keys.index("gain"), keys.index("discount")}, chooser.kept)
+    ranked, = _printed_titles(window, "case-A")
+    assert ranked[:3] == ["Rank", "Score", "Source"], ranked
+    assert not {"Gain", "Discount"} & set(ranked), ranked
+    _in_the_grid_s_order(ranked, _shown_titles(window.grid), printable)
+
+
+def _in_the_grid_s_order(printed: list[str], shown: list[str], printable: set[str]) -> None:
+    """``printed`` are columns ``shown``, in its order (the grid's printable
+    columns all but a version or note column every row leaves empty)."""
+    assert set(printed) <= set(shown), (printed, shown)
+    assert printed == [t for t in shown if t in printed], (printed, shown)
+    assert set(shown) & printable - set(printed) <= {"Version", "Note"}, (printed, shown)
+
+
+def printing_columns() -> list[Any]:
+    from core.engine.columns import GRID_COLUMNS
+    from core.reports.printout import PRINTED
+
+    return [c for c in GRID_COLUMNS if c.key in PRINTED]

@@ -145,8 +145,11 @@ def _painted_selected_rows(w) -> list[int]:
     highlight = view.palette().highlight().color()
     rows = []
     for row in range(view.model().rowCount()):
-        centre = view.viewport().mapTo(w, view.visualRect(view.model().index(row, 1)).center())
-        c = image.pixelColor(centre.x(), centre.y())
+        # (at the NDCG cell's left, clear of its right-aligned number: at a
+        # number's width its centre fell on a glyph of case-E's "0.6667")
+        rect = view.visualRect(view.model().index(row, 1))
+        spot = view.viewport().mapTo(w, QPoint(rect.left() + 3, rect.center().y()))
+        c = image.pixelColor(spot.x(), spot.y())
         if abs(c.red() - highlight.red()) + abs(c.green() - highlight.green()) + abs(
                 c.blue() - highlight.blue()) < 30:
             rows.append(row)

@@ -93,3 +93,18 @@ def test_drafts_as_ids_say_drafts_only(sheet: Drawn) -> None:
     assert code == 0, err
     said = {(r["query"], r["source_id"]): r["reason"] for r in rows if r["reason"]}
     assert said == sheet.unknown_reasons, said
+
+
+def test_keep_draft_of_one_draft_row_is_refused_in_the_singular(tmp_path: Path) -> None:
+    """One draft row: '--keep draft: the 1 draft row holds no grade'; it
+    said 'the 1 draft row hold no grade'."""
+    path = tmp_path / "project.json"
+    _drafted(path)
+    tasks = json.loads(path.read_text("utf-8"))
+    tasks[1]["drafts"] = []
+    path.write_text(json.dumps(tasks, indent=1), encoding="utf-8")
+    code, _said, err = _run(["import", str(path), "-o", str(tmp_path / "o.csv"),
+                             "--keep", "draft"])
+    assert code == 2, err
+    assert "--keep draft: the 1 draft row holds no grade in the grade column " \
+           "(annotations.result.value.choices): nothing to keep" in err, err

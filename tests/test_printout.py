@@ -166,3 +166,14 @@ def test_every_row_listed_is_printed_and_every_number_is_the_evaluation_s(
                 value = float(values[q, j])
                 assert text == (NOTHING if math.isnan(value) else f"{value:.3f}")
             assert (line.reason == "") == (line.status is Status.OK)
+
+
+def test_the_columns_follow_the_keys_a_grid_shows() -> None:
+    """``keys`` (a grid's shown columns, in its order) choose and order the
+    printed columns; a column PRINTED does not hold (the grade state, an
+    ideal list's) is left out, as is a blank version."""
+    out = query_printout(evaluate(_case_a()), 0, decimals=4,
+                         keys=("score", "rank", "state", "version", "grade", "ideal_gain"))
+    assert out.ranked.keys == ("score", "rank", "grade")
+    assert _texts(out.ranked.rows)[0] == ["3.0000", "1", "1"]
+    assert out.not_retrieved.keys == ("grade",)  # (the rank and score: ranked rows only)

@@ -13,6 +13,7 @@ rows are the grids' (:func:`core.engine.columns.listed_rows`).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,13 +36,14 @@ from core.model.numbers import DECIMALS, fixed_text, shown_text
 __all__ = ["NOTHING", "PRINTED", "Cell", "ConventionLine", "CutoffLine", "QueryPrintout",
            "RowsTable", "cell_text", "convention_lines", "printed_columns", "query_printout"]
 
-#: The grid's columns a printout holds, in its order, by key: the rank, the
-#: ids, the score, the grade (its state's word where it is no number, an
-#: unrateable one's reason, an edited one marked) with the original beside
-#: it (once a grade of the document is edited, as the grid shows it), the
-#: gain, discount, contribution and running DCG, and the note last (the
-#: widest, free text). The ideal list's columns are the cutoff table's
-#: ideal DCG.
+#: The grid's columns a printout may hold, by key: the rank, the ids, the
+#: score, the grade (its state's word where it is no number, an unrateable
+#: one's reason, an edited one marked) with the original (once a grade of
+#: the document is edited, as the grid shows it), the gain, discount,
+#: contribution and running DCG, and the note. In this order where no grid
+#: says another; the editor prints those its grid shows, in the grid's
+#: order (``keys`` of :func:`query_printout`). The ideal list's columns are
+#: the cutoff table's ideal DCG; the grade state's is the grade's word.
 PRINTED: tuple[str, ...] = ("rank", "source", "version", "score", "grade", "original", "gain",
                             "discount", "contribution", "cumulative", "note")
 #: What an empty cell or a number not determined shows (as the grid's).
@@ -128,16 +130,18 @@ def convention_lines(c: Conventions, *, decimals: int | None = DECIMALS,
     return lines
 
 
-def printed_columns(ev: Evaluation, rows: IntArray, *,
-                    ranked: bool = True) -> tuple[CandidateColumn, ...]:
-    """The grid's columns a printout of ``ev``'s ``rows`` holds
-    (:data:`PRINTED`): the original grade only once a grade of the document
-    is edited; the version and the note only where one of ``rows`` has one
-    (the grid narrows them to their headers); of rows not ranked
-    (``ranked=False``) none that says nothing of them."""
+def printed_columns(ev: Evaluation, rows: IntArray, *, ranked: bool = True,
+                    keys: Sequence[str] = PRINTED) -> tuple[CandidateColumn, ...]:
+    """The grid's columns a printout of ``ev``'s ``rows`` holds: those of
+    ``keys`` (a grid's shown columns in its order) that :data:`PRINTED`
+    holds; the original grade only once a grade of the document is edited;
+    the version and the note only where one of ``rows`` has one (the grid
+    narrows them to their headers); of rows not ranked (``ranked=False``)
+    none that says nothing of them."""
     by_key = {c.key: c for c in GRID_COLUMNS}
     edits = ev.doc.has_changes()
-    return tuple(by_key[k] for k in PRINTED if (edits or not by_key[k].edits_only)
+    return tuple(by_key[k] for k in keys if k in PRINTED
+                 and (edits or not by_key[k].edits_only)
                  and (ranked or not by_key[k].ranked_only)
                  and not (k in _BLANKABLE and ev.doc.blank(k, rows)))
 
@@ -187,10 +191,11 @@ def cell_text(col: CandidateColumn, shown: ShownRows, row: int, *,
     return Cell(f"{_BRACKET[tie.place]} {text}" if tie is not None else text)
 
 
-def _table(ev: Evaluation, q: int, section: str, decimals: int) -> RowsTable:
+def _table(ev: Evaluation, q: int, section: str, decimals: int,
+           keys: Sequence[str]) -> RowsTable:
     ranked = section == "ranked"
     rows = listed_rows(ev, q, section)
-    columns = printed_columns(ev, rows, ranked=ranked)
+    columns = printed_columns(ev, rows, ranked=ranked, keys=keys)
     shown = ShownRows.of(ev, q, rows, ranked=ranked)
     cells = tuple(tuple(cell_text(c, shown, r, decimals=decimals) for c in columns)
                   for r in range(rows.size))
@@ -198,8 +203,10 @@ def _table(ev: Evaluation, q: int, section: str, decimals: int) -> RowsTable:
                      tuple(c.align for c in columns), cells)
 
 
-def query_printout(ev: Evaluation, q: int, *, decimals: int = DECIMALS) -> QueryPrintout:
-    """Query ``q`` of ``ev`` as printed, its numbers at ``decimals`` digits.
+def query_printout(ev: Evaluation, q: int, *, decimals: int = DECIMALS,
+                   keys: Sequence[str] = PRINTED) -> QueryPrintout:
+    """Query ``q`` of ``ev`` as printed, its numbers at ``decimals`` digits,
+    in the columns of ``keys`` :data:`PRINTED` holds (:func:`printed_columns`).
 
     >>> from core.model.document import Document
     >>> from core.engine.evaluation import evaluate
@@ -219,5 +226,5 @@ def query_printout(ev: Evaluation, q: int, *, decimals: int = DECIMALS) -> Query
         lines.append(CutoffLine(format_cutoff(k), dcg, idcg, ndcg, status,
                                 "" if status is Status.OK else status.reason))
     return QueryPrintout(doc.query_ids[q], doc.query_text(q),
-                         _table(ev, q, "ranked", decimals),
-                         _table(ev, q, "not_retrieved", decimals), tuple(lines))
+                         _table(ev, q, "ranked", decimals, keys),
+                         _table(ev, q, "not_retrieved", decimals, keys), tuple(lines))

@@ -14,7 +14,8 @@ from core.analysis.consensus import consensus as combine
 from core.io.annotator.cells import objects
 from core.io.annotator.grades import Grades, IntArray
 from core.io.annotator.report import ImportReport
-from core.io.annotator.rows import NO_NAME, Candidates, Rows
+from core.io.annotator.rows import NO_NAME
+from core.io.annotator.rowset import Candidates, Rows
 from core.io.annotator.sheet import Sheet
 from core.model.conventions import Conventions
 from core.model.document import Document, GradeState

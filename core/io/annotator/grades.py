@@ -23,7 +23,8 @@ from core.io.annotator.cells import (
 )
 from core.io.annotator.model import ColumnMapping, cell_text
 from core.io.annotator.report import CONFLICT, DUPLICATE, Issue
-from core.io.annotator.rows import NO_NAME, Candidates
+from core.io.annotator.rows import NO_NAME
+from core.io.annotator.rowset import Candidates
 from core.io.annotator.scales import header_range
 from core.io.annotator.sheet import Sheet
 from core.model.document import GradeState

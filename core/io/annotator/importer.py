@@ -35,18 +35,17 @@ from core.io.annotator.report import (
     ungraded_rows,
 )
 from core.io.annotator.rows import (
-    BoolArray,
-    Rows,
     annotator_names,
     declined_names,
     find_candidates,
     notes,
     read_rows,
-    unknown_reasons,
 )
+from core.io.annotator.rowset import BoolArray, Rows
 from core.io.annotator.scales import LabelGuess, guess_labels
 from core.io.annotator.sheet import Sheet
 from core.io.annotator.transposed import restore_places
+from core.io.annotator.unheard import unknown_reasons
 from core.io.annotator.vocabulary import check_vocabulary
 from core.io.annotator.who import named
 from core.io.safety import column_letters

@@ -12,7 +12,7 @@ import numpy as np
 from core.io.annotator.cells import blank_cell as _blank
 from core.io.annotator.grades import Grades, IntArray
 from core.io.annotator.report import FATAL, FORMULA, ImportReport
-from core.io.annotator.rows import BoolArray, Rows
+from core.io.annotator.rowset import BoolArray, Rows
 from core.io.annotator.sheet import Sheet
 from core.model.document import GradeState
 

@@ -257,9 +257,10 @@ def kept_in_vain(kept: dict[int, tuple[str, str]], grades: Sequence[Callable[[in
         return None
     kind = bare[0]
     rows = sum(1 for k, _ in kept.values() if k == kind)
-    return (f"--keep {kind}: the {rows} {kind} row{'s' if rows != 1 else ''} hold no grade in "
-            f"the grade column ({', '.join(columns)}): nothing to keep (kept, each would be a "
-            "candidate of unknown grade judged by no one)",
+    hold = "rows hold" if rows != 1 else "row holds"
+    return (f"--keep {kind}: the {rows} {kind} {hold} no grade in the grade column "
+            f"({', '.join(columns)}): nothing to keep (kept, each would be a candidate of "
+            "unknown grade judged by no one)",
             f"leave --keep {kind} out" + (
                 "; a draft is work saved and not submitted: submit it in the annotation tool "
                 "and export again to import its grade" if kind == "draft" else ""))

@@ -8,15 +8,13 @@ from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from operator import ne
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from core.errors import InputError
 from core.io.annotator.cells import Reject, filled, float_cells, number, objects
 from core.io.annotator.model import cell_text
-from core.io.annotator.names import DRAFTS
 from core.io.annotator.platform import flagged_rows, keepable, kept_in_vain
 from core.io.annotator.report import (
     CONFLICT,
@@ -26,64 +24,13 @@ from core.io.annotator.report import (
     ImportReport,
     Issue,
 )
+from core.io.annotator.rowset import BoolArray, Candidates, FloatArray, IntArray, Rows
 from core.io.annotator.scales import label_key
 from core.io.annotator.sheet import Sheet
-from core.model.grades import unknown_reason
+from core.io.annotator.unheard import drafted, unheard_rows, unranked, unread
 
-__all__ = ["NO_NAME", "Candidates", "Rows", "SplitRanking", "annotator_names", "declined_names",
-           "find_candidates", "notes", "read_rows", "unknown_reasons"]
-
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
-BoolArray = npt.NDArray[np.bool_]
-
-
-class Rows(NamedTuple):
-    """The data rows as read: each row's query and source, the distinct
-    queries (first seen first) and sources, the rows imported (``alive``),
-    the cells a formula refused (data row -> columns), each row's score,
-    the rows that hold a judgment (``judged``: not blank, not a total
-    row or another row without a source id and grades), and the rows the
-    platform marks as declined, a draft or rejected (``declined``: row -> kind,
-    :data:`KEPT_UNKNOWN`), skipped, whose item is still a candidate."""
-
-    query: list[str]
-    source: list[str]
-    queries: dict[str, None]
-    sources: set[str]
-    alive: BoolArray
-    bad_cells: dict[int, set[int]]
-    score: FloatArray
-    judged: BoolArray
-    declined: dict[int, str]
-    #: rows naming no one, their grade blank (:func:`_no_one`)
-    no_one: frozenset[int] = frozenset()
-    #: the rows of items no row grades whose record lists drafts by their
-    #: ids alone (:func:`_drafted`)
-    drafted: frozenset[int] = frozenset()
-
-
-class Candidates(NamedTuple):
-    """The candidates: one per (query, source), from its first data row.
-
-    ``rows`` are the data rows whose grades are read and ``of_row`` their
-    candidate (with one grade column and no annotator, a repeated row is
-    not read: only the first rows are). ``every_row``: each data row is its
-    own candidate. An item whose every row was declined
-    (:data:`KEPT_UNKNOWN`) is a candidate from its first such row, none of
-    its rows read: its grade unknown.
-    """
-
-    n: int
-    rows: IntArray
-    of_row: IntArray
-    first_rows: IntArray
-    score: FloatArray
-    query: list[str]
-    source: list[str]
-    version: list[str]
-    every_row: bool
-
+__all__ = ["NO_NAME", "SplitRanking", "annotator_names", "declined_names",
+           "find_candidates", "notes", "read_rows"]
 
 #: The kinds of rows a platform marks (:data:`~core.io.annotator.platform.KINDS`)
 #: that are an item asked and not answered: declined (Prodigy's ignore,
@@ -216,31 +163,14 @@ def read_rows(sheet: Sheet, report: ImportReport) -> Rows:
             alive[i] = False
     score = _scores(sheet, alive, declined)
     return Rows(q_text, s_text, q_first, s_set, alive, bad_cells, score, ~skip, declined,
-                _no_one(sheet, declined), _drafted(sheet, alive, q_text, s_text))
-
-
-def _drafted(sheet: Sheet, alive: BoolArray, q_text: Sequence[str],
-             s_text: Sequence[str]) -> frozenset[int]:
-    """The rows of items no row imported grades whose record lists its
-    drafts by their ids alone (Label Studio's ``"drafts": [40, 41]``, the
-    export's ``serialization_options.drafts.only_id``: a cell of the
-    record's, :data:`~core.io.annotator.names.DRAFTS`): drafts only, by
-    people the export does not name (such an item had no reason)."""
-    lists = [sheet.texts(c) for c, h in enumerate(sheet.header) if h == DRAFTS]
-    if not lists:
-        return frozenset()
-    grades = [sheet.texts(c) for c in sheet.mapping.grade_columns()]
-    rows = np.flatnonzero(alive).tolist()
-    graded = {(q_text[i], s_text[i]) for i in rows if any(g[i] for g in grades)}
-    return frozenset(i for i in rows if any(d[i] for d in lists)
-                     and (q_text[i], s_text[i]) not in graded)
+                _no_one(sheet, declined), drafted(sheet, alive, q_text, s_text))
 
 
 def _no_one(sheet: Sheet, declined: dict[int, str]) -> frozenset[int]:
     """Where rows are declined and a column names who judged, the rows
     naming no one whose grade is blank (Label Studio's rows of a task's
     model predictions): no one's judgment, so an item every annotator
-    declined is no one's judged item for them (:func:`_unheard`)."""
+    declined is no one's judged item for them (:func:`~core.io.annotator.unheard.unheard_rows`)."""
     mapping = sheet.mapping
     if not declined or mapping.annotator is None or mapping.grade is None:
         return frozenset()
@@ -375,7 +305,7 @@ def find_candidates(sheet: Sheet, rows: Rows, report: ImportReport) -> Candidate
     different score."""
     mapping = sheet.mapping
     q_text, s_text = rows.query, rows.source
-    unheard = _unheard(rows)
+    unheard = unheard_rows(rows)
     listed = rows.alive
     if unheard:
         listed = rows.alive.copy()
@@ -407,8 +337,8 @@ def find_candidates(sheet: Sheet, rows: Rows, report: ImportReport) -> Candidate
     else:
         rows_in, ci_in = alive_idx, row_ci
     if unheard:  # listed, no row of theirs read
-        rows_in, ci_in = _unread(sheet, report, unheard, rows_in, ci_in, rows.score)
-        _unranked(sheet, report, unheard, rows.score)
+        rows_in, ci_in = unread(sheet, report, unheard, rows_in, ci_in, rows.score)
+        unranked(sheet, report, unheard, rows.score)
     report.rows_imported = len(rows_in)
     every_first = len(first_rows) == sheet.n_rows
     c_query = q_text if every_first else [q_text[i] for i in first_rows.tolist()]
@@ -420,130 +350,6 @@ def find_candidates(sheet: Sheet, rows: Rows, report: ImportReport) -> Candidate
         c_version = [""] * n
     return Candidates(n, rows_in, ci_in, first_rows, c_score, c_query, c_source, c_version,
                       every_first)
-
-
-def _unread(sheet: Sheet, report: ImportReport, unheard: dict[int, str], rows_in: IntArray,
-            ci_in: IntArray, score: FloatArray) -> tuple[IntArray, IntArray]:
-    """The rows read (``rows_in``, their items ``ci_in``) without those
-    the items no one judged are listed from (``unheard``,
-    :func:`_unheard`); the report says those items, on the command line's
-    output too."""
-    judged = ~np.isin(rows_in, list(unheard))
-    for note in _unheard_notes(sheet, unheard, score):
-        report.notes.append(note)
-        report.warnings.append(note)
-    return rows_in[judged], ci_in[judged]
-
-
-def _unranked(sheet: Sheet, report: ImportReport, unheard: dict[int, str],
-              score: FloatArray) -> None:
-    """An item no one judged listed from a row whose score or rank is not a
-    number (``n/a``): kept with none, said in one line naming the row, the
-    column and the value (it was kept unranked in silence; a judged row's
-    rejects its row)."""
-    mapping = sheet.mapping
-    col = mapping.score if mapping.score is not None else mapping.rank
-    if col is None:
-        return
-    cells = sheet.column(col)
-    for i, kind in sorted(unheard.items()):
-        text = cell_text(cells[i]).strip()
-        if not text or not math.isnan(score[i]):
-            continue
-        note = (f"{sheet.place(i)}, column "
-                f"{sheet.name(col)!r}: {text!r} is not a number; the item "
-                f"{_UNHEARD.get(kind, _DECLINED)} is kept with no "
-                f"{'score' if mapping.score is not None else 'rank'}: an unranked "
-                "candidate, outside the ranked list (give it its number in the sheet to "
-                "rank it)")
-        report.notes.append(note)
-        report.warnings.append(note)
-
-
-#: What the items no one judged are, by the kind of their first row.
-_UNHEARD = {"draft": "with draft responses alone (saved, not submitted: pending)",
-            "rejected": "judged only in work the platform rejected"}
-_DECLINED = "declined by every annotator"
-
-
-def _unheard_notes(sheet: Sheet, unheard: dict[int, str], score: FloatArray) -> list[str]:
-    """The report's lines on the items no one judged, declined ones and
-    those with drafts alone: how many, kept as unknown, at their places or
-    unranked (a rank or score column whose cell in their row holds no
-    number: not ranked, as a judged row without one), and their rows (the
-    first few)."""
-    mapping = sheet.mapping
-    column = mapping.score if mapping.score is not None else mapping.rank
-    by_words: dict[tuple[str, bool], list[int]] = {}
-    for i, kind in sorted(unheard.items()):
-        placed = column is None or bool(np.isfinite(score[i]))
-        by_words.setdefault((_UNHEARD.get(kind, _DECLINED), placed), []).append(
-            sheet.row_number(i))
-    notes = []
-    for (words, placed), rows in sorted(by_words.items(),
-                                        key=lambda w: (w[0][0] != _DECLINED, not w[0][1])):
-        n, where = len(rows), sheet.table.places(sorted(rows), most=5)
-        its = ("their places", "their gains") if n > 1 else ("its place", "its gain")
-        kept = f"at {its[0]} ({where})" if placed or column is None else (
-            f"unranked ({where}: {sheet.name(column)} holds no number)")
-        notes.append(f"{n} item{'s' if n > 1 else ''} {words}: kept as unknown, {kept}; the "
-                     f"unknown-grade convention decides {its[1]}")
-    return notes
-
-
-def _unheard(rows: Rows) -> dict[int, str]:
-    """The rows declined (:attr:`Rows.declined`) whose item
-    no row imported judges (a row naming no one, its grade blank, judges
-    none: :attr:`Rows.no_one`), the first of each item's (row -> kind): the
-    item is listed from it, at its place, its grade unknown."""
-    if not rows.declined:
-        return {}
-    alive = np.flatnonzero(rows.alive).tolist()
-    heard = {(rows.query[i], rows.source[i]) for i in alive if i not in rows.no_one}
-    out: dict[int, str] = {}
-    for i, kind in rows.declined.items():
-        key = (rows.query[i], rows.source[i])
-        if key[0] and key[1] and key not in heard:
-            heard.add(key)
-            out[i] = kind
-    return out
-
-
-#: The kind of reason (:data:`core.model.grades.UNKNOWN_REASONS`) an item
-#: no one judged carries, by the kind of its rows (:data:`KEPT_UNKNOWN`).
-_REASON_OF = {"skipped": "declined", "cancelled": "declined", "rejected": "rejected",
-              "draft": "draft"}
-
-
-def unknown_reasons(rows: Rows, cands: Candidates,
-                    who: Sequence[str | None] | None) -> dict[int, str]:
-    """Candidate -> why its grade is unknown, for each item no one judged
-    (:func:`_unheard`): how many annotators declined it, judged it only in
-    rejected work or saved a draft alone (:func:`~core.model.grades.unknown_reason`),
-    each annotator once (``who``: each row's, :func:`declined_names`;
-    without, or None, each row one). The
-    report says these items too; the document keeps each one's reason
-    beside its unknown grade, for the grid, the workbook and the log."""
-    unheard = _unheard(rows)
-    if not unheard and not rows.drafted:
-        return {}
-    item = {(rows.query[i], rows.source[i]): ci
-            for ci, i in enumerate(cands.first_rows.tolist()) if i in unheard}
-    seen: dict[int, dict[str, set[object]]] = {}
-    for i, kind in rows.declined.items():
-        ci = item.get((rows.query[i], rows.source[i]))
-        if ci is not None:
-            name = who[i] if who is not None else None
-            seen.setdefault(ci, {}).setdefault(_REASON_OF[kind], set()).add(
-                i if name is None else name)
-    counts: dict[int, dict[str, int | None]] = {
-        ci: {k: len(v) for k, v in kinds.items()} for ci, kinds in seen.items()}
-    by_item = {key: ci for ci, key in enumerate(zip(cands.query, cands.source, strict=True))}
-    for i in rows.drafted:  # drafts by their ids alone: who drafted unknown
-        ci = by_item.get((rows.query[i], rows.source[i]))
-        if ci is not None and "draft" not in counts.setdefault(ci, {}):
-            counts[ci]["draft"] = None
-    return {ci: unknown_reason(kinds) for ci, kinds in counts.items()}
 
 
 def _report_repeats(sheet: Sheet, rows: Rows, alive_idx: IntArray, row_ci: IntArray,
