@@ -359,7 +359,8 @@ def records_rows(text: str, name: str, listed: dict[str, tuple[str, ...]] | None
         _containers(rec, "", held)
     containers = frozenset(held)
     unit = _unit(text)
-    for at, rec in records:
+    for k, (at, rec) in enumerate(records):
+        records[k] = (at, None)  # (each record let go once read: its rows hold what it said)
         ident = _record_id(rec) if isinstance(rec, dict) else ""
         where = RecordPlaces(unit, (), {at: ident}).where(at)  # (its line, or record and id)
         if not isinstance(rec, dict):
@@ -386,7 +387,15 @@ def records_rows(text: str, name: str, listed: dict[str, tuple[str, ...]] | None
         raise InputError("the file holds no records", file=name,
                          hint="export the annotations as JSON or JSON Lines")
     header = list(columns)
-    return [header, *[[_cell(r.get(c)) for c in header] for r in out]]
+    table: list[list[Any]] = [header]
+    for k, r in enumerate(out):  # (each row's object let go once it is a list of cells)
+        out[k] = _DONE
+        table.append([_cell(r.get(c)) for c in header])
+    return table
+
+
+#: A row read into its list of cells (:func:`records_rows`).
+_DONE: dict[str, Any] = {}
 
 
 def _cell(value: Any) -> Any:
