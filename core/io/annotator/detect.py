@@ -573,7 +573,9 @@ def read_guessed(path: str | Path, sheet: str | None = None) -> Table:
     shaped = untranspose(table, header_row)
     if shaped is not None:
         return shaped
-    stacked = stacked_header_rows(table.rows, header_row)
+    # (a JSON export's keys are its one header: each row below is a record,
+    # its first graded by a word ('unsure') above numbers too)
+    stacked = [] if table.records is not None else stacked_header_rows(table.rows, header_row)
     if stacked:  # more header rows under the header: no judgments, left empty in place
         for at in stacked:
             table.rows[at] = []
