@@ -1,16 +1,68 @@
 """An LLM judge's JSON Lines (query, passage id, grade 0-3, some grades
-missing or a word such as "unsure"): every line is a judgment.
+missing or a word such as "unsure", and the model's rationale on every
+line): the rationale is each candidate's note, never left out.
+
+Before: ``left out, not imported: rationale (40 distinct values, no role
+read from them)``: a note is read from its values only where some rows have
+none (a reviewer's comment box), and a judge's rationale fills every line,
+as a passage's text does, which is no note. Its header is the one hint
+that tells the two apart (a note changes no number, so a name may say it).
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from random import Random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.io.annotator.command import import_sheet
 from core.model.document import GradeState
+
+RATIONALE_HEADERS = ("rationale", "explanation", "reasoning", "justification")
+VERBS = ("mentions", "explains step by step", "omits", "contradicts", "only links to")
+
+
+def _judge_lines(rnd: Random, header: str, passage: bool) -> tuple[list[dict[str, object]],
+                                                                  dict[tuple[str, str], str]]:
+    """A judge's lines, a rationale on each, and the rationale by (query, passage)."""
+    lines, truth = [], {}
+    for q in range(rnd.randint(2, 5)):
+        qid, text = f"q{q + 1}", f"question number {q + 1} about topic {rnd.randint(1, 99)}"
+        for pid in rnd.sample(range(1, 500), rnd.randint(3, 8)):
+            doc = f"doc-{pid:04d}"
+            grade: object = rnd.choice([0, 1, 2, 3, 3, 2, None, "unsure"])
+            why = (f"The passage {rnd.choice(VERBS)} what '{text}' asks; "
+                   f"confidence {rnd.randint(40, 99)}%.")
+            line: dict[str, object] = {"query_id": qid, "query": text, "passage_id": doc,
+                                       "grade": grade, header: why}
+            if passage:
+                line["passage"] = f"Passage {doc}: text of a chunk, {rnd.randint(1, 9)} lines."
+            lines.append(line)
+            truth[(qid, doc)] = why
+    return lines, truth
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**16), header=st.sampled_from(RATIONALE_HEADERS),
+       passage=st.booleans())
+def test_an_llm_judges_rationale_is_each_candidates_note(tmp_path_factory, seed: int,
+                                                          header: str, passage: bool) -> None:
+    lines, truth = _judge_lines(Random(seed), header, passage)
+    path = Path(tmp_path_factory.mktemp("llm")) / "judge.jsonl"
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    result = import_sheet(path, unrateable=("unsure",))
+    doc = result.document
+    notes = {(doc.query_ids[int(doc.query[i])], doc.source_id[i]): doc.note_text(i)
+             for i in range(len(doc))}
+    assert notes == truth
+    roles = {c["header"]: c["role"] for c in result.report.to_json()["columns"]}
+    assert roles[header] == "note"
+    if passage:  # the passage's text, on every line too, stays no one's note
+        assert roles["passage"] != "note"
 
 
 @pytest.mark.parametrize("suffix", [".jsonl", ".json"])

@@ -53,7 +53,10 @@ FIELD_NAMES: dict[str, tuple[str, ...]] = {
                                    "cosine", "cosine_similarity")),
     "rank": _ranked("rank", (), ("ranking", "position_in_results", "rnk")),
     "version": _ranked("version", ()),
-    "note": _ranked("note", (), ("remark", "remarks", "feedback", "annotator_notes")),
+    # (an LLM judge's rationale fills every line, as a passage's text does,
+    # where a reviewer's comment box is read from its values: its name tells)
+    "note": _ranked("note", (), ("remark", "remarks", "feedback", "annotator_notes",
+                                 "rationale", "explanation", "reasoning", "justification")),
     "reason": _ranked("reason", (), ("why_unrateable",)),
     "status": ("assignmentstatus", "assignment_status", "status"),
 }
