@@ -494,6 +494,31 @@ def test_a_second_cutoff_after_k_says_how_cutoffs_are_given(capsys):
     assert capsys.readouterr().err.endswith("error: unrecognized arguments: 10\n")
 
 
+@pytest.mark.parametrize("command", ["evaluate", "export", "compare", "split", "merge"])
+def test_qrels_given_twice_is_refused_not_the_last_taken(tmp_path, capsys, command):
+    """``--qrels annotators.json --qrels llm.jsonl`` (two judges' files, as
+    a new user tried) read the LLM's alone, unsaid; the same file twice is fine."""
+    qrels_a, qrels_b = tmp_path / "a.qrels", tmp_path / "b.qrels"
+    qrels_a.write_text("q1 0 d1 1\n")
+    qrels_b.write_text("q1 0 d1 3\n")
+    run_file = tmp_path / "run.txt"
+    run_file.write_text("q1 Q0 d1 1 2.5 tag\n")
+    args = {"evaluate": ["evaluate", str(run_file)], "compare": ["compare", str(run_file)],
+            "export": ["export", str(run_file), "-o", str(tmp_path / "out.csv")],
+            "split": ["split", str(run_file), "--reviewers", "ana", "-o", str(tmp_path / "r")],
+            "merge": ["merge", str(run_file), "-o", str(tmp_path / "m.xlsx")]}[command]
+    with pytest.raises(SystemExit) as ended:
+        run([*args, "--qrels", str(qrels_a), "--qrels", str(qrels_b)])
+    err = capsys.readouterr().err
+    assert ended.value.code == 2
+    assert err.endswith(f"error: argument --qrels: given twice, {str(qrels_a)!r} and "
+                        f"{str(qrels_b)!r}: one file of judgments is read (to read two judges' "
+                        "sheets together, join their rows into one sheet with a column naming "
+                        "who judged: each is then an annotator)\n")
+    if command == "evaluate":
+        assert run([*args, "--qrels", str(qrels_a), "--qrels", str(qrels_a)])[0] == 0
+
+
 def test_bad_trec_score(tmp_path, capsys):
     run_file, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
     run_file.write_text("q1 Q0 d1 1 2.5 tag\nq1 Q0 d2 2 x tag\n")

@@ -11,7 +11,13 @@ from typing import TYPE_CHECKING, TextIO
 
 from app.cli.evaluate import evaluate_input, load_input
 from app.cli.notices import add_strict, say_not_carried, say_reopened, say_warning
-from app.cli.options import INPUT_HELP, QRELS_HELP, add_convention_arguments, add_encoding
+from app.cli.options import (
+    INPUT_HELP,
+    QRELS_HELP,
+    Once,
+    add_convention_arguments,
+    add_encoding,
+)
 from app.cli.stdio import STDIN, text_output
 from core.errors import InputError, NdcgError
 
@@ -65,7 +71,7 @@ def add_export_arguments(x: argparse.ArgumentParser) -> None:
                    "standard output (a text format, named with --to)")
     x.add_argument("--to", choices=sorted(set(EXPORT_FORMATS.values())),
                    help="the format, when the suffix does not tell")
-    x.add_argument("--qrels", help=QRELS_HELP.format(run="INPUT is then a run"))
+    x.add_argument("--qrels", action=Once, help=QRELS_HELP.format(run="INPUT is then a run"))
     x.add_argument("--run-tag", metavar="TAG",
                    help="a .run output's tag (each line's sixth field); default: the input "
                    "run's own, as its file wrote it, else ndcg-worksheet")

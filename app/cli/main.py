@@ -27,7 +27,13 @@ from app.cli.import_cmd import add_import_parser
 from app.cli.installation import add_installation_arguments
 from app.cli.merge import add_merge_arguments, cmd_merge
 from app.cli.notices import add_strict
-from app.cli.options import INPUT_HELP, QRELS_HELP, add_convention_arguments, add_encoding
+from app.cli.options import (
+    INPUT_HELP,
+    QRELS_HELP,
+    Once,
+    add_convention_arguments,
+    add_encoding,
+)
 from app.cli.split import add_split_arguments, cmd_split
 from app.cli.stdio import StdinInput
 from core.errors import NdcgError
@@ -151,7 +157,7 @@ def _add_compare_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     )
     c.add_argument("runs", nargs="+", metavar="RUN",
                    help="two or more runs or worksheets; the first is the baseline")
-    c.add_argument("--qrels", help=QRELS_HELP.format(run="each RUN is then a run"))
+    c.add_argument("--qrels", action=Once, help=QRELS_HELP.format(run="each RUN is then a run"))
     add_convention_arguments(c)
     c.add_argument("--format", choices=["table", "json", "csv", "markdown", "latex"],
                    default="table",
@@ -192,7 +198,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description=_described("evaluate"),
                        formatter_class=_KeepExamples)
     e.add_argument("input", help=INPUT_HELP)
-    e.add_argument("--qrels", help=QRELS_HELP.format(run="INPUT is then a run"))
+    e.add_argument("--qrels", action=Once, help=QRELS_HELP.format(run="INPUT is then a run"))
     add_encoding(e)
     add_convention_arguments(e)
     e.add_argument("--format", choices=["table", "json", "csv"], default="table",

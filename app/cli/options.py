@@ -10,7 +10,7 @@ import argparse
 from core.model.conventions import FIELDS, ConventionField, Conventions
 from core.model.presets import PRESETS, apply_preset
 
-__all__ = ["INPUT_HELP", "QRELS_HELP", "add_convention_arguments", "add_encoding",
+__all__ = ["INPUT_HELP", "QRELS_HELP", "Once", "add_convention_arguments", "add_encoding",
            "conventions_from_args"]
 
 #: What evaluate's and export's INPUT is.
@@ -19,6 +19,22 @@ INPUT_HELP = ("a worksheet CSV/TSV, an audited workbook (.xlsx, .ods), Parquet, 
 #: What ``--qrels`` takes (``run``: what the input is then).
 QRELS_HELP = ("the judgments: TREC qrels, an annotators' sheet, an audited workbook, "
               "Parquet or JSON ({{query: {{source: grade}}}}); {run} (TREC, Parquet or JSON)")
+
+
+class Once(argparse.Action):
+    """A flag read once: given again with another value, refused in one line
+    (argparse keeps the last, unsaid: ``--qrels annotators.json --qrels
+    llm.jsonl`` evaluated against the LLM's grades alone)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        before = getattr(namespace, self.dest, None)
+        if before is not None and before != values:
+            raise argparse.ArgumentError(
+                self, f"given twice, {before!r} and {values!r}: one file of judgments is read "
+                "(to read two judges' sheets together, join their rows into one sheet with a "
+                "column naming who judged: each is then an annotator)")
+        setattr(namespace, self.dest, values)
 
 
 def add_encoding(p: argparse.ArgumentParser) -> None:
