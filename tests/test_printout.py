@@ -96,6 +96,27 @@ def test_unknown_grades_say_so_and_leave_the_numbers_open() -> None:
     assert [row[gain].text for row in out.ranked.rows] == ["3.0000", "unknown", "0.0000"]
     assert [row[cumulative].text for row in out.ranked.rows] == ["3.0000", "unknown", "unknown"]
     assert [(c.ndcg, c.status) for c in out.cutoffs] == [(NOTHING, Status.UNRESOLVED)]
+    # (B's grade, 0 to 3, leaves A's 3 first in both lists: NDCG 1 whatever it is)
+    assert out.cutoffs[0].reason == f"{Status.UNRESOLVED.reason}; NDCG between 1.0000 and 1.0000"
+
+
+def test_an_unresolved_query_prints_the_interval_its_unknown_grades_leave() -> None:
+    """The summary said "NDCG@all between 0.8152 and 0.8253", the printout
+    "? unresolved" alone (a new user's query of a run over annotators' grades)."""
+    doc = Document.from_columns(query=["q"] * 3, source_id=list("abc"),
+                                score=[3.0, 2.0, 1.0], grade=[0.0, 2.0, None])
+    # c's grade 0: DCG 2/log2(3), ideal 2 + 0: NDCG 1/L; 2: DCG 2/L + 2/2,
+    # ideal 2 + 2/L: (2/L + 1) / (2 + 2/L); 1 lies between. At k = 2: 2/L over
+    # 2 + 2/L (c graded 2) to over 2 (c graded 0)
+    out = query_printout(evaluate(doc, Conventions(cutoffs=(None, 2))), 0, decimals=4)
+    said = [(c.k, c.ndcg, c.status, c.reason.split("; ")) for c in out.cutoffs]
+    assert said == [
+        ("all", NOTHING, Status.UNRESOLVED, [
+            Status.UNRESOLVED.reason,
+            f"NDCG between {1 / L:.4f} and {(2 / L + 1) / (2 + 2 / L):.4f}"]),
+        ("2", NOTHING, Status.UNRESOLVED, [
+            Status.UNRESOLVED.reason, f"NDCG between {2 / L / (2 + 2 / L):.4f} and {1 / L:.4f}"])]
+    assert said[0][3][1] == "NDCG between 0.6309 and 0.6934"
 
 
 def test_ties_are_bracketed_and_scores_get_the_digits_that_tell_them_apart() -> None:

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from core.analysis.bounds import UNBOUNDED_TEXT, ndcg_bounds
 from core.engine.columns import (
     EDITED_MARK,
     GRID_COLUMNS,
@@ -31,7 +32,7 @@ from core.engine.evaluation import Evaluation, IntArray
 from core.engine.results import Status
 from core.model.conventions import Conventions, field_rows, format_cutoff
 from core.model.document import GradeState
-from core.model.numbers import DECIMALS, fixed_text, shown_text
+from core.model.numbers import DECIMALS, apart_digits, fixed_text, shown_text
 
 __all__ = ["NOTHING", "PRINTED", "Cell", "ConventionLine", "CutoffLine", "QueryPrintout",
            "RowsTable", "cell_text", "convention_lines", "printed_columns", "query_printout"]
@@ -79,7 +80,9 @@ class RowsTable:
 @dataclass(frozen=True)
 class CutoffLine:
     """One query's numbers at one cutoff as texts (:data:`NOTHING` where not
-    determined), and its status with the reason where it is not ``ok``."""
+    determined, as the summary's table), and its status with the reason
+    where it is not ``ok`` (an unresolved one's with the interval its
+    unknown grades could still produce, as the summary says it below)."""
 
     k: str
     dcg: str
@@ -191,6 +194,18 @@ def cell_text(col: CandidateColumn, shown: ShownRows, row: int, *,
     return Cell(f"{_BRACKET[tie.place]} {text}" if tie is not None else text)
 
 
+def _interval(ev: Evaluation, q: int, j: int, decimals: int) -> str:
+    """Query ``q``'s NDCG interval at cutoff ``j`` (unresolved) as the summary
+    says it, ``NDCG between low and high`` at the digits that write them
+    apart, an outer interval said so; empty where no completion has one."""
+    b = ndcg_bounds(ev, q, j)
+    if b.low is None or b.high is None:
+        return ""
+    d = apart_digits(b.low, b.high, decimals)
+    low, high = (UNBOUNDED_TEXT if math.isinf(x) else fixed_text(x, d) for x in (b.low, b.high))
+    return f"NDCG between {low} and {high}" + ("" if b.exact else " (an outer interval)")
+
+
 def _table(ev: Evaluation, q: int, section: str, decimals: int,
            keys: Sequence[str]) -> RowsTable:
     ranked = section == "ranked"
@@ -217,14 +232,18 @@ def query_printout(ev: Evaluation, q: int, *, decimals: int = DECIMALS,
     ['2', 'b', '2.00', '2', '2.00', '0.63', '1.26', '1.26']
     >>> [(c.k, c.ndcg, c.status.value) for c in out.cutoffs]
     [('all', '—', 'unresolved')]
+    >>> out.cutoffs[0].reason.rsplit("; ", 1)[1]
+    'NDCG between 0.63 and 0.69'
     """
     doc = ev.doc
     lines = []
     for j, k in enumerate(ev.cutoffs):
         status = ev.status(q, j)
         dcg, idcg, ndcg = (_number(float(a[q, j]), decimals) for a in (ev.dcg, ev.idcg, ev.ndcg))
-        lines.append(CutoffLine(format_cutoff(k), dcg, idcg, ndcg, status,
-                                "" if status is Status.OK else status.reason))
+        reason = "" if status is Status.OK else status.reason
+        if status is Status.UNRESOLVED and (interval := _interval(ev, q, j, decimals)):
+            reason = f"{reason}; {interval}"
+        lines.append(CutoffLine(format_cutoff(k), dcg, idcg, ndcg, status, reason))
     return QueryPrintout(doc.query_ids[q], doc.query_text(q),
                          _table(ev, q, "ranked", decimals, keys),
                          _table(ev, q, "not_retrieved", decimals, keys), tuple(lines))
