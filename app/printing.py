@@ -180,7 +180,7 @@ def printout_html(window: WindowApi, queries: Sequence[int]) -> str:
     grid's order, at the window's decimals."""
     # (imported here: a module imported after Qt costs its import hook's
     # read of the source at every launch; tests/test_startup.py)
-    from core.reports.printout import convention_lines, query_printout
+    from core.reports.printout import convention_lines, mean_lines, query_printout
 
     ev, decimals, keys = window.evaluation, window.decimals(), shown_keys(window.grid)
     parts = [f"<html><head><style>{_STYLE}</style></head><body>", "<h2>Conventions</h2>",
@@ -190,6 +190,9 @@ def printout_html(window: WindowApi, queries: Sequence[int]) -> str:
         parts.append(f"<tr><th>{_e(line.title)}</th><td>{_e(bounded(line.words))}</td>"
                      f"<td>{_e(line.formula)}</td></tr>")
     parts.append("</table>")
+    if len(queries) > 1:  # (all queries: their means, as the status bar and a workbook's Report)
+        parts.append("<h2>Means</h2>")
+        parts += [f"<p>{_e(line)}</p>" for line in mean_lines(ev, decimals=decimals)]
     for q in queries:
         parts += _query(query_printout(ev, q, decimals=decimals, keys=keys))
     parts.append("</body></html>")

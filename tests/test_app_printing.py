@@ -153,6 +153,14 @@ def test_all_queries_prints_every_query(qtbot: Any, window: Any, tmp_path: Path,
     assert {int(m) for _, m in pages} == {len(pages)}
     # an undefined query's NDCG: its status's symbol and word, with the reason
     assert "∅ undefined: the ideal DCG is 0" in text
+    # the means (evaluate's on the example: 0.3611, 0.7782, 0.8032), before the queries
+    # (a printout handed to a manager had every query and no mean)
+    words = " ".join(text.split())
+    for k, mean in (("1", "0.3611"), ("2", "0.7782"), ("all", "0.8032")):
+        said = (f"The equal-query mean of NDCG@{k} over 6 of 8 queries is {mean} "
+                "(excluded: 1 undefined, 1 unresolved).")
+        assert said in words
+        assert words.index(said) < words.index(f"Query {ids[0]}")
 
 
 def test_ctrl_p_opens_the_print_dialog_and_prints_what_its_options_say(

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from core.analysis.aggregate import summarize
 from core.analysis.bounds import UNBOUNDED_TEXT, ndcg_bounds
 from core.engine.columns import (
     EDITED_MARK,
@@ -33,9 +34,11 @@ from core.engine.results import Status
 from core.model.conventions import Conventions, field_rows, format_cutoff
 from core.model.document import GradeState
 from core.model.numbers import DECIMALS, apart_digits, fixed_text, shown_text
+from core.reports.sentences import mean_head
 
 __all__ = ["NOTHING", "PRINTED", "Cell", "ConventionLine", "CutoffLine", "QueryPrintout",
-           "RowsTable", "cell_text", "convention_lines", "printed_columns", "query_printout"]
+           "RowsTable", "cell_text", "convention_lines", "mean_lines", "printed_columns",
+           "query_printout"]
 
 #: The grid's columns a printout may hold, by key: the rank, the ids, the
 #: score, the grade (its state's word where it is no number, an unrateable
@@ -131,6 +134,21 @@ def convention_lines(c: Conventions, *, decimals: int | None = DECIMALS,
         words, formula = said.get(row, ("none", ""))
         lines.append(ConventionLine(group[0].title, words, formula))
     return lines
+
+
+def mean_lines(ev: Evaluation, *, decimals: int = DECIMALS) -> list[str]:
+    """The means of ``ev`` at every cutoff, a sentence each under the
+    declared weighting (the conventions said apart, above them).
+
+    >>> from core.model.document import Document
+    >>> from core.engine.evaluation import evaluate
+    >>> doc = Document.from_columns(query=["q", "q", "r"], source_id=list("abc"),
+    ...                             score=[2.0, 1.0, 1.0], grade=[0.0, 1.0, 0.0])
+    >>> mean_lines(evaluate(doc), decimals=2)
+    ['The equal-query mean of NDCG@all over 1 of 2 queries is 0.63 (excluded: 1 undefined).']
+    """
+    return [f"{mean_head(s, ev.doc.n_queries_named, decimals=decimals)}."
+            for s in summarize(ev)]
 
 
 def printed_columns(ev: Evaluation, rows: IntArray, *, ranked: bool = True,

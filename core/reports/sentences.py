@@ -79,15 +79,19 @@ def mean_sentence(s: CutoffSummary, conventions: Conventions, n_queries: int,
                   judgment_version: str = "", *, decimals: int = DECIMALS) -> str:
     """:func:`summary_sentence` from the mean's own parts (a cluster's
     per-query table has no evaluation)."""
-    at = f"NDCG@{format_cutoff(s.k)}"
-    value = (fixed_text(s.mean, decimals) if s.mean is not None
-             else "not defined (no query included)")
     version = (f"judgment version {judgment_version!r}" if judgment_version
                else "judgment version not declared")
-    return (
-        f"The {s.weighting.label} of {at} over {s.included} of {counted(n_queries)} is "
-        f"{value} ({excluded_phrase(s.excluded)}) {_clause(conventions, s.k)}; {version}."
-    )
+    return (f"{mean_head(s, n_queries, decimals=decimals)} {_clause(conventions, s.k)}; "
+            f"{version}.")
+
+
+def mean_head(s: CutoffSummary, n_queries: int, *, decimals: int = DECIMALS) -> str:
+    """A mean's sentence without its conventions (said apart, as a
+    printout's table says them): its weighting, population and value."""
+    value = (fixed_text(s.mean, decimals) if s.mean is not None
+             else "not defined (no query included)")
+    return (f"The {s.weighting.label} of NDCG@{format_cutoff(s.k)} over {s.included} of "
+            f"{counted(n_queries)} is {value} ({excluded_phrase(s.excluded)})")
 
 
 #: What the audit sentence says of an empty log.
