@@ -53,9 +53,10 @@ def test_a_label_on_no_scale_is_refused_naming_the_flag_that_marks_it_unrateable
 def test_the_flag_as_the_hint_writes_it_imports_the_label_unrateable(
         tmp_path: Path) -> None:
     """``--unrateable "paywalled"``, as the hint says it: ana's d3 is
-    unrateable, its mark kept (written back as the state's word, a mark
-    declared at the import), ben's grade the item's; the first line counts
-    the marks by state, each as written."""
+    unrateable, its mark kept (written back as the state's word with the
+    mark, ``unrateable: paywalled``, a mark declared at the import), ben's
+    grade the item's; the first line counts the marks by state, each as
+    written."""
     path, out, report = _sheet(tmp_path), tmp_path / "o.csv", tmp_path / "r.json"
     code, text = run(["import", str(path), "--rubric", RUBRIC,
                       *shlex.split('--unrateable "paywalled"'),
@@ -68,7 +69,8 @@ def test_the_flag_as_the_hint_writes_it_imports_the_label_unrateable(
         "ben")
     lines = out.read_text(encoding="utf-8").splitlines()
     assert lines[0].split(",")[-2:] == ["grade_ana", "grade_ben"]
-    assert "q1,d3,,,unrateable,unrateable,ana: paywalled; ben: n/a,,unrateable,n/a" in lines
+    assert ("q1,d3,,,unrateable,unrateable,ana: paywalled; ben: n/a,,unrateable: paywalled,n/a"
+            in lines)
     issues = json.loads(report.read_text(encoding="utf-8"))["issues"]
     assert {"kind": "mark", "row": 4, "column": "label", "value": "paywalled",
             "problem": "'paywalled' read as unrateable (reason kept)"} in issues

@@ -33,6 +33,7 @@ from core.io.annotator.scales import (
 )
 from core.model.conventions import Rubric
 from core.model.document import GradeState
+from core.model.grades import marked_reason
 from core.model.numbers import NumberError, number_text, read_number
 
 __all__ = [
@@ -246,6 +247,11 @@ class GradeReader:
             g = Grade(self.declared[label_key(text)], GradeState.NUMBER)
         elif key in self.unrateable_marks:
             g = Grade(math.nan, GradeState.UNRATEABLE, text)
+        elif (given := marked_reason(text, self.unrateable_marks)):
+            # ``unrateable: paywall``, as the grid, a workbook and a worksheet
+            # CSV read it (and write.py writes a mark no default reads): the
+            # reason is the mark
+            g = Grade(math.nan, GradeState.UNRATEABLE, given)
         else:
             try:
                 g = Grade(number(text), GradeState.NUMBER)
