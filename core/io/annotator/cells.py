@@ -247,11 +247,6 @@ class GradeReader:
             g = Grade(self.declared[label_key(text)], GradeState.NUMBER)
         elif key in self.unrateable_marks:
             g = Grade(math.nan, GradeState.UNRATEABLE, text)
-        elif (given := marked_reason(text, self.unrateable_marks)):
-            # ``unrateable: paywall``, as the grid, a workbook and a worksheet
-            # CSV read it (and write.py writes a mark no default reads): the
-            # reason is the mark
-            g = Grade(math.nan, GradeState.UNRATEABLE, given)
         else:
             try:
                 g = Grade(number(text), GradeState.NUMBER)
@@ -262,6 +257,11 @@ class GradeReader:
                     g = Grade(lab, GradeState.NUMBER)
                 elif numbered is not None:
                     g = Grade(numbered[0], GradeState.NUMBER)
+                elif (given := marked_reason(text, self.unrateable_marks)):
+                    # ``unrateable: paywall`` (no label of the sheet's), as the
+                    # grid, a workbook and a worksheet CSV read it and write.py
+                    # writes a mark no default reads: the reason is the mark
+                    g = Grade(math.nan, GradeState.UNRATEABLE, given)
                 elif key in _NOT_FINITE:
                     return Cell(None, ((CELL_REJECTED, f"{exc}; not imported", text),))
                 else:
