@@ -127,3 +127,15 @@ def test_the_hint_in_the_wizards_words_names_its_field(qtbot: Any) -> None:
         "(a paywall, a broken page), add the label to “Marks read as unrateable”")
     assert in_the_wizard('pass --unrateable "paywalled,page gone"') == (
         "add “paywalled,page gone” to “Marks read as unrateable”")
+
+
+def test_a_default_unknown_mark_declared_unrateable_is_read_unrateable(tmp_path: Path) -> None:
+    """``--unrateable "?"``: the user's declaration wins over the default
+    unknown marks, as the wizard's fields let "?" move from one to the
+    other; the flag was ignored without a word, d2 read unknown."""
+    path, out = tmp_path / "k.csv", tmp_path / "o.csv"
+    path.write_text("query,doc_id,grade\nq1,d1,2\nq1,d2,?\nq2,d3,1\n", encoding="utf-8")
+    code, text = run(["import", str(path), "--unrateable", "?", "-o", str(out)])
+    assert code == 0
+    assert "3 imported (1 of them marks read as unrateable: '?' 1)" in text.splitlines()[0]
+    assert out.read_text(encoding="utf-8").splitlines()[2] == "q1,d2,,,unrateable,unrateable,?,"
