@@ -45,7 +45,7 @@ from PySide6.QtWidgets import (
 from app.actions import ActionSpec
 from app.models.candidates import CandidateModel
 from app.models.looks import STATUS_LOOK
-from app.shown import bounded, shown_id
+from app.shown import QUERY_APART, bounded, shown_id
 from app.window_api import WindowApi
 from core.engine.columns import Align
 from core.engine.results import Status
@@ -151,7 +151,7 @@ def _cutoffs(out: QueryPrintout, caption: str) -> list[str]:
 def _query(out: QueryPrintout) -> list[str]:
     name = f"Query {_e(shown_id(out.query, ID_PRINTED))}"
     if out.text:
-        name += f" · {_e(bounded(out.text, ID_PRINTED))}"
+        name += QUERY_APART + _e(bounded(out.text, ID_PRINTED))  # (as the navigator shows it)
     parts = ["<p>&nbsp;</p>"]
     if out.ranked.rows:
         parts += _table(out.ranked, name)

@@ -53,9 +53,10 @@ def test_a_label_on_no_scale_is_refused_naming_the_flag_that_marks_it_unrateable
 def test_the_flag_as_the_hint_writes_it_imports_the_label_unrateable(
         tmp_path: Path) -> None:
     """``--unrateable "paywalled"``, as the hint says it: ana's d3 is
-    unrateable, its mark kept (written back as the state's word, a mark
-    declared at the import), ben's grade the item's; the first line counts
-    the marks by state, each as written."""
+    unrateable, its mark kept (written back as the state's word with the
+    mark, ``unrateable: paywalled``, a mark declared at the import), ben's
+    grade the item's; the first line counts the marks by state, each as
+    written."""
     path, out, report = _sheet(tmp_path), tmp_path / "o.csv", tmp_path / "r.json"
     code, text = run(["import", str(path), "--rubric", RUBRIC,
                       *shlex.split('--unrateable "paywalled"'),
@@ -68,7 +69,8 @@ def test_the_flag_as_the_hint_writes_it_imports_the_label_unrateable(
         "ben")
     lines = out.read_text(encoding="utf-8").splitlines()
     assert lines[0].split(",")[-2:] == ["grade_ana", "grade_ben"]
-    assert "q1,d3,,,unrateable,unrateable,ana: paywalled; ben: n/a,,unrateable,n/a" in lines
+    assert ("q1,d3,,,unrateable,unrateable,ana: paywalled; ben: n/a,,unrateable: paywalled,n/a"
+            in lines)
     issues = json.loads(report.read_text(encoding="utf-8"))["issues"]
     assert {"kind": "mark", "row": 4, "column": "label", "value": "paywalled",
             "problem": "'paywalled' read as unrateable (reason kept)"} in issues
@@ -125,3 +127,15 @@ def test_the_hint_in_the_wizards_words_names_its_field(qtbot: Any) -> None:
         "(a paywall, a broken page), add the label to “Marks read as unrateable”")
     assert in_the_wizard('pass --unrateable "paywalled,page gone"') == (
         "add “paywalled,page gone” to “Marks read as unrateable”")
+
+
+def test_a_default_unknown_mark_declared_unrateable_is_read_unrateable(tmp_path: Path) -> None:
+    """``--unrateable "?"``: the user's declaration wins over the default
+    unknown marks, as the wizard's fields let "?" move from one to the
+    other; the flag was ignored without a word, d2 read unknown."""
+    path, out = tmp_path / "k.csv", tmp_path / "o.csv"
+    path.write_text("query,doc_id,grade\nq1,d1,2\nq1,d2,?\nq2,d3,1\n", encoding="utf-8")
+    code, text = run(["import", str(path), "--unrateable", "?", "-o", str(out)])
+    assert code == 0
+    assert "3 imported (1 of them marks read as unrateable: '?' 1)" in text.splitlines()[0]
+    assert out.read_text(encoding="utf-8").splitlines()[2] == "q1,d2,,,unrateable,unrateable,?,"

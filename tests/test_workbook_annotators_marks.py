@@ -151,7 +151,9 @@ def test_the_worksheet_csv_writes_the_marks_and_reads_them_back(tmp_path: Path) 
     mark as written in their grade_ column (was the word unrateable: N/A
     and skip were lost); imported again, the same marks, as written. A mark
     declared only at the import (``?``, unknown by default) is written as
-    the word, which reads again as unrateable."""
+    the word with the mark, ``unrateable: ?``, which reads again as
+    unrateable, the mark kept (hreview17: it was the word alone, the mark
+    lost)."""
     import csv
 
     import numpy as np
@@ -178,9 +180,10 @@ def test_the_worksheet_csv_writes_the_marks_and_reads_them_back(tmp_path: Path) 
     doc.unrateable_words[0, 1] = "?"  # as a mapping declaring "?" unrateable reads it
     write_worksheet_csv(doc, out)
     rows = list(csv.DictReader(out.open(encoding="utf-8")))
-    assert rows[0]["grade_bob"] == "unrateable"
+    assert rows[0]["grade_bob"] == "unrateable: ?"
     again = import_annotations(out, consensus="mean", rounding="none").document
     np.testing.assert_array_equal(again.unrateable_ratings, doc.unrateable_ratings)
+    assert again.unrateable_words.tolist() == [["", "?"], ["", ""], ["skip", ""]]
 
 
 @pytest.mark.libreoffice

@@ -119,3 +119,38 @@ def test_an_import_written_as_a_worksheet_csv_reads_back_the_same(tmp_path):
         "3", "unrateable: ana: don't know; ben: don't know", "1", "2"]
     assert run(["import", str(out), "-o", str(again)])[0] == 0
     assert again.read_text(encoding="utf-8") == out.read_text(encoding="utf-8")
+
+
+def test_the_import_reads_a_grade_cell_as_the_worksheet_reader_does(tmp_path):
+    """A judgments CSV (no score: `evaluate` sends it to `import`) whose
+    grade cell says ``unrateable: paywall`` is imported as the worksheet
+    reader reads it, unrateable with the reason 'paywall', where the import
+    refused it as a label on no known scale (hinting --rubric "N=unrateable:
+    paywall")."""
+    from core.io.annotator import import_annotations
+
+    sheet = tmp_path / "judged.csv"
+    sheet.write_text("query,source_id,grade\nq1,d1,2\nq1,d2,Unrateable: paywall\nq2,d3,1\n",
+                     encoding="utf-8")
+    doc = import_annotations(sheet).document
+    assert _said(doc) == ["2", "unrateable: paywall", "1"]
+
+
+def test_a_mark_declared_at_the_import_survives_its_worksheet_csv(tmp_path):
+    """ben's mark 'paywall', declared with --unrateable, on a candidate ana
+    graded 1: the worksheet CSV wrote it as the word unrateable in ben's
+    column, so imported again the mark (the reason ben gave) was lost; it
+    is written ``unrateable: paywall``, which reads back as the mark, and
+    the file imported again is the same, byte for byte."""
+    from core.io.annotator import import_annotations
+
+    sheet = tmp_path / "wide.csv"
+    sheet.write_text("query,doc_id,ana,ben\nq1,d1,2,1\nq2,d3,1,paywall\n", encoding="utf-8")
+    out, again = tmp_path / "out.csv", tmp_path / "again.csv"
+    assert run(["import", str(sheet), "-o", str(out), "--annotators", "ana,ben",
+                "--unrateable", "paywall"])[0] == 0
+    assert out.read_text(encoding="utf-8").splitlines()[2].endswith(",1,unrateable: paywall")
+    doc = import_annotations(out).document
+    assert doc.unrateable_words.tolist()[1] == ["", "paywall"]
+    assert run(["import", str(out), "-o", str(again)])[0] == 0
+    assert again.read_text(encoding="utf-8") == out.read_text(encoding="utf-8")

@@ -71,7 +71,8 @@ def add_import_parser(sub: Any) -> None:
                    help="labels read as unrateable marks (the item could not be judged: "
                    "paywalled, page gone), the mark kept as the reason, beside the default "
                    "ones (N/A, -, skip, can't tell, unrateable ...); a --rubric label is "
-                   "read as its grade first")
+                   "read as its grade first; a default unknown mark named here (?) is "
+                   "read as unrateable")
     p.add_argument("--consensus", choices=list(CONSENSUS), default="mean",
                    help="several annotators' grades -> the grade (default: mean)")
     p.add_argument("--rounding", choices=list(ROUNDING), default="none",

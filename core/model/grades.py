@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -37,6 +38,7 @@ __all__ = [
     "grade_text",
     "is_unknown_note",
     "mark_text",
+    "marked_reason",
     "parse_grade",
     "parse_grades",
     "read_grade",
@@ -317,10 +319,23 @@ def read_word(text: str, rubric: Rubric | None = None) -> PastedGrade | None:
     declared = rubric.value_for_label(cell) if rubric is not None else None
     if declared is not None:  # the user's rubric names it a grade, a mark or not
         return PastedGrade(declared, GradeState.NUMBER)
-    head, colon, tail = cell.partition(":")
-    if folded in UNRATEABLE_WORDS or (colon and head.strip().casefold() in UNRATEABLE_WORDS):
-        return PastedGrade(None, GradeState.UNRATEABLE, tail.strip())
-    return None
+    if folded in UNRATEABLE_WORDS:
+        return PastedGrade(None, GradeState.UNRATEABLE)
+    given = marked_reason(cell, UNRATEABLE_WORDS)
+    return None if given is None else PastedGrade(None, GradeState.UNRATEABLE, given)
+
+
+def marked_reason(text: str, marks: AbstractSet[str]) -> str | None:
+    """The reason ``text`` gives in the grammar's ``mark: reason`` form, its
+    mark one of ``marks`` (compared case-folded; :data:`UNRATEABLE_WORDS` in
+    :func:`read_word`, a mapping's marks in the annotators' import); None
+    for any other text. A blank reason is "" (``unrateable:``).
+
+    >>> marked_reason("Skip: in Finnish", UNRATEABLE_WORDS), marked_reason("2", UNRATEABLE_WORDS)
+    ('in Finnish', None)
+    """
+    head, colon, tail = text.strip().partition(":")
+    return tail.strip() if colon and head.strip().casefold() in marks else None
 
 
 def read_grade(text: str, rubric: Rubric | None = None, *,

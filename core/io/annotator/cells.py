@@ -33,6 +33,7 @@ from core.io.annotator.scales import (
 )
 from core.model.conventions import Rubric
 from core.model.document import GradeState
+from core.model.grades import marked_reason
 from core.model.numbers import NumberError, number_text, read_number
 
 __all__ = [
@@ -256,6 +257,11 @@ class GradeReader:
                     g = Grade(lab, GradeState.NUMBER)
                 elif numbered is not None:
                     g = Grade(numbered[0], GradeState.NUMBER)
+                elif (given := marked_reason(text, self.unrateable_marks)):
+                    # ``unrateable: paywall`` (no label of the sheet's), as the
+                    # grid, a workbook and a worksheet CSV read it and write.py
+                    # writes a mark no default reads: the reason is the mark
+                    g = Grade(math.nan, GradeState.UNRATEABLE, given)
                 elif key in _NOT_FINITE:
                     return Cell(None, ((CELL_REJECTED, f"{exc}; not imported", text),))
                 else:

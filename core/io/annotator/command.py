@@ -89,7 +89,8 @@ def import_sheet(path: str | Path, *, sheet: str | None = None, header_row: int 
     not judgments imported all the same (``--keep``); ``names``: who judged,
     as read -> as named (``--names``); ``unrateable``: labels read as
     unrateable marks beside the default ones (``--unrateable``: the mark
-    kept as the reason, as the wizard's "Marks read as unrateable"). The
+    kept as the reason, as the wizard's "Marks read as unrateable"; one of
+    the default unknown marks, ``?``, so declared is read unrateable). The
     rest is guessed.
 
     Raises :class:`InputError` (with the flag to pass) when the query, the
@@ -102,8 +103,11 @@ def import_sheet(path: str | Path, *, sheet: str | None = None, header_row: int 
         table = read_guessed(path, sheet)
         mapping = guess_mapping(table, header_row=header_row, fields=fields,
                                 annotators=annotators, keep=keep)
+        said = {m.strip().casefold() for m in unrateable}  # (the user's, over the defaults)
         mapping = mapping.replace(rows_ranked=rows_ranked, keep=tuple(keep),
                                   names=tuple((names or {}).items()),
+                                  unknown_marks=tuple(m for m in mapping.unknown_marks
+                                                      if m.strip().casefold() not in said),
                                   unrateable_marks=(*mapping.unrateable_marks, *unrateable))
         need = missing_field(mapping)
         if need is not None:

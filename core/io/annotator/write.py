@@ -63,14 +63,18 @@ def _text(text: str) -> str:
 def _marks(doc: Document) -> list[list[str]]:
     """Each annotator's unrateable mark as the worksheet writes it: as
     written when the default marks read it again so, else the state's word
-    (the workbook keeps every mark as written)."""
+    with the mark as its reason (``unrateable: paywall``, a mark declared
+    only at the import, which the import reads again as that mark), the
+    word alone where the mark has blanks around it (the workbook keeps
+    every mark as written)."""
     word = GradeState.UNRATEABLE.label
     words = doc.unrateable_words
     if words is None or doc.ratings is None:
         return [[word] * len(doc.annotators)] * len(doc)
     again = {m.strip().casefold() for m in UNRATEABLE_MARKS}
-    return [[w if w.strip().casefold() in again and _text(w) == w else word for w in map(str, row)]
-            for row in words.tolist()]
+    return [[w if w.strip().casefold() in again and _text(w) == w
+             else f"{word}: {w}" if w and w.strip() == w and "\n" not in w else word
+             for w in map(str, row)] for row in words.tolist()]
 
 
 def write_worksheet_csv(doc: Document, path: str | Path) -> int:
@@ -80,8 +84,9 @@ def write_worksheet_csv(doc: Document, path: str | Path) -> int:
     unrateable), ``reason``, ``note`` and ``grade_<annotator>`` for each
     annotator kept (empty where that annotator gave no grade; where they
     marked it unrateable, their mark as they wrote it, ``N/A``, ``skip``,
-    when it reads again as that mark, else the word unrateable: a mark
-    declared only at the import, ``?``, would read again as unknown).
+    when it reads again as that mark, else the word unrateable with the
+    mark as its reason, ``unrateable: paywall``: a mark declared only at the
+    import, ``?``, would read again as unknown).
     """
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
