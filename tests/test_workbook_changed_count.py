@@ -24,6 +24,7 @@ import pytest
 from core.engine.evaluation import evaluate
 from core.io.workbook import OUTSIDE_ORIGIN, SHEETS, export_workbook, read_workbook
 from core.io.workbook.audit import LOG_COVERS, NONE_LOGGED
+from core.model.document import Document
 from core.model.examples import seed_document
 from tests.libreoffice import edit, read_values, recalculate, to_pdf
 from tests.test_workbook_gnumeric import ssconvert
@@ -130,3 +131,25 @@ def test_reopening_the_edited_workbook_shows_the_edits_as_changes(
     outside = [e for e in doc.audit if e.origin == OUTSIDE_ORIGIN]
     assert sorted((e.query, e.source_id, e.before, e.after) for e in outside) == [
         ("case-A", "C", "0", "2"), ("case-B", "A", "3", "1")]
+
+
+@pytest.mark.filterwarnings("ignore:Workbook contains no default style")
+@pytest.mark.parametrize("suffix", [".xlsx", ".ods"])
+def test_unknown_and_unrateable_originals_compare_as_the_app_compares_them(
+        tmp_path: Path, suffix: str) -> None:
+    """An unrateable and an unknown grade kept are no change (their cells
+    hold the state's word, compared with the grade state), a grade the app
+    changed before the export is one, as ``Document.changed`` counts."""
+    nan = float("nan")
+    doc = Document.from_columns(query=["q"] * 4, source_id=list("abcd"),
+                                score=[4.0, 3.0, 2.0, 1.0], grade=[2.0, nan, nan, 1.0],
+                                state=[0, 2, 1, 0])
+    doc.set_grade(3, 2.0, who="ana")
+    assert int(doc.changed().sum()) == 1
+    src = tmp_path / f"u{suffix}"
+    export_workbook(evaluate(doc), src)
+    out = tmp_path / "recalculated.xlsx"
+    proc = subprocess.run([ssconvert(), "--recalc", str(src), str(out)],
+                          capture_output=True, text=True, timeout=240, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert _counts(read_values(out)) == {SHEETS["report"]: [1], SHEETS["audit"]: [1]}
