@@ -85,7 +85,7 @@ def test_report_is_the_first_sheet_and_reads_as_a_report(seed_book: Path) -> Non
     assert "Unresolved queries: 1 (no NDCG until their unknown grades are judged)" in texts
     assert "case-F-unknown" in texts
     assert "NDCG report: seed cases A-F" in texts
-    assert "No grade, note or convention has been changed since the judgments were read." in texts
+    assert "No grade, note or convention was changed in NDCG Worksheet up to this export." in texts
 
 
 def test_report_means_are_the_summary_numbers_at_full_precision(seed_book: Path) -> None:
@@ -513,7 +513,8 @@ def test_the_audit_sheet_wraps_a_long_change(tmp_path: Path, suffix: str) -> Non
     if suffix == ".xlsx":
         ws = openpyxl.load_workbook(path)[SHEETS["audit"]]
         wrapped = [h for c, h in enumerate(header, start=1)
-                   if all(ws.cell(r, c).alignment.wrap_text for r in range(2, ws.max_row + 1))]
+                   if all(ws.cell(r, c).alignment.wrap_text
+                          for r in range(2, 2 + len(doc.audit)))]  # (the entries' rows)
         # and its row tall enough for the second line (an .xlsx keeps its height)
         (row,) = [r for r in range(2, ws.max_row + 1)
                   if "fractional grades truncated" in str(ws.cell(r, 5).value)]

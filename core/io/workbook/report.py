@@ -13,6 +13,7 @@ from typing import Any
 from core.analysis.aggregate import excluded_phrase, summarize
 from core.analysis.compare import TIE_TOLERANCE, Comparison
 from core.io.safety import column_letters
+from core.io.workbook.audit import LOG_COVERS, changed_now, log_sentence
 from core.io.workbook.charts import write_charts
 from core.io.workbook.comparison import LOSSES_SO_FAR, ComparisonPlaces
 from core.io.workbook.layout import (
@@ -30,7 +31,6 @@ from core.io.workbook.words import Text, join, value, when
 from core.model.conventions import Weighting, format_cutoff
 from core.model.document import RANKINGS
 from core.model.numbers import counted
-from core.reports.sentences import audit_sentence
 
 #: Rows kept for a list of queries (the rest are counted, and in their sheet).
 LISTED = 20
@@ -86,8 +86,9 @@ def write_report(wb: Any, ws: Any, fmt: Formats, runs: Sequence[Run],
         # it, its last rows on the next page without its header)
         breaks.append(table_at)
     ws.set_h_pagebreaks(breaks)
-    s.section("Audit log")
-    s.line(audit_sentence(doc.audit))
+    s.section(f"Audit log: {LOG_COVERS}")
+    s.line(log_sentence(doc))
+    s.line(changed_now(doc))
     print_setup(ws, doc.judgment_version, gridlines=False)
 
 
