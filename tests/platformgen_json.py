@@ -434,7 +434,8 @@ class _ProdigyDataset:
 
 
 @st.composite
-def prodigy_jsonl(draw: Any) -> Drawn:
+def prodigy_jsonl(draw: Any, people: tuple[int, int] = (2, 3),
+                  annotator_ids: bool | None = None) -> Drawn:
     """A Prodigy dataset as ``prodigy db-out`` writes it: a line per answer
     (one per annotator per task), each the task as it was sent (its
     ``text``, the query and the document's id as its own fields or in its
@@ -457,18 +458,21 @@ def prodigy_jsonl(draw: Any) -> Drawn:
     twice (the annotators but the first missing most: ``few overlaps``),
     a quarter with most tasks ignored by everyone (``mostly ignored``).
     The lines in the order given, each annotator's in turn or interleaved.
-    2-3 queries of 2-4 documents, 2-3 annotators.
+    2-3 queries of 2-4 documents, ``people`` annotators (2-3; one: the
+    file's, its lines naming a session or not). ``annotator_ids``: whether
+    ``_annotator_id`` is written (None: drawn).
     ``cancelled``: the lines skipped (ignored or declined)."""
     rnd = draw(st.randoms(use_true_random=False))
     n_q, per_q, n_people = draw(st.integers(2, 3)), draw(st.integers(2, 4)), draw(
-        st.integers(2, 3))
+        st.integers(*people))
     name = draw(st.sampled_from(["relevance", "rel_judgments", "search-eval-2024"]))
     kind = draw(st.sampled_from(["binary", "choice"]))
     habits = [draw(st.booleans()) for _ in range(5)]
     p = _ProdigyDataset(
         rnd, name, [f"{name}-{who}" for who in ["alice", "bob", "chen"][:n_people]], kind,
         PRODIGY_LEVELS[draw(st.sampled_from([4, 3]))], *habits[:2],
-        habits[2], kind == "binary" and habits[3], habits[4])
+        habits[2] if annotator_ids is None else annotator_ids,
+        kind == "binary" and habits[3], habits[4])
     # now and then a task every annotator ignored or declined (not the first two)
     p.declined_at = draw(st.sampled_from([-1, *range(2, n_q * per_q)]))
     p.together = draw(st.booleans())

@@ -11,12 +11,13 @@ and the grade column is one per sheet."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from hypothesis import Phase, given, settings
 
 from core.io.annotator import preview
-from tests.platformgen_json import label_studio_json
+from tests.platformgen_json import label_studio_json, prodigy_jsonl
 from tests.sheetgen_drawn import Drawn
 from tests.sheetimport import PROFILE, run_sheet
 from tests.test_declined_by_all import _DRAFTS, _SHAPES, _import, _run
@@ -108,3 +109,25 @@ def test_keep_draft_of_one_draft_row_is_refused_in_the_singular(tmp_path: Path) 
     assert code == 2, err
     assert "--keep draft: the 1 draft row holds no grade in the grade column " \
            "(annotations.result.value.choices): nothing to keep" in err, err
+
+
+@settings(PROFILE, max_examples=8, phases=[Phase.generate])
+@given(prodigy_jsonl(people=(1, 1), annotator_ids=False).filter(
+    lambda s: s.kinds == ["prodigy choice"] and s.cancelled > 0))
+def test_keep_skipped_in_a_file_of_one_annotator_keeps_rows_naming_no_one(sheet: Drawn) -> None:
+    """A Prodigy dataset of one annotator, no ``_annotator_id`` (its one
+    session read as no column of who judged): every row is that
+    annotator's, so ``--keep skipped`` keeps the tasks ignored or declined
+    as theirs, as it does where ``_annotator_id`` names them: the rows
+    holding a choice (a task declined after choosing) as judgments, the
+    others as their items of no grade. It was refused ('the 1 skipped row
+    holds no grade ...: nothing to keep', exit 2), where main imported."""
+    lines = [json.loads(line) for line in sheet.text.splitlines()]
+    code, err, report, rows = run_sheet(
+        replace(sheet, flags=[*sheet.flags, "--keep", "skipped"]), ".jsonl")
+    assert code == 0, err
+    assert report is not None
+    assert (report["skipped"], report["excluded"]) == ([], {})
+    assert report["judgments_read"] == sum(1 for line in lines if line["accept"])
+    assert report["blank_grades"] == sum(1 for line in lines if not line["accept"])
+    assert {(r["query"], r["source_id"]) for r in rows} == set(sheet.truth)
