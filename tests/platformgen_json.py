@@ -116,8 +116,10 @@ def label_studio_json(draw: Any, queries: tuple[int, int] = (2, 3),
     task, by people who annotated it (a draft of an edit) or did not, and
     now and then a task with drafts alone (an item of no grade, ``drafts
     only, by N annotators``; as ids, who drafted unknown: ``drafts only``,
-    a row of the task's fields alone); a draft is never a grade (they were read
-    as who judged, the import refused; their ids beside an annotation's
+    a row of the task's fields alone), its first person's annotation
+    cancelled or not (``declined by 1 annotator; drafts only``); a draft
+    is never a grade (they were read as who judged, the import refused;
+    their ids beside an annotation's
     choice were refused as lists of different lengths), nor are the ids of
     a task's 1-2 commenters (``comment_authors``). A
     small project numbers its tasks, annotations and users from 1, so a
@@ -180,15 +182,17 @@ def _ls_task(p: _LsProject, query: str, doc: str) -> None:
     declined = len(p.tasks) >= 3 and rnd.random() < 0.15
     # now and then a task with drafts alone: saved, none submitted
     drafted = p.drafting and not declined and len(p.tasks) >= 3 and rnd.random() < 0.12
+    # and now and then the first person's annotation of it cancelled too
+    cancelled_too = drafted and rnd.random() < 0.4
     if declined or drafted:
         p.truth[(query, doc)] = []
     # the first person annotates every task (but one with drafts alone),
     # the others every task but now and then one after the third (1
     # annotation a task, up to 3)
-    annotators = [] if drafted else [
+    annotators = [(0, p.users[0])] if cancelled_too else [] if drafted else [
         (w, user) for w, user in enumerate(p.users)
         if w == 0 or declined or len(p.tasks) < 3 or rnd.random() < 0.6]
-    annotations = [_ls_annotation(p, w, user, (query, doc), declined)
+    annotations = [_ls_annotation(p, w, user, (query, doc), declined or cancelled_too)
                    for w, user in annotators]
     if declined:  # every person cancelled it: each of them declined it
         p.reasons[(query, doc)] = f"declined by {_by(len(p.users))}"
@@ -197,9 +201,10 @@ def _ls_task(p: _LsProject, query: str, doc: str) -> None:
                                   p.models if p.every_model else rnd.randint(0, p.models))
     p.predicted += len(predictions)
     if drafted:  # (as ids, they say nothing of who drafted)
-        p.reasons[(query, doc)] = "drafts only" if p.draft_ids else \
-            f"drafts only, by {_by(len(drafts))}"
-    if drafted and p.draft_ids and not predictions:  # a row of the task's fields alone
+        p.reasons[(query, doc)] = ("declined by 1 annotator; " if cancelled_too else "") + (
+            "drafts only" if p.draft_ids else f"drafts only, by {_by(len(drafts))}")
+    if drafted and p.draft_ids and not predictions and not cancelled_too:
+        # a row of the task's fields alone
         p.bare += 1
     p.tasks.append({
         "id": p.task_id, "annotations": annotations, "file_upload": "tasks.json",

@@ -15,6 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from hypothesis import Phase, given, settings
+from hypothesis import strategies as st
 
 from core.io.annotator import preview
 from tests.platformgen_json import label_studio_json, prodigy_jsonl
@@ -90,6 +91,23 @@ def test_drafts_as_ids_say_drafts_only(sheet: Drawn) -> None:
     702]``): its item of unknown grade says ``drafts only`` (who drafted
     unknown), as one exported whole says ``drafts only, by 2 annotators``;
     it said nothing. No other item gains a reason."""
+    code, err, _report, rows = run_sheet(sheet, ".json")
+    assert code == 0, err
+    said = {(r["query"], r["source_id"]): r["reason"] for r in rows if r["reason"]}
+    assert said == sheet.unknown_reasons, said
+
+
+@settings(PROFILE, max_examples=5, phases=[Phase.generate])
+@given(st.booleans().flatmap(lambda ids: label_studio_json(drafts_as_ids=ids).filter(
+    lambda s: any(r.startswith("declined by 1 annotator; drafts only")
+                  for r in s.unknown_reasons.values()))))
+def test_a_cancelled_annotation_beside_drafts_says_both(sheet: Drawn) -> None:
+    """A task whose one annotation was cancelled, with drafts beside it:
+    ``declined by 1 annotator; drafts only`` (``, by N annotators`` where
+    the drafts are exported whole), both reasons. As ids it said only
+    ``declined by 1 annotator``: the drafts' ids were looked for on rows
+    imported, and the cancelled annotation's row, the task's one, is
+    skipped."""
     code, err, _report, rows = run_sheet(sheet, ".json")
     assert code == 0, err
     said = {(r["query"], r["source_id"]): r["reason"] for r in rows if r["reason"]}

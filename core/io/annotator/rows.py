@@ -163,7 +163,7 @@ def read_rows(sheet: Sheet, report: ImportReport) -> Rows:
             alive[i] = False
     score = _scores(sheet, alive, declined)
     return Rows(q_text, s_text, q_first, s_set, alive, bad_cells, score, ~skip, declined,
-                _no_one(sheet, declined), drafted(sheet, alive, q_text, s_text))
+                _no_one(sheet, declined), drafted(sheet, alive, declined, q_text, s_text))
 
 
 def _no_one(sheet: Sheet, declined: dict[int, str]) -> frozenset[int]:

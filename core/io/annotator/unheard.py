@@ -22,20 +22,23 @@ from core.model.grades import unknown_reason
 __all__ = ["drafted", "unheard_rows", "unknown_reasons", "unranked", "unread"]
 
 
-def drafted(sheet: Sheet, alive: BoolArray, q_text: Sequence[str],
-             s_text: Sequence[str]) -> frozenset[int]:
+def drafted(sheet: Sheet, alive: BoolArray, declined: dict[int, str], q_text: Sequence[str],
+            s_text: Sequence[str]) -> frozenset[int]:
     """The rows of items no row imported grades whose record lists its
     drafts by their ids alone (Label Studio's ``"drafts": [40, 41]``, the
     export's ``serialization_options.drafts.only_id``: a cell of the
     record's, :data:`~core.io.annotator.names.DRAFTS`): drafts only, by
-    people the export does not name (such an item had no reason)."""
+    people the export does not name (such an item had no reason), the
+    ``declined`` rows' too (a cancelled annotation beside the drafts: its
+    row is the record's, its drafts cell filled; the item said only
+    ``declined by 1 annotator``)."""
     lists = [sheet.texts(c) for c, h in enumerate(sheet.header) if h == DRAFTS]
     if not lists:
         return frozenset()
     grades = [sheet.texts(c) for c in sheet.mapping.grade_columns()]
-    rows = np.flatnonzero(alive).tolist()
-    graded = {(q_text[i], s_text[i]) for i in rows if any(g[i] for g in grades)}
-    return frozenset(i for i in rows if any(d[i] for d in lists)
+    judged = np.flatnonzero(alive).tolist()
+    graded = {(q_text[i], s_text[i]) for i in judged if any(g[i] for g in grades)}
+    return frozenset(i for i in sorted({*judged, *declined}) if any(d[i] for d in lists)
                      and (q_text[i], s_text[i]) not in graded)
 
 
