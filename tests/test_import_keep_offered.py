@@ -90,11 +90,21 @@ def test_drafts_as_ids_say_drafts_only(sheet: Drawn) -> None:
     """A task with drafts alone exported as their ids (``"drafts": [701,
     702]``): its item of unknown grade says ``drafts only`` (who drafted
     unknown), as one exported whole says ``drafts only, by 2 annotators``;
-    it said nothing. No other item gains a reason."""
-    code, err, _report, rows = run_sheet(sheet, ".json")
+    it said nothing. No other item gains a reason. The report says them as
+    it says whole drafts, in one line: ``2 items with draft responses alone
+    (saved, not submitted: pending): kept as unknown, at their places``
+    (it said nothing of them)."""
+    code, err, report, rows = run_sheet(sheet, ".json")
     assert code == 0, err
     said = {(r["query"], r["source_id"]): r["reason"] for r in rows if r["reason"]}
     assert said == sheet.unknown_reasons, said
+    assert report is not None
+    alone = sum(1 for r in sheet.unknown_reasons.values() if r == "drafts only")
+    lines = [n for n in report["notes"] if "with draft responses alone" in n]
+    assert len(lines) == 1, report["notes"]
+    assert lines[0].startswith(
+        f"{alone} item{'s' if alone > 1 else ''} with draft responses alone (saved, not "
+        "submitted: pending): kept as unknown, at"), lines
 
 
 @settings(PROFILE, max_examples=5, phases=[Phase.generate])

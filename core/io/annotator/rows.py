@@ -27,7 +27,7 @@ from core.io.annotator.report import (
 from core.io.annotator.rowset import BoolArray, Candidates, FloatArray, IntArray, Rows
 from core.io.annotator.scales import label_key
 from core.io.annotator.sheet import Sheet
-from core.io.annotator.unheard import drafted, unheard_rows, unranked, unread
+from core.io.annotator.unheard import drafted, say_unheard, unheard_rows, unranked, unread
 
 __all__ = ["NO_NAME", "SplitRanking", "annotator_names", "declined_names",
            "find_candidates", "notes", "read_rows"]
@@ -338,8 +338,9 @@ def find_candidates(sheet: Sheet, rows: Rows, report: ImportReport) -> Candidate
     else:
         rows_in, ci_in = alive_idx, row_ci
     if unheard:  # listed, no row of theirs read
-        rows_in, ci_in = unread(sheet, report, unheard, rows_in, ci_in, rows.score)
+        rows_in, ci_in = unread(unheard, rows_in, ci_in)
         unranked(sheet, report, unheard, rows.score)
+    say_unheard(sheet, report, rows, unheard)
     report.rows_imported = len(rows_in)
     every_first = len(first_rows) == sheet.n_rows
     c_query = q_text if every_first else [q_text[i] for i in first_rows.tolist()]

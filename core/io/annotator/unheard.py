@@ -19,7 +19,7 @@ from core.io.annotator.rowset import BoolArray, Candidates, FloatArray, IntArray
 from core.io.annotator.sheet import Sheet
 from core.model.grades import unknown_reason
 
-__all__ = ["drafted", "unheard_rows", "unknown_reasons", "unranked", "unread"]
+__all__ = ["drafted", "say_unheard", "unheard_rows", "unknown_reasons", "unranked", "unread"]
 
 
 def drafted(sheet: Sheet, alive: BoolArray, declined: dict[int, str], q_text: Sequence[str],
@@ -42,17 +42,32 @@ def drafted(sheet: Sheet, alive: BoolArray, declined: dict[int, str], q_text: Se
                      and (q_text[i], s_text[i]) not in graded)
 
 
-def unread(sheet: Sheet, report: ImportReport, unheard: dict[int, str], rows_in: IntArray,
-            ci_in: IntArray, score: FloatArray) -> tuple[IntArray, IntArray]:
+def unread(unheard: dict[int, str], rows_in: IntArray,
+           ci_in: IntArray) -> tuple[IntArray, IntArray]:
     """The rows read (``rows_in``, their items ``ci_in``) without those
     the items no one judged are listed from (``unheard``,
-    :func:`unheard_rows`); the report says those items, on the command line's
-    output too."""
+    :func:`unheard_rows`)."""
     judged = ~np.isin(rows_in, list(unheard))
-    for note in _unheard_notes(sheet, unheard, score):
+    return rows_in[judged], ci_in[judged]
+
+
+def say_unheard(sheet: Sheet, report: ImportReport, rows: Rows,
+                unheard: dict[int, str]) -> None:
+    """The report says the items no one judged, on the command line's
+    output too: those listed from rows not read (``unheard``,
+    :func:`unheard_rows`) and those whose drafts are listed by their ids
+    alone (:attr:`Rows.drafted`, read from a row of the record's, no
+    grade in it), alike: ``1 item with draft responses alone ...: kept as
+    unknown, at its place``."""
+    items = {(rows.query[i], rows.source[i]) for i in unheard}
+    said = dict(unheard)
+    for i in sorted(rows.drafted):
+        if (rows.query[i], rows.source[i]) not in items:
+            items.add((rows.query[i], rows.source[i]))
+            said[i] = "draft"
+    for note in _unheard_notes(sheet, said, rows.score):
         report.notes.append(note)
         report.warnings.append(note)
-    return rows_in[judged], ci_in[judged]
 
 
 def unranked(sheet: Sheet, report: ImportReport, unheard: dict[int, str],
