@@ -239,9 +239,12 @@ def names_someone(name: str) -> bool:
 
 def _rows_filled(p: Profile) -> str:
     """Where a column of one value holds it: ``on every row``, else ``on N
-    rows of M`` (a column filled on nine rows in ten is not said full)."""
+    rows of M`` (``on 1 row of M``; a column filled on nine rows in ten is
+    not said full)."""
     rows = len(p.texts)
-    return "on every row" if p.filled == rows else f"on {p.filled} rows of {rows}"
+    if p.filled == rows:
+        return "on every row"
+    return f"on {numbers.counted(p.filled, 'row')} of {rows}"
 
 
 def roles_from_values(profiles: list[Profile], named: dict[str, int],
