@@ -97,7 +97,8 @@ class _LsProject:
 
 @st.composite
 def label_studio_json(draw: Any, queries: tuple[int, int] = (2, 3),
-                      drafts_as_ids: bool = False, predictions: int = 0) -> Drawn:
+                      drafts_as_ids: bool = False, predictions: int = 0,
+                      shuffled: bool = False) -> Drawn:
     """A Label Studio project's JSON export, as its Export button writes it:
     a task a record, its ``annotations`` a list of objects (who completed
     it, a user's number, or half the projects the user as an object: its
@@ -134,7 +135,8 @@ def label_studio_json(draw: Any, queries: tuple[int, int] = (2, 3),
     2-3 queries (``queries``: a project of one query's candidates, 3-6 of
     them, with ``(1, 1)``; every project drafting, its drafts as ids, with
     ``drafts_as_ids``; ``predictions`` models' on every task, 3 or more,
-    with ``predictions``) of 2-4 items, 2-3 people, the first annotating every task,
+    with ``predictions``; the tasks in no order of their ids, as after a
+    sort in the tool, with ``shuffled``) of 2-4 items, 2-3 people, the first annotating every task,
     the others after the third task now and then not (1-3 annotations a
     task), the labels of ``SCALES["labels"]``."""
     rnd = draw(st.randoms(use_true_random=False))
@@ -150,6 +152,8 @@ def label_studio_json(draw: Any, queries: tuple[int, int] = (2, 3),
         for d in range(per_q):
             _ls_task(p, QUERIES[q], f"doc/{q}-{d}")
     truth = {k: sorted(v) for k, v in p.truth.items()}
+    if shuffled:
+        rnd.shuffle(p.tasks)
     return Drawn([], "long", truth, kinds=["labelstudio json"], unknown_reasons=p.reasons,
                  grade_headers=["annotations.result.relevance.value.choices" if p.commented
                                 else "annotations.result.value.choices"],
