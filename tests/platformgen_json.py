@@ -97,7 +97,8 @@ class _LsProject:
 
 @st.composite
 def label_studio_json(draw: Any, queries: tuple[int, int] = (2, 3),
-                      drafts_as_ids: bool = False, predictions: int = 0) -> Drawn:
+                      drafts_as_ids: bool = False, predictions: int = 0,
+                      shuffled: bool = False) -> Drawn:
     """A Label Studio project's JSON export, as its Export button writes it:
     a task a record, its ``annotations`` a list of objects (who completed
     it, a user's number, or half the projects the user as an object: its
@@ -116,8 +117,10 @@ def label_studio_json(draw: Any, queries: tuple[int, int] = (2, 3),
     task, by people who annotated it (a draft of an edit) or did not, and
     now and then a task with drafts alone (an item of no grade, ``drafts
     only, by N annotators``; as ids, who drafted unknown: ``drafts only``,
-    a row of the task's fields alone); a draft is never a grade (they were read
-    as who judged, the import refused; their ids beside an annotation's
+    a row of the task's fields alone), its first person's annotation
+    cancelled or not (``declined by 1 annotator; drafts only``); a draft
+    is never a grade (they were read as who judged, the import refused;
+    their ids beside an annotation's
     choice were refused as lists of different lengths), nor are the ids of
     a task's 1-2 commenters (``comment_authors``). A
     small project numbers its tasks, annotations and users from 1, so a
@@ -132,7 +135,8 @@ def label_studio_json(draw: Any, queries: tuple[int, int] = (2, 3),
     2-3 queries (``queries``: a project of one query's candidates, 3-6 of
     them, with ``(1, 1)``; every project drafting, its drafts as ids, with
     ``drafts_as_ids``; ``predictions`` models' on every task, 3 or more,
-    with ``predictions``) of 2-4 items, 2-3 people, the first annotating every task,
+    with ``predictions``; the tasks in no order of their ids, as after a
+    sort in the tool, with ``shuffled``) of 2-4 items, 2-3 people, the first annotating every task,
     the others after the third task now and then not (1-3 annotations a
     task), the labels of ``SCALES["labels"]``."""
     rnd = draw(st.randoms(use_true_random=False))
@@ -148,6 +152,8 @@ def label_studio_json(draw: Any, queries: tuple[int, int] = (2, 3),
         for d in range(per_q):
             _ls_task(p, QUERIES[q], f"doc/{q}-{d}")
     truth = {k: sorted(v) for k, v in p.truth.items()}
+    if shuffled:
+        rnd.shuffle(p.tasks)
     return Drawn([], "long", truth, kinds=["labelstudio json"], unknown_reasons=p.reasons,
                  grade_headers=["annotations.result.relevance.value.choices" if p.commented
                                 else "annotations.result.value.choices"],
@@ -180,15 +186,17 @@ def _ls_task(p: _LsProject, query: str, doc: str) -> None:
     declined = len(p.tasks) >= 3 and rnd.random() < 0.15
     # now and then a task with drafts alone: saved, none submitted
     drafted = p.drafting and not declined and len(p.tasks) >= 3 and rnd.random() < 0.12
+    # and now and then the first person's annotation of it cancelled too
+    cancelled_too = drafted and rnd.random() < 0.4
     if declined or drafted:
         p.truth[(query, doc)] = []
     # the first person annotates every task (but one with drafts alone),
     # the others every task but now and then one after the third (1
     # annotation a task, up to 3)
-    annotators = [] if drafted else [
+    annotators = [(0, p.users[0])] if cancelled_too else [] if drafted else [
         (w, user) for w, user in enumerate(p.users)
         if w == 0 or declined or len(p.tasks) < 3 or rnd.random() < 0.6]
-    annotations = [_ls_annotation(p, w, user, (query, doc), declined)
+    annotations = [_ls_annotation(p, w, user, (query, doc), declined or cancelled_too)
                    for w, user in annotators]
     if declined:  # every person cancelled it: each of them declined it
         p.reasons[(query, doc)] = f"declined by {_by(len(p.users))}"
@@ -197,9 +205,10 @@ def _ls_task(p: _LsProject, query: str, doc: str) -> None:
                                   p.models if p.every_model else rnd.randint(0, p.models))
     p.predicted += len(predictions)
     if drafted:  # (as ids, they say nothing of who drafted)
-        p.reasons[(query, doc)] = "drafts only" if p.draft_ids else \
-            f"drafts only, by {_by(len(drafts))}"
-    if drafted and p.draft_ids and not predictions:  # a row of the task's fields alone
+        p.reasons[(query, doc)] = ("declined by 1 annotator; " if cancelled_too else "") + (
+            "drafts only" if p.draft_ids else f"drafts only, by {_by(len(drafts))}")
+    if drafted and p.draft_ids and not predictions and not cancelled_too:
+        # a row of the task's fields alone
         p.bare += 1
     p.tasks.append({
         "id": p.task_id, "annotations": annotations, "file_upload": "tasks.json",
@@ -434,7 +443,8 @@ class _ProdigyDataset:
 
 
 @st.composite
-def prodigy_jsonl(draw: Any) -> Drawn:
+def prodigy_jsonl(draw: Any, people: tuple[int, int] = (2, 3),
+                  annotator_ids: bool | None = None) -> Drawn:
     """A Prodigy dataset as ``prodigy db-out`` writes it: a line per answer
     (one per annotator per task), each the task as it was sent (its
     ``text``, the query and the document's id as its own fields or in its
@@ -457,18 +467,21 @@ def prodigy_jsonl(draw: Any) -> Drawn:
     twice (the annotators but the first missing most: ``few overlaps``),
     a quarter with most tasks ignored by everyone (``mostly ignored``).
     The lines in the order given, each annotator's in turn or interleaved.
-    2-3 queries of 2-4 documents, 2-3 annotators.
+    2-3 queries of 2-4 documents, ``people`` annotators (2-3; one: the
+    file's, its lines naming a session or not). ``annotator_ids``: whether
+    ``_annotator_id`` is written (None: drawn).
     ``cancelled``: the lines skipped (ignored or declined)."""
     rnd = draw(st.randoms(use_true_random=False))
     n_q, per_q, n_people = draw(st.integers(2, 3)), draw(st.integers(2, 4)), draw(
-        st.integers(2, 3))
+        st.integers(*people))
     name = draw(st.sampled_from(["relevance", "rel_judgments", "search-eval-2024"]))
     kind = draw(st.sampled_from(["binary", "choice"]))
     habits = [draw(st.booleans()) for _ in range(5)]
     p = _ProdigyDataset(
         rnd, name, [f"{name}-{who}" for who in ["alice", "bob", "chen"][:n_people]], kind,
         PRODIGY_LEVELS[draw(st.sampled_from([4, 3]))], *habits[:2],
-        habits[2], kind == "binary" and habits[3], habits[4])
+        habits[2] if annotator_ids is None else annotator_ids,
+        kind == "binary" and habits[3], habits[4])
     # now and then a task every annotator ignored or declined (not the first two)
     p.declined_at = draw(st.sampled_from([-1, *range(2, n_q * per_q)]))
     p.together = draw(st.booleans())

@@ -11,12 +11,14 @@ and the grade column is one per sheet."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from hypothesis import Phase, given, settings
+from hypothesis import strategies as st
 
 from core.io.annotator import preview
-from tests.platformgen_json import label_studio_json
+from tests.platformgen_json import label_studio_json, prodigy_jsonl
 from tests.sheetgen_drawn import Drawn
 from tests.sheetimport import PROFILE, run_sheet
 from tests.test_declined_by_all import _DRAFTS, _SHAPES, _import, _run
@@ -88,7 +90,34 @@ def test_drafts_as_ids_say_drafts_only(sheet: Drawn) -> None:
     """A task with drafts alone exported as their ids (``"drafts": [701,
     702]``): its item of unknown grade says ``drafts only`` (who drafted
     unknown), as one exported whole says ``drafts only, by 2 annotators``;
-    it said nothing. No other item gains a reason."""
+    it said nothing. No other item gains a reason. The report says them as
+    it says whole drafts, in one line: ``2 items with draft responses alone
+    (saved, not submitted: pending): kept as unknown, at their places``
+    (it said nothing of them)."""
+    code, err, report, rows = run_sheet(sheet, ".json")
+    assert code == 0, err
+    said = {(r["query"], r["source_id"]): r["reason"] for r in rows if r["reason"]}
+    assert said == sheet.unknown_reasons, said
+    assert report is not None
+    alone = sum(1 for r in sheet.unknown_reasons.values() if r == "drafts only")
+    lines = [n for n in report["notes"] if "with draft responses alone" in n]
+    assert len(lines) == 1, report["notes"]
+    assert lines[0].startswith(
+        f"{alone} item{'s' if alone > 1 else ''} with draft responses alone (saved, not "
+        "submitted: pending): kept as unknown, at"), lines
+
+
+@settings(PROFILE, max_examples=5, phases=[Phase.generate])
+@given(st.booleans().flatmap(lambda ids: label_studio_json(drafts_as_ids=ids).filter(
+    lambda s: any(r.startswith("declined by 1 annotator; drafts only")
+                  for r in s.unknown_reasons.values()))))
+def test_a_cancelled_annotation_beside_drafts_says_both(sheet: Drawn) -> None:
+    """A task whose one annotation was cancelled, with drafts beside it:
+    ``declined by 1 annotator; drafts only`` (``, by N annotators`` where
+    the drafts are exported whole), both reasons. As ids it said only
+    ``declined by 1 annotator``: the drafts' ids were looked for on rows
+    imported, and the cancelled annotation's row, the task's one, is
+    skipped."""
     code, err, _report, rows = run_sheet(sheet, ".json")
     assert code == 0, err
     said = {(r["query"], r["source_id"]): r["reason"] for r in rows if r["reason"]}
@@ -108,3 +137,25 @@ def test_keep_draft_of_one_draft_row_is_refused_in_the_singular(tmp_path: Path) 
     assert code == 2, err
     assert "--keep draft: the 1 draft row holds no grade in the grade column " \
            "(annotations.result.value.choices): nothing to keep" in err, err
+
+
+@settings(PROFILE, max_examples=8, phases=[Phase.generate])
+@given(prodigy_jsonl(people=(1, 1), annotator_ids=False).filter(
+    lambda s: s.kinds == ["prodigy choice"] and s.cancelled > 0))
+def test_keep_skipped_in_a_file_of_one_annotator_keeps_rows_naming_no_one(sheet: Drawn) -> None:
+    """A Prodigy dataset of one annotator, no ``_annotator_id`` (its one
+    session read as no column of who judged): every row is that
+    annotator's, so ``--keep skipped`` keeps the tasks ignored or declined
+    as theirs, as it does where ``_annotator_id`` names them: the rows
+    holding a choice (a task declined after choosing) as judgments, the
+    others as their items of no grade. It was refused ('the 1 skipped row
+    holds no grade ...: nothing to keep', exit 2), where main imported."""
+    lines = [json.loads(line) for line in sheet.text.splitlines()]
+    code, err, report, rows = run_sheet(
+        replace(sheet, flags=[*sheet.flags, "--keep", "skipped"]), ".jsonl")
+    assert code == 0, err
+    assert report is not None
+    assert (report["skipped"], report["excluded"]) == ([], {})
+    assert report["judgments_read"] == sum(1 for line in lines if line["accept"])
+    assert report["blank_grades"] == sum(1 for line in lines if not line["accept"])
+    assert {(r["query"], r["source_id"]) for r in rows} == set(sheet.truth)

@@ -169,6 +169,48 @@ def _no_id_is_a_score(report: dict) -> None:
             assert "score=" not in (c["flag"] or "") + c["reason"], c
 
 
+@settings(PROFILE, max_examples=12, phases=[Phase.generate])
+@given(label_studio_json(shuffled=True))
+def test_label_studio_ids_in_no_order_are_no_score(sheet: Drawn) -> None:
+    """A Label Studio export whose tasks are in no order of their ids (a
+    sort in the tool): the task's ``id`` and ``inner_id`` hold every number
+    of a run, ``annotations.task`` and ``predictions.task`` the same but
+    on the tasks without annotations or predictions, ``drafts`` its drafts'
+    ids: none is offered as a score (``annotations.task: numbers 14908 to
+    14913, one per item; if this is the ranking, pass --map
+    score=annotations.task`` and ``--map score=drafts`` were said, where
+    the ids neither counted up with no gap nor rose down the rows)."""
+    code, err, report, _rows = _run(sheet, ".json")
+    assert code == 0, err
+    assert report is not None
+    _no_id_is_a_score(report)
+
+
+@settings(PROFILE, max_examples=10, phases=[Phase.generate])
+@given(platform_sheets(platform="appen"), st.randoms(use_true_random=False))
+def test_appen_unit_ids_in_no_order_with_gaps_are_no_score(sheet: Drawn, rnd: Any) -> None:
+    """An Appen report sorted by another column, its ``_unit_id`` with gaps
+    (units deleted from the job: each id 1-9 past the last): the ids
+    neither count up nor rise down the rows, and were offered as a score
+    ('_unit_id: numbers 2350000103 to 2350000161, one per item; if this is
+    the ranking, pass --map score=_unit_id'); said as a record's id."""
+    head, body = sheet.rows[0], [list(r) for r in sheet.rows[1:]]
+    unit = head.index("_unit_id")
+    spaced: dict[Any, int] = {}
+    last = 2350000100
+    for r in body:
+        if r[unit] not in spaced:
+            last = spaced[r[unit]] = last + rnd.randint(1, 9)
+        r[unit] = spaced[r[unit]]
+    rnd.shuffle(body)
+    code, err, report, _rows = _run(replace(sheet, rows=[head, *body]), ".csv")
+    assert code == 0, err
+    assert report is not None
+    said = next(c for c in report["columns"] if c["header"] == "_unit_id")
+    assert said["flag"] is None, said["reason"]
+    assert "a record's id" in said["reason"], said
+
+
 def _own_reasons(sheet: Drawn, report: dict) -> None:
     """Each column is said as it is: a flag column with its own reason
     (Appen's ``_tainted`` was given ``_golden``'s), a column holding text

@@ -46,7 +46,7 @@ def build_document(sheet: Sheet, report: ImportReport, conventions: Conventions,
     n, m = cands.n, len(names)
     reasons = _reasons(g, u_ev)
     mapping = sheet.mapping
-    single = mapping.layout == "long" and mapping.annotator is None
+    single = mapping.one_annotator()
     if m <= 1 and (single or not names or names == [""]):
         grade = ratings[:, 0] if m else np.full(n, np.nan)
         state = np.where(np.isnan(grade), GradeState.UNKNOWN, GradeState.NUMBER).astype(np.int8)

@@ -208,6 +208,12 @@ class ColumnMapping:
         wide one's annotators' columns."""
         return [self.grade] if self.grade is not None else [c for c, _ in self.grades]
 
+    def one_annotator(self) -> bool:
+        """Whether every row is the file's one annotator's: a long layout
+        with no column naming who judged (its rows have one author, named
+        by no cell)."""
+        return self.layout == "long" and self.annotator is None
+
     def why(self, name: str) -> str:
         """Why ``name``'s column was guessed ("" when it was not, or was chosen)."""
         return next((why for f, why in self.reasons if f == name), "")

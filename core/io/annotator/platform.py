@@ -241,7 +241,8 @@ def keepable(marked: dict[int, tuple[str, str]],
 
 
 def kept_in_vain(kept: dict[int, tuple[str, str]], grades: Sequence[Callable[[int], str]],
-                 who: Sequence[str] | None, columns: Sequence[str]) -> tuple[str, str] | None:
+                 who: Sequence[str] | None, columns: Sequence[str], *,
+                 one_author: bool = False) -> tuple[str, str] | None:
     """Why ``--keep KIND`` is refused, and what to do (None: it is not),
     where none of the kind's ``kept`` rows (row -> (kind, why)) holds a
     grade in the grade column (``grades``, named ``columns``) nor names
@@ -250,8 +251,11 @@ def kept_in_vain(kept: dict[int, tuple[str, str]], grades: Sequence[Callable[[in
     grade, their user too. Kept, each was a candidate of unknown grade under
     an annotator named ``draft (record 1 (id 1))``, and the import said
     nothing of it. Rows naming their annotator (Prodigy's ``ignore``) are
-    kept as asked: that annotator's item of no grade."""
-    named = {kind for i, (kind, _) in kept.items() if who is not None and who[i]}
+    kept as asked: that annotator's item of no grade; so are all rows of a
+    file of ``one_author`` (a long layout naming no one: its one
+    annotator's, as every row of it is), named or not."""
+    named = {kind for i, (kind, _) in kept.items()
+             if one_author or (who is not None and who[i])}
     bare = sorted({kind for kind, _ in kept.values()} - keepable(kept, grades) - named)
     if not bare:
         return None

@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from core.io.annotator.model import BATCH_OR_GRADES
-from core.io.annotator.names import record_key_header
+from core.io.annotator.names import DRAFTS, record_key_header
 from core.io.annotator.profile import Profile, counting, determines, grouped, items, span
 from core.io.annotator.ranks import (
     BY_CHANCE,
@@ -194,6 +194,20 @@ def numbers_items(p: Profile, query: Profile | None, source: Profile, ids: list[
         b > a for a, b in pairwise(firsts))
 
 
+def _named_key(p: Profile, query: Profile | None, source: Profile, ids: list[float]) -> bool:
+    """Whole numbers naming the items, each number one item's, neither
+    counting up nor rising down the rows (:func:`numbers_items`), under a
+    header naming a record's key (:func:`~core.io.annotator.names.record_key_header`:
+    ``id``, ``annotations.task``, ``predictions.id``, ``_unit_id``) or a
+    record's drafts' ids (:data:`~core.io.annotator.names.DRAFTS`): a
+    record's ids in no order, with gaps (tasks deleted, the rows sorted in
+    the tool), hold what a ranker's whole-number score holds, so the
+    header's word chooses the hint, as in one query
+    (:func:`_one_query`); nothing is mapped either way."""
+    return bool(ids) and (record_key_header(p.name) or p.name == DRAFTS) and determines(
+        p, items(query, source)) == 1.0
+
+
 def _annotator(cands: list[Profile], source: Profile) -> tuple[Profile, str] | None:
     """The column of who judged: several values, each on many rows, varying
     within one source's (or item's: :func:`~core.io.annotator.profile.items`)
@@ -239,9 +253,12 @@ def names_someone(name: str) -> bool:
 
 def _rows_filled(p: Profile) -> str:
     """Where a column of one value holds it: ``on every row``, else ``on N
-    rows of M`` (a column filled on nine rows in ten is not said full)."""
+    rows of M`` (``on 1 row of M``; a column filled on nine rows in ten is
+    not said full)."""
     rows = len(p.texts)
-    return "on every row" if p.filled == rows else f"on {p.filled} rows of {rows}"
+    if p.filled == rows:
+        return "on every row"
+    return f"on {numbers.counted(p.filled, 'row')} of {rows}"
 
 
 def roles_from_values(profiles: list[Profile], named: dict[str, int],
@@ -581,6 +598,10 @@ def left_out(p: Profile, query: Profile | None, source: Profile | None,
             if source is not None and numbers_items(p, query, source, ids):
                 return (f"{p.shown()}: {what}, each naming one item and counting up (a "
                         "record's id or a counter: no ranking); not imported"), ""
+            if source is not None and _named_key(p, query, source, ids):
+                return (f"{p.shown()}: {what}, each naming one item, in no order (a record's "
+                        "id, as its header says: whole numbers in no order, with gaps, read "
+                        "alike as ids or a score); not imported"), ""
             if ids and _measured(p) and not counting(ids) and not falls(p, query):
                 return (f"{p.shown()}: {what}, whole numbers of varying width that do not "
                         "fall down the rows (a duration or a count: no ranking); "

@@ -27,7 +27,7 @@ from core.io.annotator.report import (
 from core.io.annotator.rowset import BoolArray, Candidates, FloatArray, IntArray, Rows
 from core.io.annotator.scales import label_key
 from core.io.annotator.sheet import Sheet
-from core.io.annotator.unheard import drafted, unheard_rows, unranked, unread
+from core.io.annotator.unheard import drafted, say_unheard, unheard_rows, unranked, unread
 
 __all__ = ["NO_NAME", "SplitRanking", "annotator_names", "declined_names",
            "find_candidates", "notes", "read_rows"]
@@ -163,7 +163,7 @@ def read_rows(sheet: Sheet, report: ImportReport) -> Rows:
             alive[i] = False
     score = _scores(sheet, alive, declined)
     return Rows(q_text, s_text, q_first, s_set, alive, bad_cells, score, ~skip, declined,
-                _no_one(sheet, declined), drafted(sheet, alive, q_text, s_text))
+                _no_one(sheet, declined), drafted(sheet, alive, declined, q_text, s_text))
 
 
 def _no_one(sheet: Sheet, declined: dict[int, str]) -> frozenset[int]:
@@ -215,7 +215,8 @@ def _not_judgments(sheet: Sheet, skip: BoolArray, report: ImportReport) -> dict[
     refused = kept_in_vain({i: m for i, m in marked.items() if not skip[i] and m[0] in
                             mapping.keep}, [g.__getitem__ for g in grades], None if
                            mapping.annotator is None else sheet.texts(mapping.annotator),
-                           [sheet.name(c) for c in mapping.grade_columns()])
+                           [sheet.name(c) for c in mapping.grade_columns()],
+                           one_author=mapping.one_annotator())
     if refused:
         raise sheet.fail(refused[0], hint=refused[1])
     for i in sorted(marked):
@@ -332,13 +333,14 @@ def find_candidates(sheet: Sheet, rows: Rows, report: ImportReport) -> Candidate
         first_k = _first_numbers(rows.score[alive_idx], row_ci, n)
         c_score = np.where(first_k >= 0, rows.score[alive_idx[np.maximum(first_k, 0)]], np.nan)
         _report_repeats(sheet, rows, alive_idx, row_ci, is_first, (q_alive, s_alive), first_k)
-    if mapping.layout == "long" and mapping.annotator is None:
+    if mapping.one_annotator():
         rows_in, ci_in = first_rows, row_ci[is_first]
     else:
         rows_in, ci_in = alive_idx, row_ci
     if unheard:  # listed, no row of theirs read
-        rows_in, ci_in = unread(sheet, report, unheard, rows_in, ci_in, rows.score)
+        rows_in, ci_in = unread(unheard, rows_in, ci_in)
         unranked(sheet, report, unheard, rows.score)
+    say_unheard(sheet, report, rows, unheard)
     report.rows_imported = len(rows_in)
     every_first = len(first_rows) == sheet.n_rows
     c_query = q_text if every_first else [q_text[i] for i in first_rows.tolist()]
@@ -366,7 +368,7 @@ def _report_repeats(sheet: Sheet, rows: Rows, alive_idx: IntArray, row_ci: IntAr
     c_first_row = alive_idx[is_first] + sheet.start + 1
     ranked = mapping.score if mapping.score is not None else mapping.rank
     q_alive, s_alive = names
-    if mapping.layout == "long" and mapping.annotator is None:
+    if mapping.one_annotator():
         for k in np.flatnonzero(~is_first).tolist():
             i, ci = int(alive_idx[k]), int(row_ci[k])
             sheet.found.append(((i, 2, 0, 0), Issue(
@@ -377,7 +379,7 @@ def _report_repeats(sheet: Sheet, rows: Rows, alive_idx: IntArray, row_ci: IntAr
         return
     score = rows.score[alive_idx]
     _stop_split(sheet, ranked, score, row_ci, first_k, names, alive_idx)
-    if mapping.layout == "long" and mapping.annotator is None:
+    if mapping.one_annotator():
         return
     field, sign = ("score", 1.0) if mapping.score is not None else ("rank", -1.0)
     given = first_k[row_ci]

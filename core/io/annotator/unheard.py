@@ -19,37 +19,55 @@ from core.io.annotator.rowset import BoolArray, Candidates, FloatArray, IntArray
 from core.io.annotator.sheet import Sheet
 from core.model.grades import unknown_reason
 
-__all__ = ["drafted", "unheard_rows", "unknown_reasons", "unranked", "unread"]
+__all__ = ["drafted", "say_unheard", "unheard_rows", "unknown_reasons", "unranked", "unread"]
 
 
-def drafted(sheet: Sheet, alive: BoolArray, q_text: Sequence[str],
-             s_text: Sequence[str]) -> frozenset[int]:
+def drafted(sheet: Sheet, alive: BoolArray, declined: dict[int, str], q_text: Sequence[str],
+            s_text: Sequence[str]) -> frozenset[int]:
     """The rows of items no row imported grades whose record lists its
     drafts by their ids alone (Label Studio's ``"drafts": [40, 41]``, the
     export's ``serialization_options.drafts.only_id``: a cell of the
     record's, :data:`~core.io.annotator.names.DRAFTS`): drafts only, by
-    people the export does not name (such an item had no reason)."""
+    people the export does not name (such an item had no reason), the
+    ``declined`` rows' too (a cancelled annotation beside the drafts: its
+    row is the record's, its drafts cell filled; the item said only
+    ``declined by 1 annotator``)."""
     lists = [sheet.texts(c) for c, h in enumerate(sheet.header) if h == DRAFTS]
     if not lists:
         return frozenset()
     grades = [sheet.texts(c) for c in sheet.mapping.grade_columns()]
-    rows = np.flatnonzero(alive).tolist()
-    graded = {(q_text[i], s_text[i]) for i in rows if any(g[i] for g in grades)}
-    return frozenset(i for i in rows if any(d[i] for d in lists)
+    judged = np.flatnonzero(alive).tolist()
+    graded = {(q_text[i], s_text[i]) for i in judged if any(g[i] for g in grades)}
+    return frozenset(i for i in sorted({*judged, *declined}) if any(d[i] for d in lists)
                      and (q_text[i], s_text[i]) not in graded)
 
 
-def unread(sheet: Sheet, report: ImportReport, unheard: dict[int, str], rows_in: IntArray,
-            ci_in: IntArray, score: FloatArray) -> tuple[IntArray, IntArray]:
+def unread(unheard: dict[int, str], rows_in: IntArray,
+           ci_in: IntArray) -> tuple[IntArray, IntArray]:
     """The rows read (``rows_in``, their items ``ci_in``) without those
     the items no one judged are listed from (``unheard``,
-    :func:`unheard_rows`); the report says those items, on the command line's
-    output too."""
+    :func:`unheard_rows`)."""
     judged = ~np.isin(rows_in, list(unheard))
-    for note in _unheard_notes(sheet, unheard, score):
+    return rows_in[judged], ci_in[judged]
+
+
+def say_unheard(sheet: Sheet, report: ImportReport, rows: Rows,
+                unheard: dict[int, str]) -> None:
+    """The report says the items no one judged, on the command line's
+    output too: those listed from rows not read (``unheard``,
+    :func:`unheard_rows`) and those whose drafts are listed by their ids
+    alone (:attr:`Rows.drafted`, read from a row of the record's, no
+    grade in it), alike: ``1 item with draft responses alone ...: kept as
+    unknown, at its place``."""
+    items = {(rows.query[i], rows.source[i]) for i in unheard}
+    said = dict(unheard)
+    for i in sorted(rows.drafted):
+        if (rows.query[i], rows.source[i]) not in items:
+            items.add((rows.query[i], rows.source[i]))
+            said[i] = "draft"
+    for note in _unheard_notes(sheet, said, rows.score):
         report.notes.append(note)
         report.warnings.append(note)
-    return rows_in[judged], ci_in[judged]
 
 
 def unranked(sheet: Sheet, report: ImportReport, unheard: dict[int, str],
