@@ -172,6 +172,7 @@ def _account(sheet: Sheet, report: ImportReport, rows: Rows, imported: IntArray,
     report.columns = column_records(sheet.header, sheet.mapping, origin)
     report.rows_ungraded = int(ungraded[imported].sum())
     report.rows_imported -= report.rows_ungraded
+    report.blank_on_ungraded = report.rows_ungraded * len(sheet.mapping.grade_columns())
     table = row_tally(sheet.n_rows, sheet.start + 1, report.skipped_rows, rows.judged,
                       rows.alive, imported, ungraded, None)
     # The file's rows, lines or records, as a user counts them: a reshaped

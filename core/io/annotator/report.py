@@ -187,6 +187,9 @@ class ImportReport:
     #: the candidate there), each read as an unknown grade, not counted in
     #: ``judgments_read``.
     blank_grades: int = 0
+    #: Of ``blank_grades``, the cells on the rows with no grade at all
+    #: (every grade cell of each): the headline says the one within the other.
+    blank_on_ungraded: int = 0
     #: Each judgment not imported: (row, column, why).
     rejected_judgments: list[tuple[int, str, str]] = field(default_factory=list)
     #: Each label read -> its grade, and how the labels were read.
@@ -356,9 +359,7 @@ class ImportReport:
             f"{counted(self.judgments_read, 'judgment')} read in {self._rows_said()}: "
             f"{self.judgments_imported} imported{self._marks_said()}, "
             f"{len(self.rejected_judgments)} rejected; "
-            + (f"{counted(self.blank_grades, 'grade cell')} blank (no judgment: "
-               f"{'an unknown grade' if self.blank_grades == 1 else 'unknown grades'})"
-               + (f", {ungraded_rows(ungraded, unit)}" if ungraded else "")
+            + (f"{self._blank_said(unit, ungraded)}"
                + (f", {predicted_rows(predicted, self.predicted_columns)}"
                   if predicted else "")
                + "; "
@@ -368,6 +369,24 @@ class ImportReport:
             + " skipped; "
             f"{counted(self.candidates, 'candidate')}"
             + (f", annotators {', '.join(self.annotators)}" if self.annotators else ""))
+
+    def _blank_said(self, unit: str, ungraded: int) -> str:
+        """The grade cells left blank and, among them, the rows with no grade
+        at all, each row said once (it read "20 grade cells blank, 20 rows
+        with no grade at all" of the same 20 rows, as if 40): ``20 grade
+        cells blank (no judgment: unknown grades), all of them on the 20
+        rows with no grade at all (...)``, or ``5 grade cells blank (...),
+        3 of them on the 3 rows with no grade at all (...)``."""
+        n = self.blank_grades
+        cells = (f"{counted(n, 'grade cell')} blank (no judgment: "
+                 f"{'an unknown grade' if n == 1 else 'unknown grades'})")
+        if not ungraded:
+            return cells
+        # (a JSON export's records: the cells counted are its table's rows')
+        on = self.blank_on_ungraded if self.records is None else 0
+        share = ("on" if n == 1 else "all of them on the") if on == n \
+            else f"{on} of them on the" if on else "among them every cell of"
+        return f"{cells}, {share} {ungraded_rows(ungraded, unit)}"
 
     def _places_counted(self) -> tuple[str, int, int, int, int]:
         """The unit the headline counts rows in, and its counts of the blank
