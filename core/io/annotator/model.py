@@ -409,6 +409,9 @@ class Table:
     #: the records' shape (Label Studio's ``predictions``, Argilla's
     #: ``relevance.suggestion``: :func:`~core.io.annotator.records.model_groups`).
     models: tuple[str, ...] = ()
+    #: A header written over rows ``first``-``last`` (0-based), read as one
+    #: into the last (:mod:`~core.io.annotator.header_rows`); None: one row.
+    header_span: tuple[int, int] | None = None
 
     def model_group(self, header: str) -> str | None:
         """The group of a model's work (:attr:`models`) the column ``header``

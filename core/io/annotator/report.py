@@ -136,6 +136,9 @@ class ImportReport:
     encoding: str | None = None
     delimiter: str | None = None
     header_row: int = 1
+    #: The header's first row where it is written over several rows, read
+    #: as one, its names joined (0: the header is ``header_row`` alone).
+    header_from: int = 0
     rows_read: int = 0
     #: Rows read with a judgment imported (the first of a candidate's rows,
     #: in a long layout of one grade per candidate; the file's rows, of one
@@ -255,7 +258,7 @@ class ImportReport:
     def above_text(self) -> str:
         """The rows above the header and what each held, in one line ("" when
         the header is on row 1 or there is none)."""
-        return above_text(self.above, self.header_row)
+        return above_text(self.above, self.header_from or self.header_row, self.header_row)
 
     def hidden_text(self) -> str:
         """The hidden rows and columns, read all the same, in a sentence
@@ -354,6 +357,8 @@ class ImportReport:
             + ("one row per respondent (read as one row per respondent and item), "
                if self.per_respondent else f"{self.layout} layout, ")
             + ("each record's fields as columns; " if self.records is not None
+               else f"header on rows {self.header_from}-{self.header_row} (read as one); "
+               if 0 < self.header_from < self.header_row
                else f"header on row {self.header_row}; " if self.header_row > 0
                else "no header (row 1 is data, columns go by their letters); ") +
             f"{counted(self.judgments_read, 'judgment')} read in {self._rows_said()}: "
