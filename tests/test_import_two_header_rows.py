@@ -69,6 +69,11 @@ def test_two_columns_joined_to_one_name_are_refused_naming_the_rows(tmp_path: Pa
     assert "rows 2-3 read as one header name two columns 'Product page' (B and C)" in lines[0]
     assert "--header-row 3" in lines[0]
     assert not (tmp_path / "o.csv").exists()
+    # as the line says: row 3 alone the header, row 2 above it
+    out = io.StringIO()
+    assert main(["import", str(sheet), "-o", str(tmp_path / "o.csv"), "--header-row", "3"],
+                out) == 0
+    assert "header on row 3; 6 judgments read in 6 rows" in out.getvalue(), out.getvalue()
 
 
 @settings(PROFILE, max_examples=TWO_ROW_SHEETS)

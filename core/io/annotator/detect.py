@@ -490,6 +490,8 @@ def detect_mapping(table: Table, header_row: int | None = None,
     people and items are counted with them, as the import counts them.
     """
     untold = False
+    if header_row is None and table.header_clash is not None:  # (no header to guess)
+        raise table.header_clash
     if header_row is None and table.header_span is not None:  # rows read as one header
         header_row = table.header_span[1]
     if header_row is None:

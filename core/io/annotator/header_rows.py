@@ -13,7 +13,8 @@ more than :data:`_NAME_WORDS` words: "How well the page answers the
 search") names nothing: its columns keep the names above it.
 
 Two columns whose joined names are the same cannot be told apart: the
-import refuses in one line naming the rows.
+rows are left as they are and the guess refuses in one line naming the
+rows (:attr:`Table.header_clash`); a header row the user gives is read.
 """
 
 from __future__ import annotations
@@ -51,8 +52,9 @@ def join_header_rows(table: Table, header_row: int, stacked: list[int]) -> int:
     """Read the header on ``header_row`` (0-based) and the header rows
     ``stacked`` below it as one: the names joined into the last, which is
     returned (the header's row from then on; :attr:`Table.header_span`
-    keeps the first). Raises :class:`InputError` when two columns' joined
-    names are the same."""
+    keeps the first). Where two columns' joined names are the same, nothing
+    is joined and ``header_row`` is returned, the refusal kept for the
+    guess (:attr:`Table.header_clash`)."""
     rows = [header_row, *stacked]
     named = [r for r in rows if r == header_row or not _describes(table.rows[r])]
     width = max(len(table.rows[r]) for r in rows)
@@ -62,12 +64,13 @@ def join_header_rows(table: Table, header_row: int, stacked: list[int]) -> int:
     seen: dict[str, int] = {}
     for c, name in enumerate(names):
         if name and name.casefold() in seen and len(named) > 1:
-            raise InputError(
+            table.header_clash = InputError(
                 f"rows {first}-{last} read as one header name two columns {name!r} "
                 f"({column_letters(seen[name.casefold()] + 1)} and {column_letters(c + 1)}), "
                 "which cannot be told apart", file=table.file, sheet=table.sheet, line=first,
                 hint=f"name the columns apart in the file, or pass --header-row {last} to read "
                 "the last of the rows alone as the header")
+            return header_row
         seen.setdefault(name.casefold(), c)
     joined = [n for c, n in enumerate(names) if len(named) > 1 and n and any(
         c < len(table.rows[r]) and cell_text(table.rows[r][c]).strip() not in ("", n)
