@@ -135,11 +135,12 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
            split: bool = False, gaps: bool = False, extra: bool = False,
            legend: str | None = None, unread: bool = False,
            checkbox: bool = False, key: bool = False, blanks: bool = False,
-           unnamed: bool = False, off_range: bool = False, places: bool = False) -> Drawn:
+           unnamed: bool = False, off_range: bool = False, places: bool = False,
+           two_headers: bool = False) -> Drawn:
     """A drawn annotators' sheet (see the module's note), as its keywords
     ask (:class:`Asked` says what each does)."""
     ask = Asked(among, headers, topics, flat, latin, split, gaps, extra, legend, unread,
-                checkbox, key, blanks, unnamed, off_range, places)
+                checkbox, key, blanks, unnamed, off_range, places, two_headers)
     p = _draw_plan(draw, ask)
     _draw_truth(draw, p, ask)
     ranking = draw(st.sampled_from(["score", "rank"] if split or gaps
@@ -177,11 +178,16 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
                               "rank") or (
                     c.kind == "grade" and p.layout == "long"):
                 c.header = f"col{i + 1}"
+    if ask.two_headers:  # names over two rows: "Query" over "text", "Relevance" over "grade"
+        _two_row_names(p.rnd, cols)
     _unique_headers(cols)
     if ranked is not None and ranked.header != sheet.ranking:  # a rank drawn under its name
         sheet.ranking = ranked.header
         sheet.flags = ["--map", f"{ranking}={ranked.header}"] if declare else []
     _table(p, sheet, cols)
+    if ask.two_headers:  # each name split at its first space, the rest on the row below
+        parts = [str(h).partition(" ") for h in sheet.rows[0]]
+        sheet.header_rows = [[a for a, _, _ in parts], [b for _, _, b in parts]]
     _legends(p, ask, sheet)
     return sheet
 
@@ -233,7 +239,11 @@ class Asked:
     ``Relevance (0-3)`` with one cell 4 (:attr:`Drawn.off_range`: the
     import must refuse it, the truth kept as drawn); with ``places`` a
     transposed sheet whose cells hold texts reading like places
-    (:func:`_places`: :attr:`Drawn.planted`, :attr:`Drawn.again`)."""
+    (:func:`_places`: :attr:`Drawn.planted`, :attr:`Drawn.again`); with
+    ``two_headers`` a long sheet whose header is written over two rows,
+    each name split at its first space (``Query`` over ``text``,
+    ``Relevance`` over ``grade``, ``Doc`` over ``ID``: :attr:`Drawn.header_rows`),
+    the names joined the truth (``rows[0]``)."""
 
     among: tuple[str, ...]
     headers: str | None
@@ -251,6 +261,7 @@ class Asked:
     unnamed: bool
     off_range: bool
     places: bool
+    two_headers: bool
 
 
 @dataclass
@@ -295,7 +306,7 @@ def _draw_plan(draw: Any, ask: Asked) -> _Plan:
     first = draw(st.sampled_from([1, 1, 51, 301])) if ask.topics else None
     layout = "transposed" if ask.places else "wide" if ask.checkbox \
         else "long" if ask.split or ask.gaps or ask.extra \
-        or ask.unread or ask.unnamed or ask.off_range \
+        or ask.unread or ask.unnamed or ask.off_range or ask.two_headers \
         else draw(
         st.sampled_from(SHAPES[:3] if ask.legend or ask.key or ask.blanks else SHAPES))
     n_q, per_q = draw(st.integers(2, 4)), draw(st.integers(3, 5))
@@ -318,6 +329,7 @@ def _draw_plan(draw: Any, ask: Asked) -> _Plan:
     grades, write = drawn_scales[scale]
     shape = draw(st.sampled_from(sorted(SOURCE_SHAPES)))
     headers = "realistic" if ask.unread or ask.checkbox or ask.unnamed or ask.off_range \
+        or ask.two_headers \
         else ask.headers or draw(st.sampled_from(["realistic", "realistic", "neutral"]))
     return _Plan(rnd, first, layout, n_q, per_q, people, scale, grades, write, shape, headers,
                  words)
@@ -525,6 +537,19 @@ def _gaps(sheet: Drawn, rnd: Random, ranked: Column, per_row: list[tuple[int, in
         sheet.gaps.append((str(said(q)), str(ids[(q, d)]), first + 2, second + 2, value))
 
 
+#: A long sheet's names of its query and its grades written over two rows
+#: (``sheets(two_headers=True)``), as a new user's colleague wrote them.
+TWO_ROW_NAMES = {"query": ["Query text"], "grade": ["Relevance grade", "Relevance label"]}
+
+
+def _two_row_names(rnd: Random, cols: list[Column]) -> None:
+    """The query's and the grades' names of two words (the header's second
+    row holds a part of each at least, one over the grades)."""
+    for c in cols:
+        if c.kind in TWO_ROW_NAMES:
+            c.header = rnd.choice(TWO_ROW_NAMES[c.kind])
+
+
 def _unique_headers(cols: list[Column]) -> None:
     seen: dict[str, int] = {}
     for c in cols:
@@ -607,18 +632,19 @@ def write_sheet(sheet: Drawn | Run, path: Path) -> Path:
     (JSON Lines: one record per row, keyed by the header, a dotted header
     as nested keys: ``{"retrieval": {"score": 1.5}}``)."""
     above = getattr(sheet, "above", [])
+    header = getattr(sheet, "header_rows", None) or sheet.rows[:1]
     if getattr(sheet, "text", None) is not None:
         path.write_text(sheet.text, encoding="utf-8")  # type: ignore[union-attr]
     elif path.suffix in (".csv", ".tsv"):
         with open(path, "w", newline="", encoding="utf-8") as fh:
             csv.writer(fh, delimiter="\t" if path.suffix == ".tsv" else ",").writerows(
-                [*above, *sheet.rows])
+                [*above, *header, *sheet.rows[1:]])
     elif path.suffix == ".xlsx":
         from openpyxl import Workbook
 
         wb = Workbook()
         ws = wb.active
-        for row in [*above, *sheet.rows]:
+        for row in [*above, *header, *sheet.rows[1:]]:
             ws.append(row)
         if getattr(sheet, "legend_sheet", None) is not None:
             legend = wb.create_sheet("Legend")

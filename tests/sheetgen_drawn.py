@@ -88,6 +88,9 @@ class Drawn:
     #: above the header, or a sheet of its own after the judgments' (a
     #: workbook), and the grade it lacks when drawn wrong (else None).
     above: list[list[Any]] = field(default_factory=list)
+    #: The header as the file writes it over two rows (``sheets(two_headers=True)``),
+    #: in place of ``rows[0]``, which holds the names joined; [] on one row.
+    header_rows: list[list[Any]] = field(default_factory=list)
     #: What each row of ``above`` holds, as the import's report names it
     #: (``title``, ``people``, ``legend``, ``blank``).
     above_kinds: list[str] = field(default_factory=list)

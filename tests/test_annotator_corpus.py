@@ -535,8 +535,10 @@ def test_prodigy_tasks_ignored_or_declined_are_skipped_and_counted(
 
 def test_a_long_sheet_s_second_header_row_is_no_judgment(tmp_path: Path):
     """A row of column descriptions under the header (texts no answer repeats,
-    over a column of grades) is one more header row: left out, said in the
-    notes, never a rejected judgment; the rows keep the file's numbers."""
+    over a column of grades) is one more header row: the header's, said in
+    the notes, never a rejected judgment nor a blank row (it was counted as
+    one); the columns keep the names above it; the rows keep the file's
+    numbers."""
     sheet = tmp_path / "described.csv"
     lines = ["query,doc_id,annotator,relevance",
              "The search as typed,Id of the page in the index,Who judged,"
@@ -547,10 +549,12 @@ def test_a_long_sheet_s_second_header_row_is_no_judgment(tmp_path: Path):
     report = import_annotations(sheet).report
     assert (report.judgments_read, report.judgments_imported) == (12, 12)
     assert report.rejected_judgments == []
-    assert report.blank_rows == 1
-    assert ("row 2 below the header on row 1 read as more header rows (texts no answer "
-            "repeats, where the rows below hold grades and numbers), not as judgments"
-            ) in report.notes
+    assert report.blank_rows == 0
+    assert ("rows 1-2 read as one header; row 2 describing the columns, read as no names; "
+            "no judgment read from them") in report.notes
+    assert report.headline().startswith(f"{sheet}: long layout, header on rows 1-2 (read as "
+                                        "one); 12 judgments read in 12 rows")
+    assert [c.header for c in report.columns] == ["query", "doc_id", "annotator", "relevance"]
     assert report.notes.count("rubric: 0,1,2,3") == 1
 
 

@@ -643,3 +643,46 @@ def test_a_workbook_not_ours_goes_to_the_wizard(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr(core.io.workbook, "read_workbook", broken)
     with pytest.raises(InputError, match="damaged"):
         load_unless_foreign(path, None)
+
+
+def test_the_preview_cuts_a_long_url_in_its_middle(qtbot: Any, tmp_path: Path):
+    """The sheet page's first rows keep a URL's end, where product pages
+    differ (every row read 'https://shop.example.com/p/...' in a new user's
+    trial, cut at its right): the cell draws the URL's start and end, cut in
+    its middle as the grid's source ids are (app.delegates.end_elided)."""
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    from app.delegates import IdDelegate
+
+    urls = [f"https://shop.example.com/products/footwear/running/sku-{n}" for n in
+            (933820, 823985, 982388)]
+    sheet = tmp_path / "urls.csv"
+    sheet.write_text("query,url,grade\n" + "".join(f"red shoes,{u},{g}\n"
+                                                   for g, u in enumerate(urls)),
+                     encoding="utf-8")
+    window, _ops = _window(qtbot)
+    wizard = ImportWizard(sheet, Conventions(), window)
+    qtbot.addWidget(wizard)
+    wizard.show()
+    _idle(qtbot, wizard)
+    table = wizard.sheet_page.table
+    column = next(c for c in range(table.model().columnCount())
+                  if "url" in str(table.model().headerData(c, Qt.Orientation.Horizontal)))
+    delegate = table.itemDelegateForColumn(column) or table.itemDelegate()
+    assert isinstance(delegate, IdDelegate)
+    table.setColumnWidth(column, 160)  # narrower than a URL, as a long header leaves it
+    shown = []
+    for row, url in enumerate(urls):
+        option = QStyleOptionViewItem()
+        option.initFrom(table)
+        option.rect = table.visualRect(table.model().index(row, column))
+        delegate.initStyleOption(option, table.model().index(row, column))
+        text = delegate.shown(option)
+        assert text != url, text
+        head, tail = text.split("…")  # (one ellipsis, in the middle)
+        assert url.startswith(head), text
+        assert head.startswith("http"), text
+        assert url.endswith(tail), text
+        assert tail.endswith(url[-6:]), text
+        shown.append(text)
+    assert len(set(shown)) == len(urls)  # each row tells its product apart

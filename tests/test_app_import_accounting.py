@@ -92,7 +92,7 @@ def test_rows_with_a_blank_grade_are_counted_apart(qtbot: Any, tmp_path: Path) -
     assert (counts["rows_imported"], counts["rows_ungraded"], counts["blank_grades"],
             counts["judgments_imported"]) == ("17", "1", "1", "17")
     # What became of the row and what to do, as the command line's first line says it.
-    assert ("1 grade cell blank (no judgment: an unknown grade), 1 row with no grade at all "
+    assert ("1 grade cell blank (no judgment: an unknown grade), on 1 row with no grade at all "
             "(its candidate kept with an unknown grade: grade it in the editor); "
             ) in view.summary.text()
 

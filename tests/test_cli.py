@@ -457,7 +457,45 @@ def test_one_unjudged_candidate_is_noted_in_the_singular(tmp_path, capsys):
     assert (code, capsys.readouterr().err) == (0, (
         f"ndcg-worksheet: note: {run_file}: 1 of 1 retrieved candidate is not in the qrels "
         "(unjudged), so NDCG is unresolved for 1 of 1 query; --unjudged zero counts it as "
-        "not relevant (as trec_eval does), --unjudged condensed drops it before ranking\n"))
+        "not relevant (as trec_eval does), --unjudged condensed drops it before ranking\n"
+        f"ndcg-worksheet: note: {run_file}: none of the run's 1 retrieved candidates is "
+        "judged: the run's ids look like 'd1', the qrels' like 'd2'; if the two name the "
+        "same items in two ways, import the judgments naming the column that holds the run's "
+        "ids (ndcg-worksheet import SHEET --map source_id=COLUMN), else check that the run "
+        "and the qrels are of the same collection\n"))
+
+
+def test_a_run_whose_ids_the_qrels_never_use_shows_one_of_each(tmp_path, capsys):
+    """A run of SKUs against qrels of the products' pages said only "60 of
+    60 retrieved candidates are not in the qrels" (a new user's trial): with
+    none, or at most one in twenty, of its candidates judged, a second note
+    shows an id of each side and what to do, under any --unjudged rule; a run
+    with more judged says no more than before."""
+    run_file, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    skus = [f"SKU-{n}" for n in range(100, 140)]
+    run_file.write_text("".join(f"q{q} Q0 {s} {r} {40 - r} bm25\n" for q in (1, 2)
+                                for r, s in enumerate(skus, start=1)))
+    pages = [f"https://shop.example.com/p/{s.lower()}" for s in skus]
+    for judged in (0, 2, 5):  # of 80 retrieved: none, 1 in 40 (noted), 1 in 16 (not)
+        qrels.write_text("".join(f"q{q} 0 {p} {n % 4}\n" for q in (1, 2)
+                                 for n, p in enumerate(pages))
+                         + "".join(f"q1 0 {s} 1\n" for s in skus[:judged]))
+        for flags in ([], ["--unjudged", "zero"]):
+            code, _ = run(["evaluate", str(run_file), "--qrels", str(qrels), *flags])
+            notes = [line for line in capsys.readouterr().err.splitlines()
+                     if "look like" in line]
+            assert code == 0
+            if judged == 5:
+                assert notes == []
+                continue
+            share = "none of the run's 80 retrieved candidates is" if not judged else \
+                "only 2 of the run's 80 retrieved candidates are"
+            assert notes == [
+                f"ndcg-worksheet: note: {run_file}: {share} judged: the run's ids look like "
+                f"'{skus[judged]}', the qrels' like '{pages[0]}'; if the two name the same "
+                "items in two ways, import the judgments naming the column that holds the "
+                "run's ids (ndcg-worksheet import SHEET --map source_id=COLUMN), else check "
+                "that the run and the qrels are of the same collection"]
 
 
 def test_every_argument_of_every_command_says_what_it_takes():

@@ -192,9 +192,9 @@ def test_blank_grade_cells_are_said_in_the_headline(tmp_path: Path) -> None:
                  str(report)], out) == 0
     assert out.getvalue().splitlines()[0] == (
         f"{sheet}: long layout, header on row 1; 6 judgments read in 8 rows: 6 imported, "
-        "0 rejected; 2 grade cells blank (no judgment: unknown grades), 2 rows with no grade "
-        "at all (their candidates kept with unknown grades: grade them in the editor); 0 "
-        "blank rows skipped; 8 candidates")
+        "0 rejected; 2 grade cells blank (no judgment: unknown grades), all of them on the 2 "
+        "rows with no grade at all (their candidates kept with unknown grades: grade them in "
+        "the editor); 0 blank rows skipped; 8 candidates")
     got = json.loads(report.read_text(encoding="utf-8"))
     assert got["rows"] == {"read": 8, "imported": 6, "ungraded": 2, "skipped": {},
                            "rejected": 0, "blank": 0}
@@ -207,9 +207,13 @@ def test_a_row_of_annotators_all_blank_is_counted_ungraded(tmp_path: Path) -> No
     sheet = tmp_path / "wide.csv"
     sheet.write_text("query,doc_id,grade_ana,grade_ben\nq1,d1,2,1\nq1,d2,,1\nq1,d3,,\n",
                      encoding="utf-8")
-    report = tmp_path / "r.json"
+    report, out = tmp_path / "r.json", io.StringIO()
     assert main(["import", str(sheet), "-o", str(tmp_path / "o.csv"), "--report",
-                 str(report)], io.StringIO()) == 0
+                 str(report)], out) == 0
+    # The row with no grade at all said once, within the blank cells (it
+    # read "3 grade cells blank ..., 1 row with no grade at all", as if 4).
+    assert ("3 grade cells blank (no judgment: unknown grades), 2 of them on the 1 row with "
+            "no grade at all (its candidate kept") in out.getvalue().splitlines()[0]
     got = json.loads(report.read_text(encoding="utf-8"))
     assert (got["rows"]["imported"], got["rows"]["ungraded"], got["blank_grades"]) == (2, 1, 3)
 
@@ -228,8 +232,8 @@ def test_a_respondent_who_left_every_item_blank_is_a_row_ungraded(tmp_path: Path
     assert main(["import", str(sheet), "-o", str(tmp_path / "o.csv"), "--report",
                  str(report)], out) == 0
     assert ("15 judgments read in 4 rows: 15 imported, 0 rejected; 5 grade cells blank (no "
-            "judgment: unknown grades), 1 row with no grade at all (its candidate kept with an "
-            "unknown grade: grade it in the editor); "
+            "judgment: unknown grades), all of them on the 1 row with no grade at all (its "
+            "candidate kept with an unknown grade: grade it in the editor); "
             ) in out.getvalue().splitlines()[0]
     got = json.loads(report.read_text(encoding="utf-8"))
     assert (got["rows_read"], got["rows"]["imported"], got["rows"]["ungraded"]) == (4, 3, 1)

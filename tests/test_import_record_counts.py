@@ -42,7 +42,7 @@ def _said(report: ImportReport, unit: str, ungraded: int, predicted: int, skippe
         f" and {counted(skipped, unit)} without a judgment" if skipped else "") \
         + " skipped; " in headline, headline
     if ungraded:
-        assert f", {ungraded_rows(ungraded, unit)}" in headline, headline
+        assert f"every cell of {ungraded_rows(ungraded, unit)}" in headline, headline
     else:
         assert " with no grade at all" not in headline, headline
     if predicted:

@@ -17,7 +17,13 @@ from typing import TextIO
 from app.cli.ending import nothing_left
 from app.cli.evaluate import evaluate_named
 from app.cli.export import check_output
-from app.cli.notices import say_judgments_notes, say_not_carried, say_reopened, say_unjudged
+from app.cli.notices import (
+    say_ids_apart,
+    say_judgments_notes,
+    say_not_carried,
+    say_reopened,
+    say_unjudged,
+)
 from app.cli.options import conventions_from_args
 from core.analysis.compare import compare, compare_side
 from core.analysis.compare.changes import Side
@@ -178,6 +184,7 @@ def _compare_two(args: argparse.Namespace, out: TextIO) -> int:
         print_comparison(result, out, name_a=args.run_a, name_b=args.run_b)
     for ev, name in ((result.ev_a, args.run_a), (result.ev_b, args.run_b)):
         say_unjudged(ev, name, args)
+        say_ids_apart(ev, name, args)
     if export is not None:
         from core.io.workbook import export_comparison_workbook
         from core.io.workbook.additions import additions_to_keep
@@ -214,6 +221,7 @@ def _compare_many(args: argparse.Namespace, runs: list[str], out: TextIO) -> int
 
     def values(ev: Evaluation, i: int) -> RunValues:
         say_unjudged(ev, runs[i], args)
+        say_ids_apart(ev, runs[i], args)
         if export is not None:
             kept[i] = ev
         return RunValues.of(ev, runs[i])

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
 
 from app.cli.ending import nothing_left
-from app.cli.notices import say_empty_run, say_reopened, say_unjudged
+from app.cli.notices import say_empty_run, say_ids_apart, say_reopened, say_unjudged
 from app.cli.options import conventions_from_args
 from core.errors import InputError
 from core.model.conventions import Conventions
@@ -103,6 +103,7 @@ def cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
     ev = evaluate_input(doc, conv, args)
     _printer(args.format)(ev, out)
     say_unjudged(ev, args.input, args)
+    say_ids_apart(ev, args.input, args)
     say_empty_run(args.input, args)
     nothing_left()  # the process may end without the interpreter's teardown (~30 ms)
     return 0

@@ -18,8 +18,8 @@ if TYPE_CHECKING:
     from core.engine.evaluation import Evaluation
     from core.model.document import Document
 
-__all__ = ["add_strict", "say_empty_run", "say_judgments_notes", "say_not_carried", "say_reopened",
-           "say_unjudged", "say_warning"]
+__all__ = ["add_strict", "say_empty_run", "say_ids_apart", "say_judgments_notes",
+           "say_not_carried", "say_reopened", "say_unjudged", "say_warning"]
 
 PROG = "ndcg-worksheet"
 
@@ -123,6 +123,20 @@ def say_unjudged(ev: Evaluation, name: str, args: argparse.Namespace,
               f"unresolved for {found.unresolved:,} of {counted(found.queries, grouped=True)}; "
               f"--unjudged zero counts {them} as not relevant (as trec_eval does), "
               f"--unjudged condensed drops {them} before ranking\n")
+
+
+def say_ids_apart(ev: Evaluation, name: str, args: argparse.Namespace,
+                  err: TextIO | None = None) -> None:
+    """One note on stderr when the run ``name``, joined with ``--qrels``,
+    has none or few of its candidates judged: an id of each side and what
+    to do (:func:`core.analysis.aggregate.ids_apart`)."""
+    if getattr(args, "qrels", None) is None:
+        return
+    from core.analysis.aggregate import ids_apart
+
+    said = ids_apart(ev)
+    if said is not None:
+        (err or sys.stderr).write(f"{PROG}: note: {visible(name)}: {said}\n")
 
 
 def say_empty_run(name: str, args: argparse.Namespace, err: TextIO | None = None) -> None:

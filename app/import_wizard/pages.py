@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.accessibility import label_control, tab_passes
+from app.delegates import IdDelegate
 from app.import_wizard.hints import HEADER_ROW, NO_HEADER
 from app.import_wizard.mapping_page import LONG, MAPPED_FIELDS, WIDE, MappingPage
 from app.import_wizard.report import ImportReportView
@@ -37,6 +38,8 @@ __all__ = ["LONG", "MAPPED_FIELDS", "WIDE", "MappingPage", "ReportPage", "SheetP
 #: The widest a preview column grows for its cells (a long cell elided, whole
 #: on hover); its header is shown whole whatever it needs.
 _CELL_MOST = 240
+#: The preview's cells are the sheet's texts: no number is rounded.
+_DECIMALS = 6
 
 
 class SheetPage(QWizardPage):
@@ -69,6 +72,12 @@ class SheetPage(QWizardPage):
         self.table.setObjectName("previewTable")
         label_control(self.table, self.tr("The sheet's first rows"))
         self.table.setModel(self.model)
+        # A long cell cut in its middle, its end kept (whole on hover), as
+        # the grid's source ids are: product pages differ at their ends, and
+        # cut at the right every row read "https://shop.example.com/p/...".
+        self.table.setWordWrap(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.table.setItemDelegate(IdDelegate(lambda: _DECIMALS, self.table, ends=True))
         tab_passes(self.table)
         fit_rows_to_font(self.table)  # one-line cells: Qt's default row is two lines tall
         layout.addWidget(self.table, 1)

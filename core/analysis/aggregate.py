@@ -21,9 +21,9 @@ from core.model.document import GradeState, has_weight
 from core.model.grades import reasons_said
 from core.model.numbers import agreed, counted
 
-__all__ = ["UNJUDGED", "CutoffSummary", "Unjudged", "excluded_phrase", "summarize",
-           "summarize_values", "unjudged_candidates", "unjudged_phrase", "unjudged_what",
-           "with_unjudged"]
+__all__ = ["FEW_JUDGED", "UNJUDGED", "CutoffSummary", "Unjudged", "excluded_phrase",
+           "ids_apart", "summarize", "summarize_values", "unjudged_candidates",
+           "unjudged_phrase", "unjudged_what", "with_unjudged"]
 
 #: Why a mean leaves out a query the run ranked and the qrels never judged
 #: (trec_eval and ranx leave such a query out too, under every option).
@@ -148,6 +148,43 @@ def summarize_values(ndcg: FloatArray, status_code: npt.NDArray[np.int8],
         mean = float(np.dot(w[use], nd[use]) / total) if total > 0 else None
         out.append(CutoffSummary(k, mean, int(use.sum()), excluded, weighting, total))
     return out
+
+
+#: The share of a run's retrieved candidates the qrels judge at or under
+#: which :func:`ids_apart` shows an id of each side: so few judged are
+#: likelier ids written two ways (``SKU-123`` and its page's URL) or files
+#: of two collections than a run of unjudged finds.
+FEW_JUDGED = 0.05
+
+
+def ids_apart(ev: Evaluation) -> str | None:
+    """When none, or at most :data:`FEW_JUDGED`, of the run's retrieved
+    candidates are judged, one id of each side and what to do, in one
+    sentence (a new user's run of ``SKU-123`` against qrels of product
+    pages' URLs said only "60 of 60 unjudged"); None otherwise, or when the
+    qrels judge no candidate the run left out (nothing to show of theirs).
+
+    Told of the grades and scores as the document holds them, under any
+    unknown-grade rule (``--unjudged zero`` reads such a run as all 0s).
+    """
+    doc = ev.doc
+    retrieved = ev.retrieved_mask
+    unknown = doc.state == int(GradeState.UNKNOWN)
+    n = int(np.count_nonzero(retrieved))
+    unjudged = np.flatnonzero(retrieved & unknown)
+    judged = n - len(unjudged)
+    theirs = np.flatnonzero(~retrieved & ~unknown)
+    if not n or judged > FEW_JUDGED * n or not len(unjudged) or not len(theirs):
+        return None
+    run_id, qrels_id = (str(doc.source_id[int(a[0])]) for a in (unjudged, theirs))
+    share = (f"none of the run's {n:,} retrieved candidates is" if not judged else
+             f"only {judged:,} of the run's {n:,} retrieved candidates "
+             f"{agreed(judged, 'is')}")
+    return (f"{share} judged: the run's ids look like {run_id!r}, the qrels' like "
+            f"{qrels_id!r}; if the two name the same items in two ways, import the "
+            "judgments naming the column that holds the run's ids (ndcg-worksheet import "
+            "SHEET --map source_id=COLUMN), else check that the run and the qrels are of "
+            "the same collection")
 
 
 def unjudged_phrase(queries: tuple[str, ...], named: int = 5) -> str:

@@ -276,6 +276,13 @@ class Evaluation:
         """Candidates with a predicted score."""
         return self._count(self._retrieved)
 
+    @property
+    def retrieved_mask(self) -> BoolArray:
+        """The rows with a predicted score, under every unknown-grade rule
+        (``ranked_mask`` drops the unknown ones under condensed), read where
+        the document's scores may have been released."""
+        return self._retrieved
+
     @PerQuery
     def _state_counts(self) -> IntArray:
         """Candidates per query (rows) in each grade state (columns, by

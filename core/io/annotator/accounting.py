@@ -236,8 +236,9 @@ def _rows(first: int, last: int) -> str:
     return f"row {first}" if first == last else f"rows {first}-{last}"
 
 
-def above_text(above: Sequence[AboveRow], header_row: int) -> str:
-    """The rows above the header (1-based ``header_row``) in one line, a
+def above_text(above: Sequence[AboveRow], header_row: int, last: int = 0) -> str:
+    """The rows above the header (1-based ``header_row``; to ``last`` where
+    it is written over several rows, read as one) in one line, a
     run of legend or blank rows said once: ``rows 1-4, above the header on
     row 5, not imported: row 1 a title ('Relevance judgments'), row 2 text
     ('Prepared by: Dana Lee'), row 3 the legend ('Scale: 0 = not…'), row 4
@@ -253,5 +254,6 @@ def above_text(above: Sequence[AboveRow], header_row: int) -> str:
     parts = [f"{_rows(run[0].row, run[-1].row)} {ABOVE_SAID[run[0].kind]}"
              + (f" ({_quoted(run[0].text)})" if run[0].kind != "blank" else "")
              for run in runs]
-    return (f"{_rows(1, len(above))}, above the header on row {header_row}, not imported: "
+    return (f"{_rows(1, len(above))}, above the header on "
+            f"{_rows(header_row, max(last, header_row))}, not imported: "
             + ", ".join(parts))

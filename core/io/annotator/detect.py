@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from core.io.annotator.grade_column import few_labels, fractional, grade_of_labels, read_roles
+from core.io.annotator.header_rows import join_header_rows
 from core.io.annotator.legend import left_out as legend_left_out
 from core.io.annotator.legend import (
     legend_columns,
@@ -489,6 +490,10 @@ def detect_mapping(table: Table, header_row: int | None = None,
     people and items are counted with them, as the import counts them.
     """
     untold = False
+    if header_row is None and table.header_clash is not None:  # (no header to guess)
+        raise table.header_clash
+    if header_row is None and table.header_span is not None:  # rows read as one header
+        header_row = table.header_span[1]
     if header_row is None:
         header_row, untold = header_row_of(table.rows)
     header = table.header(ColumnMapping(header_row=header_row))
@@ -576,11 +581,6 @@ def read_guessed(path: str | Path, sheet: str | None = None) -> Table:
     # (a JSON export's keys are its one header: each row below is a record,
     # its first graded by a word ('unsure') above numbers too)
     stacked = [] if table.records is not None else stacked_header_rows(table.rows, header_row)
-    if stacked:  # more header rows under the header: no judgments, left empty in place
-        for at in stacked:
-            table.rows[at] = []
-        table.notes.append(
-            f"row{'s' if len(stacked) > 1 else ''} {', '.join(str(r + 1) for r in stacked)} "
-            f"below the header on row {header_row + 1} read as more header rows (texts no "
-            "answer repeats, where the rows below hold grades and numbers), not as judgments")
+    if stacked:  # more header rows under the header: one header with it, its names joined
+        header_row = join_header_rows(table, header_row, stacked)
     return one_answer_per_column(expand_json_cells(table, header_row), header_row)

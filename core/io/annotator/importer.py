@@ -113,7 +113,8 @@ def _import_table(table: Table, mapping: ColumnMapping | None, conventions: Conv
     report = ImportReport(file=table.file, sheet=table.sheet, layout=mapping.layout,
                           encoding=table.encoding, delimiter=table.delimiter,
                           header_row=mapping.header_row + 1, mapping=mapping,
-                          per_respondent=table.origin is not None)
+                          per_respondent=table.origin is not None,
+                          header_from=_header_from(table, mapping.header_row))
     sheet = Sheet(table, mapping)  # raises when the mapping lacks a needed column
     _refuse_lists(sheet)
     if conventions.rubric is None:  # (the user's scale wins over a header's range)
@@ -148,7 +149,7 @@ def _import_table(table: Table, mapping: ColumnMapping | None, conventions: Conv
     report.notes.extend(table.notes)
     report.hidden = table.hidden
     if table.origin is None:  # (a reshaped table's rows are not the file's)
-        report.above = rows_above(table.rows, mapping.header_row)
+        report.above = rows_above(table.rows, (report.header_from or report.header_row) - 1)
     if strict:
         _raise_first_problem(sheet, report)
     doc = build_document(sheet, report, conventions, grades, kept_ev, again, rows, cands,
@@ -162,6 +163,14 @@ def _import_table(table: Table, mapping: ColumnMapping | None, conventions: Conv
     return ImportResult(doc, report)
 
 
+def _header_from(table: Table, header_row: int) -> int:
+    """The first row (1-based) of the header on ``header_row`` (0-based)
+    where it is written over several, read as one (:attr:`Table.header_span`);
+    0 where it is that row alone."""
+    span = table.header_span
+    return span[0] + 1 if span is not None and span[1] == header_row else 0
+
+
 def _account(sheet: Sheet, report: ImportReport, rows: Rows, imported: IntArray,
              ungraded: BoolArray) -> None:
     """Every column and every row accounted for; a tally that does not add
@@ -172,6 +181,7 @@ def _account(sheet: Sheet, report: ImportReport, rows: Rows, imported: IntArray,
     report.columns = column_records(sheet.header, sheet.mapping, origin)
     report.rows_ungraded = int(ungraded[imported].sum())
     report.rows_imported -= report.rows_ungraded
+    report.blank_on_ungraded = report.rows_ungraded * len(sheet.mapping.grade_columns())
     table = row_tally(sheet.n_rows, sheet.start + 1, report.skipped_rows, rows.judged,
                       rows.alive, imported, ungraded, None)
     # The file's rows, lines or records, as a user counts them: a reshaped

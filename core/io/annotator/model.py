@@ -415,6 +415,12 @@ class Table:
     #: the records' shape (Label Studio's ``predictions``, Argilla's
     #: ``relevance.suggestion``: :func:`~core.io.annotator.records.model_groups`).
     models: tuple[str, ...] = ()
+    #: A header written over rows ``first``-``last`` (0-based), read as one
+    #: into the last (:mod:`~core.io.annotator.header_rows`); None: one row.
+    header_span: tuple[int, int] | None = None
+    #: Why the rows below the header cannot be read as one header with it
+    #: (two columns joined to one name): the guess refuses with it.
+    header_clash: Exception | None = None
 
     def model_group(self, header: str) -> str | None:
         """The group of a model's work (:attr:`models`) the column ``header``

@@ -136,6 +136,9 @@ class ImportReport:
     encoding: str | None = None
     delimiter: str | None = None
     header_row: int = 1
+    #: The header's first row where it is written over several rows, read
+    #: as one, its names joined (0: the header is ``header_row`` alone).
+    header_from: int = 0
     rows_read: int = 0
     #: Rows read with a judgment imported (the first of a candidate's rows,
     #: in a long layout of one grade per candidate; the file's rows, of one
@@ -187,6 +190,9 @@ class ImportReport:
     #: the candidate there), each read as an unknown grade, not counted in
     #: ``judgments_read``.
     blank_grades: int = 0
+    #: Of ``blank_grades``, the cells on the rows with no grade at all
+    #: (every grade cell of each): the headline says the one within the other.
+    blank_on_ungraded: int = 0
     #: Each judgment not imported: (row, column, why).
     rejected_judgments: list[tuple[int, str, str]] = field(default_factory=list)
     #: Each label read -> its grade, and how the labels were read.
@@ -252,7 +258,7 @@ class ImportReport:
     def above_text(self) -> str:
         """The rows above the header and what each held, in one line ("" when
         the header is on row 1 or there is none)."""
-        return above_text(self.above, self.header_row)
+        return above_text(self.above, self.header_from or self.header_row, self.header_row)
 
     def hidden_text(self) -> str:
         """The hidden rows and columns, read all the same, in a sentence
@@ -351,14 +357,14 @@ class ImportReport:
             + ("one row per respondent (read as one row per respondent and item), "
                if self.per_respondent else f"{self.layout} layout, ")
             + ("each record's fields as columns; " if self.records is not None
+               else f"header on rows {self.header_from}-{self.header_row} (read as one); "
+               if 0 < self.header_from < self.header_row
                else f"header on row {self.header_row}; " if self.header_row > 0
                else "no header (row 1 is data, columns go by their letters); ") +
             f"{counted(self.judgments_read, 'judgment')} read in {self._rows_said()}: "
             f"{self.judgments_imported} imported{self._marks_said()}, "
             f"{len(self.rejected_judgments)} rejected; "
-            + (f"{counted(self.blank_grades, 'grade cell')} blank (no judgment: "
-               f"{'an unknown grade' if self.blank_grades == 1 else 'unknown grades'})"
-               + (f", {ungraded_rows(ungraded, unit)}" if ungraded else "")
+            + (f"{self._blank_said(unit, ungraded)}"
                + (f", {predicted_rows(predicted, self.predicted_columns)}"
                   if predicted else "")
                + "; "
@@ -368,6 +374,24 @@ class ImportReport:
             + " skipped; "
             f"{counted(self.candidates, 'candidate')}"
             + (f", annotators {', '.join(self.annotators)}" if self.annotators else ""))
+
+    def _blank_said(self, unit: str, ungraded: int) -> str:
+        """The grade cells left blank and, among them, the rows with no grade
+        at all, each row said once (it read "20 grade cells blank, 20 rows
+        with no grade at all" of the same 20 rows, as if 40): ``20 grade
+        cells blank (no judgment: unknown grades), all of them on the 20
+        rows with no grade at all (...)``, or ``5 grade cells blank (...),
+        3 of them on the 3 rows with no grade at all (...)``."""
+        n = self.blank_grades
+        cells = (f"{counted(n, 'grade cell')} blank (no judgment: "
+                 f"{'an unknown grade' if n == 1 else 'unknown grades'})")
+        if not ungraded:
+            return cells
+        # (a JSON export's records: the cells counted are its table's rows')
+        on = self.blank_on_ungraded if self.records is None else 0
+        share = ("on" if n == 1 else "all of them on the") if on == n \
+            else f"{on} of them on the" if on else "among them every cell of"
+        return f"{cells}, {share} {ungraded_rows(ungraded, unit)}"
 
     def _places_counted(self) -> tuple[str, int, int, int, int]:
         """The unit the headline counts rows in, and its counts of the blank
