@@ -76,6 +76,12 @@ __all__ = ["LAYOUT_VERSION", "Workplace"]
 #: (3: the window fills a laptop's screen, a narrower navigator and right
 #: column, the conventions tabbed behind the summary on short screens).
 LAYOUT_VERSION = 3
+#: How long (ms) the window's layout passes must have stopped before the
+#: docks restored into a saved layout after it (:meth:`Workplace.add_dock`)
+#: are looked at again: Qt lays a layout restored into a hidden window that
+#: is to be maximized out again at each pass until it fits, and forgets it
+#: 150 ms after its last pass (QMainWindowLayout's restored state).
+LATE_SETTLE_MS = 200
 
 
 def _whole_titles(event: QEvent) -> None:
@@ -130,6 +136,13 @@ class Workplace(QObject):
         self._fitted = self._whole = False
         #: A saved layout was restored: a dock added since goes where it holds it.
         self._restored = False
+        #: The docks restored into the saved layout since it was restored,
+        #: until the window's layout passes settle (:meth:`_keep_late`).
+        self._late: list[str] = []
+        self._settle = QTimer(self)
+        self._settle.setSingleShot(True)
+        self._settle.setInterval(LATE_SETTLE_MS)
+        self._settle.timeout.connect(self._keep_late)
         #: The docks :meth:`make_room` made room for (once each).
         self._roomed: set[str] = set()
         #: The docks were placed (:meth:`restore`, :meth:`reset_docks`): until
@@ -175,12 +188,39 @@ class Workplace(QObject):
         self.docks[name] = dock
         self.homes[name] = home
         if self._restored and self.window.restoreDockWidget(dock):
+            self._late.append(name)
+            self._settle.start()
             return dock
         if self._placed:
             self._place(name)
         if home.hidden:
             dock.hide()
         return dock
+
+    def _keep_late(self) -> None:
+        """The docks restored into the saved layout after it was restored
+        (the review docks, after the first paint) put back where it holds
+        them if the window's layout has dropped them, shown or hidden as
+        they are. Qt keeps a copy of a layout restored into a hidden window
+        that is to be maximized and lays it out again at each layout pass
+        until it fits (or 150 ms pass): a dock restored meanwhile is not in
+        the copy, and the next pass dropped it, a child of the window at
+        (0, 0). The Judges dock, shown for an annotators' workbook, stood
+        over the menu bar at 1280x800 under openbox (a layout saved at
+        1366x768), the other review docks out of the layout, hidden, until
+        the View menu showed them there. Looked at once the passes stop
+        (:data:`LATE_SETTLE_MS`): the copy is forgotten by then, and the
+        copy holds each dropped dock's place (Qt's placeholder)."""
+        late, self._late = self._late, []
+        w = self.window
+        for name in late:
+            dock = self.docks[name]
+            if dock.isFloating() or w.dockWidgetArea(dock) != Qt.DockWidgetArea.NoDockWidgetArea:
+                continue
+            shown = not dock.isHidden()
+            if not w.restoreDockWidget(dock):
+                self._place(name)
+            dock.setVisible(shown)  # (its tab group's front tab kept)
 
     def _place_unplaced(self) -> None:
         """The docks a restored layout does not hold (added since it was
@@ -214,6 +254,9 @@ class Workplace(QObject):
 
     # -- one side column or two ------------------------------------------------------------
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if self._late and watched is self.window and event.type() in (
+                QEvent.Type.LayoutRequest, QEvent.Type.Resize):
+            self._settle.start()  # (the layout passes go on: _keep_late after them)
         if watched is self.window and event.type() == QEvent.Type.ChildPolished:
             _whole_titles(event)
         if watched is self.window and event.type() in (QEvent.Type.MouseButtonPress,

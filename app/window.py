@@ -42,7 +42,8 @@ from app.models.candidates import CandidateModel, GridColumn
 from app.panels.audit import AuditLogView
 from app.panels.column_chooser import ColumnChooser
 from app.panels.conventions import ConventionsPanel
-from app.panels.grid import GradingTableView, GridPanel
+from app.panels.grading_view import GradingTableView
+from app.panels.grid import GridPanel
 from app.panels.navigator import QueryNavigator
 from app.panels.summary import AggregateFooter, SummaryPanel
 from app.settings import Settings

@@ -40,7 +40,8 @@ from app.actions import ActionSpec
 from app.layout import Workplace
 from app.models.candidates import GridColumn
 from app.panels.conventions import ConventionsPanel
-from app.panels.grid import GradingTableView, GridPanel
+from app.panels.grading_view import GradingTableView
+from app.panels.grid import GridPanel
 from app.panels.navigator import QueryNavigator
 from app.panels.summary import SummaryPanel
 from app.settings import Settings
