@@ -19,6 +19,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from app.cli.options import Parser
 from core.model.presets import PRESETS, apply_preset, defaults_under
 
 if TYPE_CHECKING:
@@ -34,7 +35,7 @@ __all__ = ["READING", "Reading", "evaluated", "load", "memory_said", "needs_qrel
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="ndcg-worksheet",
         description="Grade ranked candidates and compute NDCG with every convention declared.",
     )

@@ -127,6 +127,10 @@ def runs(draw: Any) -> Run:
 
 
 SHAPES = ["long", "long", "wide", "transposed"]
+#: Marks of no grade a grade cell may hold (``sheets(marked=True)``), each
+#: with the flags that declare it (none for the default marks).
+MARKS: dict[str, list[str]] = {"?": [], "unknown": [], "n/a": [], "skip": [],
+                               "can't tell": [], "unsure": ["--unrateable", "unsure"]}
 
 
 @st.composite
@@ -136,11 +140,11 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
            legend: str | None = None, unread: bool = False,
            checkbox: bool = False, key: bool = False, blanks: bool = False,
            unnamed: bool = False, off_range: bool = False, places: bool = False,
-           two_headers: bool = False) -> Drawn:
+           two_headers: bool = False, marked: bool = False) -> Drawn:
     """A drawn annotators' sheet (see the module's note), as its keywords
     ask (:class:`Asked` says what each does)."""
     ask = Asked(among, headers, topics, flat, latin, split, gaps, extra, legend, unread,
-                checkbox, key, blanks, unnamed, off_range, places, two_headers)
+                checkbox, key, blanks, unnamed, off_range, places, two_headers, marked)
     p = _draw_plan(draw, ask)
     _draw_truth(draw, p, ask)
     ranking = draw(st.sampled_from(["score", "rank"] if split or gaps
@@ -151,8 +155,12 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
     # items 1..n by chance often enough that a rank under a header naming
     # nothing may be an annotator's grades; the import may refuse there
     # (docs/import.md, "A rank is never the grade").
-    small = p.n_q <= 3 and p.per_q <= 4 and (p.layout != "long" or len(p.people) == 1)
+    # (a marked sheet's queries of three items each, up to four: as few)
+    small = (p.n_q <= 3 or ask.marked) and p.per_q <= 4 and (
+        p.layout != "long" or len(p.people) == 1)
     kinds = draw(st.lists(st.sampled_from(DISTRACTORS), max_size=5, unique=True))
+    if ask.marked and draw(st.booleans()):  # a bare sheet: query, id, grades
+        kinds = []
     if among and not set(kinds) & set(among):
         kinds.append(draw(st.sampled_from(among)))
     sheet = Drawn(rows=[], layout=p.layout, truth={}, kinds=kinds)
@@ -189,6 +197,8 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
         parts = [str(h).partition(" ") for h in sheet.rows[0]]
         sheet.header_rows = [[a for a, _, _ in parts], [b for _, _, b in parts]]
     _legends(p, ask, sheet)
+    if p.marked:  # the mark's meaning declared where it is no default mark
+        sheet.flags += MARKS[next(iter(p.marked.values()))]
     return sheet
 
 
@@ -243,7 +253,13 @@ class Asked:
     ``two_headers`` a long sheet whose header is written over two rows,
     each name split at its first space (``Query`` over ``text``,
     ``Relevance`` over ``grade``, ``Doc`` over ``ID``: :attr:`Drawn.header_rows`),
-    the names joined the truth (``rows[0]``)."""
+    the names joined the truth (``rows[0]``); with
+    ``marked`` a long sheet of one judge or a wide sheet whose first data
+    row's grades are a mark of no grade (:data:`MARKS`: ``?``, ``n/a``,
+    ``unsure`` declared by ``--unrateable unsure``), each query of three
+    items, half of them with no distractor: a row of data, never a
+    header's (its judgments are no more in the truth; the row is
+    imported, its grades unknown or unrateable)."""
 
     among: tuple[str, ...]
     headers: str | None
@@ -262,6 +278,7 @@ class Asked:
     off_range: bool
     places: bool
     two_headers: bool
+    marked: bool
 
 
 @dataclass
@@ -288,6 +305,8 @@ class _Plan:
     ids: dict[tuple[int, int], Any] = field(default_factory=dict)
     truth: dict[tuple[int, int], dict[Any, int]] = field(default_factory=dict)
     blanked: set[tuple[int, int, Any]] = field(default_factory=set)
+    #: Grade cells holding a mark of no grade (``marked``): cell -> the mark.
+    marked: dict[tuple[int, int, Any], str] = field(default_factory=dict)
     off: tuple[int, int] | None = None
 
     def said(self, q: int) -> Any:
@@ -296,6 +315,8 @@ class _Plan:
 
     def written(self, q: int, d: int, w: Any) -> Any:
         """A grade cell as the sheet holds it."""
+        if (q, d, w) in self.marked:
+            return self.marked[(q, d, w)]
         return "" if (q, d, w) in self.blanked else self.write(self.truth[(q, d)][w])
 
 
@@ -304,16 +325,20 @@ def _draw_plan(draw: Any, ask: Asked) -> _Plan:
     headers' kind, drawn as ``ask`` allows."""
     rnd = draw(st.randoms(use_true_random=False))
     first = draw(st.sampled_from([1, 1, 51, 301])) if ask.topics else None
-    layout = "transposed" if ask.places else "wide" if ask.checkbox \
+    layout = "transposed" if ask.places else "wide" if ask.checkbox or (
+        ask.marked and draw(st.integers(0, 3)) == 0) \
         else "long" if ask.split or ask.gaps or ask.extra \
         or ask.unread or ask.unnamed or ask.off_range or ask.two_headers \
         else draw(
-        st.sampled_from(SHAPES[:3] if ask.legend or ask.key or ask.blanks else SHAPES))
+        st.sampled_from(SHAPES[:3] if ask.legend or ask.key or ask.blanks or ask.marked
+                        else SHAPES))
     n_q, per_q = draw(st.integers(2, 4)), draw(st.integers(3, 5))
     if ask.flat:
         n_q, per_q = min(n_q, 3), max(2, per_q - 2)
+    if ask.marked:  # a short first query: its rows end before the data looked at
+        per_q = 3
     people = PEOPLE[draw(st.sampled_from(sorted(PEOPLE)))][:draw(st.integers(1, 3))]
-    if ask.extra or ask.unread:
+    if ask.extra or ask.unread or (ask.marked and layout == "long"):
         people = people[:1]
     if layout != "long" or ask.split or ask.gaps:
         people = people[:max(2, len(people))] if len(people) > 1 else PEOPLE["name"][:2]
@@ -359,6 +384,12 @@ def _draw_truth(draw: Any, p: _Plan, ask: Asked) -> None:
         cells = sorted(((q, d, w) for (q, d), by in truth.items() for w in by
                         if (q, d) not in (items[0], items[-1])), key=str)
         p.blanked = set(rnd.sample(cells, max(1, len(cells) // 5)))
+    if ask.marked:  # the first row's grades a mark; the scale's low end on the next item
+        mark = draw(st.sampled_from(sorted(MARKS)))
+        for who in p.people:
+            truth[items[1]][who] = grades[0]
+            p.marked[(*items[0], who)] = mark
+            p.blanked.discard((*items[0], who))
 
 
 def _grade_columns(draw: Any, p: _Plan, ask: Asked, sheet: Drawn,
@@ -489,7 +520,8 @@ def _table(p: _Plan, sheet: Drawn, cols: list[Column]) -> None:
     sheet.grade_headers = [c.header for c in cols if c.grade_of is not None]
     sheet.grade_headers += [c.header for c in cols if c.kind == "extra grade"]
     sheet.truth = {(str(p.said(q)), str(p.ids[(q, d)])): sorted(
-        float(g) for w, g in p.truth[(q, d)].items() if (q, d, w) not in p.blanked)
+        float(g) for w, g in p.truth[(q, d)].items()
+        if (q, d, w) not in p.blanked and (q, d, w) not in p.marked)
         for q, d in p.items}
     sheet.blank_cells = len(p.blanked)
     sheet.off_range = p.off

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, event, settings
 from app.cli.main import main
 from core.io.annotator.names import ranking_field
 from tests.sheetgen import (
+    MARKS,
     Drawn,
     Run,
     write_sheet,
@@ -60,10 +61,16 @@ def run_sheet(sheet: Drawn | Run,
         return code, err.getvalue().replace(str(path), "drawn" + suffix), data, rows
 
 
+#: What an imported row's grade cell holds where no grade is (a drawn mark,
+#: or the state written, ``unrateable`` or ``unrateable: unsure``): no grade.
+NO_GRADE = {"", "unknown", "unrateable", *MARKS}
+
+
 def grades_of(row: dict[str, str], several: bool) -> list[float]:
     """An imported row's grades, sorted: each annotator's (``grade_NAME``) or the one."""
     keys = [k for k in row if k.startswith("grade_")] if several else ["grade"]
-    return sorted(float(row[k]) for k in keys if row[k] != "")
+    return sorted(float(row[k]) for k in keys
+                  if row[k] not in NO_GRADE and row[k].split(":")[0] not in NO_GRADE)
 
 
 def holds(sheet: Drawn, code: int, err: str, report: dict | None, rows: list[dict[str, str]],

@@ -558,6 +558,30 @@ def test_a_long_sheet_s_second_header_row_is_no_judgment(tmp_path: Path):
     assert report.notes.count("rubric: 0,1,2,3") == 1
 
 
+def test_a_first_row_graded_by_a_word_under_named_columns_is_a_judgment(tmp_path: Path):
+    """A first query of three rows, its first graded by a word (a new
+    user's trial: ``unsure``, declared unrateable; ``?``, unknown): its id
+    is like the ids below and its query comes again on the next rows, so
+    the row is data, not a second header row ('1 blank row skipped', the
+    judgment gone, before)."""
+    for word, state in (("unsure", GradeState.UNRATEABLE), ("?", GradeState.UNKNOWN)):
+        sheet = tmp_path / "first.csv"
+        sheet.write_text(f"query_id,passage_id,grade\nq1,doc-0131,{word}\nq1,doc-0061,2\n"
+                         "q1,doc-0254,0\nq2,doc-0007,3\nq2,doc-0099,1\nq2,doc-0100,2\n",
+                         encoding="utf-8")
+        mapping = guess_mapping(read_guessed(sheet))
+        if word == "unsure":  # --unrateable unsure
+            mapping = mapping.replace(unrateable_marks=(*mapping.unrateable_marks, "unsure"))
+        result = import_annotations(sheet, mapping)
+        report = result.report
+        assert (report.judgments_read, report.blank_rows) == (6, 0), word
+        doc = result.document
+        assert [str(s) for s in doc.source_id] == ["doc-0131", "doc-0061", "doc-0254",
+                                                   "doc-0007", "doc-0099", "doc-0100"]
+        assert GradeState(doc.state[0]) == state, word
+        assert not any("more header rows" in n for n in report.notes), word
+
+
 def test_a_list_of_ratings_without_its_users_is_one_line_naming_the_column(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     sheet = tmp_path / "ratings.csv"

@@ -3,6 +3,7 @@ The export command: tests/test_cli_export.py."""
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import math
@@ -12,7 +13,8 @@ import sys
 
 import pytest
 
-from app.cli.main import main
+from app.cli.main import build_parser, main
+from app.opening import parse_args
 from core.io.delimited import read_delimited
 from core.model.examples import EXAMPLE_PATH
 from tests.conftest import REPO
@@ -530,6 +532,81 @@ def test_a_second_cutoff_after_k_says_how_cutoffs_are_given(capsys):
     with pytest.raises(SystemExit):
         run(["evaluate", str(EXAMPLE_PATH), "10"])
     assert capsys.readouterr().err.endswith("error: unrecognized arguments: 10\n")
+
+
+def _single_value_options() -> list[tuple[str, argparse.Action]]:
+    """Every flag of one value of every command (argparse's store and
+    switch actions, whatever class each is made of: a value, or a switch
+    with its --no- form), by command; append, count, store_true and help
+    are meant to repeat or say the same again, and a flag of one choice
+    (--discount log2, --order rows) can only say it again."""
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return [(name, a) for name, command in commands.choices.items() for a in command._actions
+            if a.option_strings and isinstance(a, (argparse._StoreAction,
+                                                   argparse.BooleanOptionalAction))
+            and (a.choices is None or len(a.choices) > 1)]
+
+
+def _two_values(action: argparse.Action) -> tuple[str, str]:
+    """Two different values ``action`` takes (its first two choices, two
+    numbers, two words)."""
+    if action.choices:
+        return tuple(map(str, list(action.choices)[:2]))  # type: ignore[return-value]
+    for pair in (("2", "3"), ("0.25", "0.5"), ("a.csv", "b.csv")):
+        try:
+            if action.type is None or action.type(pair[0]) != action.type(pair[1]):
+                return pair
+        except (TypeError, ValueError, argparse.ArgumentTypeError):
+            continue
+    raise AssertionError(f"no two values for {action.option_strings}")
+
+
+@pytest.mark.parametrize(("command", "action"), _single_value_options(),
+                         ids=lambda x: x if isinstance(x, str) else x.option_strings[0])
+def test_every_single_value_option_given_twice_is_refused(capsys, command, action):
+    """``--gain linear --gain exponential`` computed exponential gains,
+    unsaid (argparse keeps a flag's last value): every command's flag of
+    one value refuses a second, different one in one line naming the flag
+    and both values, as --qrels does."""
+    if isinstance(action, argparse.BooleanOptionalAction):
+        given = action.option_strings[:2]
+        argv, said = [command, *given], given
+    else:
+        said = list(_two_values(action))
+        argv = [command, action.option_strings[-1], said[0], action.option_strings[0], said[1]]
+    with pytest.raises(SystemExit) as ended:
+        main(argv, io.StringIO())
+    err = capsys.readouterr().err.strip().splitlines()
+    assert ended.value.code == 2
+    assert err[-1].startswith(f"ndcg-worksheet {command}: error: argument "
+                              f"{'/'.join(action.option_strings)}: given twice, "), err[-1]
+    assert all(repr(action.type(v) if action.type and not action.choices else v) in err[-1]
+               for v in said), err[-1]
+
+
+def test_options_meant_to_repeat_keep_repeating(tmp_path):
+    """--k, --map and --names are given once per value (a cutoff each, a
+    column each); a flag given twice with the same value says it again."""
+    args = build_parser().parse_args(["evaluate", "x.csv", "--k", "5", "--k", "10",
+                                      "--format", "json", "--format", "json"])
+    assert (args.convention_cutoffs, args.format) == (["5", "10"], "json")
+    args = build_parser().parse_args(["evaluate", "x.csv", "--discount", "log2", "--discount",
+                                      "log2"])
+    assert args.convention_discount == "log2"
+    args = build_parser().parse_args(["import", "x.csv", "-o", "o.csv", "--map", "grade=C", "--map",
+                                      "query=A", "--names", "1=Ana", "--names", "2=Ben"])
+    assert (args.map, args.names) == (["grade=C", "query=A"], ["1=Ana", "2=Ben"])
+    assert not any(k.startswith("_") for k in vars(args))
+
+
+def test_the_editor_s_preset_given_twice_is_refused(capsys):
+    with pytest.raises(SystemExit) as ended:
+        parse_args(["x.csv", "--preset", "trec_eval", "--preset", "sklearn"])
+    assert ended.value.code == 2
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        "ndcg-worksheet: error: argument --preset: given twice, 'trec_eval' and 'sklearn': "
+        "one value is read, give it once")
 
 
 @pytest.mark.parametrize("command", ["evaluate", "export", "compare", "split", "merge"])

@@ -42,6 +42,21 @@ def test_the_import_never_invents_and_never_drops(sheet: Drawn, suffix: str) -> 
     _holds(sheet, *_run(sheet, suffix), suffix)
 
 
+#: Sheets drawn with their first data row graded by a mark (``?``, ``n/a``,
+#: ``unsure`` declared), the first query of three items.
+MARKED_SHEETS = 20
+
+
+@settings(PROFILE, max_examples=MARKED_SHEETS)
+@given(sheets(marked=True), st.sampled_from([".csv", ".xlsx"]))
+def test_a_first_row_graded_by_a_mark_is_a_judgment(sheet: Drawn, suffix: str) -> None:
+    # (it was read as a second header row when no cell of it came again
+    # below: '1 blank row skipped', the judgment gone)
+    code, err, report, rows = _run(sheet, suffix)
+    _holds(sheet, code, err, report, rows, suffix)
+    assert code != 0 or (report is not None and report["rows"]["blank"] == 0)
+
+
 #: Sheets drawn with times as whole seconds or milliseconds since 1970
 #: under neutral headers (``col4``), beside numeric ids as often as not.
 EPOCH_SHEETS = 12

@@ -15,6 +15,7 @@ import argparse
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from app.cli.options import Parser
 from core.model.examples import EXAMPLE_PATH, EXAMPLE_WORKBOOK
 
 __all__ = ["EXAMPLE_FORMATS", "add_example_parser", "cmd_example", "write_example"]
@@ -52,7 +53,7 @@ def write_example(argv: Sequence[str] | None = None) -> int:
     from core.io.workbook import export_workbook
     from core.model.examples import seed_document
 
-    p = argparse.ArgumentParser(prog="python -m app.cli.example")
+    p = Parser(prog="python -m app.cli.example")
     p.add_argument("output", nargs="?", default=str(EXAMPLE_WORKBOOK))
     args = p.parse_args(argv)
     export_workbook(evaluate(seed_document()), Path(args.output))

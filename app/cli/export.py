@@ -14,7 +14,7 @@ from app.cli.notices import add_strict, say_not_carried, say_reopened, say_warni
 from app.cli.options import (
     INPUT_HELP,
     QRELS_HELP,
-    Once,
+    QRELS_TWICE,
     add_convention_arguments,
     add_encoding,
 )
@@ -71,7 +71,7 @@ def add_export_arguments(x: argparse.ArgumentParser) -> None:
                    "standard output (a text format, named with --to)")
     x.add_argument("--to", choices=sorted(set(EXPORT_FORMATS.values())),
                    help="the format, when the suffix does not tell")
-    x.add_argument("--qrels", action=Once, help=QRELS_HELP.format(run="INPUT is then a run"))
+    x.add_argument("--qrels", twice=QRELS_TWICE, help=QRELS_HELP.format(run="INPUT is then a run"))
     x.add_argument("--run-tag", metavar="TAG",
                    help="a .run output's tag (each line's sixth field); default: the input "
                    "run's own, as its file wrote it, else ndcg-worksheet")

@@ -30,7 +30,8 @@ from app.cli.notices import add_strict
 from app.cli.options import (
     INPUT_HELP,
     QRELS_HELP,
-    Once,
+    QRELS_TWICE,
+    Parser,
     add_convention_arguments,
     add_encoding,
 )
@@ -129,7 +130,7 @@ class _KeepExamples(argparse.HelpFormatter):
 def _program() -> argparse.ArgumentParser:
     """The program's parser before its commands: what it is, and the flags about
     the installation (``--version``, the desktop entry)."""
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog=PROG,
         usage=f"{PROG} [FILE] [--qrels QRELS] [--preset {EDITOR_PRESETS}]  (the editor)\n"
         f"       {PROG} COMMAND ...  (see {PROG} COMMAND --help)\n"
@@ -157,7 +158,8 @@ def _add_compare_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     )
     c.add_argument("runs", nargs="+", metavar="RUN",
                    help="two or more runs or worksheets; the first is the baseline")
-    c.add_argument("--qrels", action=Once, help=QRELS_HELP.format(run="each RUN is then a run"))
+    c.add_argument("--qrels", twice=QRELS_TWICE,
+                   help=QRELS_HELP.format(run="each RUN is then a run"))
     add_convention_arguments(c)
     c.add_argument("--format", choices=["table", "json", "csv", "markdown", "latex"],
                    default="table",
@@ -198,7 +200,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description=_described("evaluate"),
                        formatter_class=_KeepExamples)
     e.add_argument("input", help=INPUT_HELP)
-    e.add_argument("--qrels", action=Once, help=QRELS_HELP.format(run="INPUT is then a run"))
+    e.add_argument("--qrels", twice=QRELS_TWICE, help=QRELS_HELP.format(run="INPUT is then a run"))
     add_encoding(e)
     add_convention_arguments(e)
     e.add_argument("--format", choices=["table", "json", "csv"], default="table",

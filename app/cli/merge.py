@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TextIO
 
 from app.cli.notices import say_not_carried, say_reopened
-from app.cli.options import QRELS_HELP, Once
+from app.cli.options import QRELS_HELP, QRELS_TWICE
 from core.errors import InputError
 
 __all__ = ["add_merge_arguments", "cmd_merge"]
@@ -18,7 +18,7 @@ __all__ = ["add_merge_arguments", "cmd_merge"]
 
 def add_merge_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("base", metavar="BASE", help="the workbook (or file) the round was split from")
-    p.add_argument("--qrels", action=Once, help=QRELS_HELP.format(
+    p.add_argument("--qrels", twice=QRELS_TWICE, help=QRELS_HELP.format(
         run="BASE is then a run, given as split was"))
     p.add_argument("returned", metavar="RETURNED", nargs="+",
                    help="the reviewers' workbooks as they came back")

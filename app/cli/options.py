@@ -6,12 +6,14 @@ encoding."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
+from typing import Any
 
 from core.model.conventions import FIELDS, ConventionField, Conventions
 from core.model.presets import PRESETS, apply_preset
 
-__all__ = ["INPUT_HELP", "QRELS_HELP", "Once", "add_convention_arguments", "add_encoding",
-           "conventions_from_args"]
+__all__ = ["INPUT_HELP", "QRELS_HELP", "QRELS_TWICE", "Once", "OnceSwitch", "Parser",
+           "add_convention_arguments", "add_encoding", "conventions_from_args"]
 
 #: What evaluate's and export's INPUT is.
 INPUT_HELP = ("a worksheet CSV/TSV, an audited workbook (.xlsx, .ods), Parquet, or a run "
@@ -21,20 +23,76 @@ QRELS_HELP = ("the judgments: TREC qrels, an annotators' sheet, an audited workb
               "Parquet or JSON ({{query: {{source: grade}}}}); {run} (TREC, Parquet or JSON)")
 
 
-class Once(argparse.Action):
-    """A flag read once: given again with another value, refused in one line
-    (argparse keeps the last, unsaid: ``--qrels annotators.json --qrels
-    llm.jsonl`` evaluated against the LLM's grades alone)."""
+#: Where a parse keeps each single-value flag's first value (option, value).
+_GIVEN = "_given_once"
+#: What a second value of ``--qrels`` is told beside the refusal.
+QRELS_TWICE = ("one file of judgments is read (to read two judges' sheets together, join "
+               "their rows into one sheet with a column naming who judged: each is then an "
+               "annotator)")
+
+
+class _Once:
+    """A flag of one value read once: given again with another value,
+    refused in one line naming the flag and both values (argparse keeps the
+    last, unsaid: ``--gain linear --gain exponential`` computed exponential
+    gains; ``--qrels annotators.json --qrels llm.jsonl`` evaluated against
+    the LLM's grades alone); the same value again is fine."""
+
+    dest: str
+    twice: str = "one value is read, give it once"
+
+    def once(self, namespace: argparse.Namespace, value: object) -> None:
+        given = namespace.__dict__.setdefault(_GIVEN, {})
+        if self.dest in given and given[self.dest] != value:
+            raise argparse.ArgumentError(
+                self,  # type: ignore[arg-type]  # (an argparse.Action, as every subclass is)
+                f"given twice, {given[self.dest]!r} and {value!r}: {self.twice}")
+        given[self.dest] = value
+
+
+class Once(_Once, argparse._StoreAction):
+    """The action of every flag taking one value (:class:`Parser` makes it
+    the default): ``twice``, what a second value is told (``--qrels``:
+    :data:`QRELS_TWICE`)."""
+
+    def __init__(self, *args: Any, twice: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.twice = twice or _Once.twice
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
-                 values: object, option_string: str | None = None) -> None:
-        before = getattr(namespace, self.dest, None)
-        if before is not None and before != values:
-            raise argparse.ArgumentError(
-                self, f"given twice, {before!r} and {values!r}: one file of judgments is read "
-                "(to read two judges' sheets together, join their rows into one sheet with a "
-                "column naming who judged: each is then an annotator)")
-        setattr(namespace, self.dest, values)
+                 values: str | Sequence[Any] | None, option_string: str | None = None,
+                 ) -> None:
+        if option_string is not None:  # (a positional is given once by its place)
+            self.once(namespace, values)
+        super().__call__(parser, namespace, values, option_string)
+
+
+class OnceSwitch(_Once, argparse.BooleanOptionalAction):
+    """A switch and its ``--no-`` form read once: ``--exclude-unjudged
+    --no-exclude-unjudged`` refused as :class:`Once` refuses a value."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: str | Sequence[Any] | None, option_string: str | None = None,
+                 ) -> None:
+        if option_string is not None:
+            self.once(namespace, option_string)
+        super().__call__(parser, namespace, values, option_string)
+
+
+class Parser(argparse.ArgumentParser):
+    """The command line's parser: a flag taking one value is :class:`Once`
+    unless it says its action (``append`` repeats: ``--map``, ``--k``);
+    its commands' parsers are of this class too (``add_subparsers``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.register("action", None, Once)
+        self.register("action", "store", Once)
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        parsed, extra = super().parse_known_args(args, namespace)
+        parsed.__dict__.pop(_GIVEN, None)  # (the values read once: no argument's)
+        return parsed, extra
 
 
 def add_encoding(p: argparse.ArgumentParser) -> None:
@@ -56,7 +114,7 @@ def add_convention_arguments(p: argparse.ArgumentParser) -> None:
     for f in _flagged():
         dest = f"convention_{f.name}"
         if f.kind == "flag":
-            g.add_argument(f.flag, dest=dest, action=argparse.BooleanOptionalAction,
+            g.add_argument(f.flag, dest=dest, action=OnceSwitch,
                            help=f.help)
         elif f.kind == "choice":
             g.add_argument(f.flag, dest=dest, choices=[m.value for m in f.choices()],

@@ -8,14 +8,14 @@ import shlex
 from pathlib import Path
 from typing import TextIO
 
-from app.cli.options import INPUT_HELP, QRELS_HELP, Once
+from app.cli.options import INPUT_HELP, QRELS_HELP, QRELS_TWICE
 
 __all__ = ["add_split_arguments", "cmd_split"]
 
 
 def add_split_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("input", metavar="BOOK", help=f"the base: {INPUT_HELP}")
-    p.add_argument("--qrels", action=Once, help=QRELS_HELP.format(run="BOOK is then a run"))
+    p.add_argument("--qrels", twice=QRELS_TWICE, help=QRELS_HELP.format(run="BOOK is then a run"))
     p.add_argument("--reviewers", required=True, metavar="NAME,NAME,...",
                    help="who judges (one workbook each)")
     p.add_argument("--overlap", type=float, default=0.0, metavar="FRACTION",

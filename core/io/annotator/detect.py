@@ -580,7 +580,49 @@ def read_guessed(path: str | Path, sheet: str | None = None) -> Table:
         return shaped
     # (a JSON export's keys are its one header: each row below is a record,
     # its first graded by a word ('unsure') above numbers too)
-    stacked = [] if table.records is not None else stacked_header_rows(table.rows, header_row)
+    stacked = [] if table.records is not None else _header_rows_below(table.rows, header_row)
     if stacked:  # more header rows under the header: one header with it, its names joined
         header_row = join_header_rows(table, header_row, stacked)
     return one_answer_per_column(expand_json_cells(table, header_row), header_row)
+
+
+#: The rows under the header that may be more header rows (as
+#: :func:`~core.io.annotator.transposed.stacked_header_rows` looks at).
+_STACKED = 3
+
+
+def _header_rows_below(rows: list[list[Any]], header_row: int) -> list[int]:
+    """The rows right below the header read as more header rows
+    (:func:`~core.io.annotator.transposed.stacked_header_rows`: texts no
+    answer repeats, one over a column of grades), up to the first that
+    holds a value as the data below holds one (:func:`_holds_data`): a
+    judgment whose grade is a word (``unsure``, ``n/a`` over numbers) on a
+    short first query is a row of data, never a header's."""
+    stacked = stacked_header_rows(rows, header_row)
+    for k, at in enumerate(stacked):
+        if _holds_data(rows, at, header_row + 1 + _STACKED):
+            return stacked[:k]
+    return stacked
+
+
+def _holds_data(rows: list[list[Any]], at: int, data: int) -> bool:
+    """Whether row ``at`` has a cell behaving as its column's values from
+    row ``data`` on: of one of their shapes (:func:`_shape`) other than
+    words alone (an id like the ids, ``doc-0131`` over ``doc-0007``; a
+    query like the queries, ``q1`` over ``q2``; a number over numbers), or
+    a text said again in its column on the rows between (a query's other
+    rows). A header row's cells are names: words, or none of the data's
+    shapes (``Rating (0-3)`` over 2, ``Start Date`` over a date)."""
+    below = [r for r in rows[data:data + _SAMPLE] if any(map(_filled, r))]
+    between = rows[at + 1:data]
+    for c, cell in enumerate(rows[at]):
+        if not _filled(cell):
+            continue
+        shape = _shape(cell)
+        if not set(shape) <= {"a", " "} and shape in {
+                _shape(r[c]) for r in below if c < len(r) and _filled(r[c])}:
+            return True
+        text = str(cell).strip()
+        if any(c < len(r) and _filled(r[c]) and str(r[c]).strip() == text for r in between):
+            return True
+    return False

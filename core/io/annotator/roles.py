@@ -594,7 +594,7 @@ def left_out(p: Profile, query: Profile | None, source: Profile | None,
                 # a ranking scores an item once; this varies between its judgments
                 return (f"{p.shown()}: {what}, varying between one item's judgments (a "
                         "measure of each judgment: no ranking); not imported"), ""
-            ids = sorted({float(t) for t in p.texts if t}) if p.whole > 0.95 else []
+            ids = _whole_numbers(p) if p.whole > 0.95 else []
             if source is not None and numbers_items(p, query, source, ids):
                 return (f"{p.shown()}: {what}, each naming one item and counting up (a "
                         "record's id or a counter: no ranking); not imported"), ""
@@ -629,3 +629,15 @@ def _names_each_item(p: Profile, query: Profile | None, source: Profile) -> bool
         return False
     item = items(query, source)
     return determines(p, item) >= 1.0 and determines(item, p) >= 1.0
+
+
+def _whole_numbers(p: Profile) -> list[float]:
+    """The numbers of ``p``'s cells, sorted, its other texts passed over
+    (a mark, ``?``, among whole numbers: ``whole`` is the numbers' share)."""
+    out = set()
+    for t in p.texts:
+        try:
+            out.add(float(t))
+        except ValueError:
+            continue
+    return sorted(out)
