@@ -57,7 +57,8 @@ def _flatten(value: Any, prefix: str, controls: frozenset[str] = frozenset(),
         row: dict[str, Any] = {}  # (the fields giving one row each: one row, merged)
         several: list[list[dict[str, Any]]] = []  # the parts giving several rows each
         order: dict[str, None] = {}  # the columns in the record's order
-        kinds = [(key, item, _objects(item)) for key, item in value.items()]
+        kinds = [(key, item, type(item) is list and _objects(item))
+                 for key, item in value.items()]
         objects = prefix in containers or any(obj for _, _, obj in kinds)
         for key, item, obj in kinds:
             name = f"{prefix}.{key}" if prefix else str(key)
@@ -183,16 +184,17 @@ def _shapes(value: Any, prefix: str, found: set[str] | None, held: set[str],
     :func:`model_groups` (into ``groups``, unless None) do, in their
     orders: the same sets and groups (tests/test_json_records_rows.py)."""
     if isinstance(value, dict):
-        if any(_objects(v) for v in value.values()):
-            held.add(prefix)
         if groups is not None:
             _model_fields(value, prefix, groups)
         for key, item in value.items():
+            if not isinstance(item, (dict, list)):
+                continue  # (a value says nothing of the shape)
             name = f"{prefix}.{key}" if prefix else str(key)
-            if isinstance(item, (dict, list)):  # (a value says nothing of the shape)
-                if _values(item) and len(item) > 1:
-                    held.add(name)
-                _shapes(item, name, found, held, groups)
+            if _objects(item):
+                held.add(prefix)
+            elif _values(item) and len(item) > 1:
+                held.add(name)
+            _shapes(item, name, found, held, groups)
     elif _objects(value):
         if found is not None and len(value) > 1 and _answers_of_controls(value):
             found.add(prefix)
@@ -353,6 +355,8 @@ def _model_fields(value: dict[Any, Any], prefix: str, out: dict[str, bool]) -> N
     if prefix and keys:  # (an empty object, an annotation's prediction of {}: no word)
         _said(out, prefix, bool(keys & _MODEL_KEYS) and not keys & _PERSON_KEYS)
     for key in keys:
+        if "." not in key:
+            continue  # (a field of its own name: said above)
         head, dot, last = key.rpartition(".")
         if dot and last in _MODEL_KEYS:
             person = any(k.startswith(f"{head}.") and k.rpartition(".")[2] in _PERSON_KEYS
@@ -387,8 +391,8 @@ def records_rows(text: str, name: str, listed: dict[str, tuple[str, ...]] | None
     (:class:`~core.io.annotator.positions.RecordPlaces`), ``groups`` the
     groups of fields of a model's work (:func:`model_groups`)."""
     refuse_report(text[:HEAD_BYTES].encode("utf-8"), name)
-    columns: dict[str, None] = {}
-    out: list[dict[str, Any]] = []
+    columns: dict[str, int] = {}  # (each column's place, in the order first seen)
+    out: list[list[Any]] = []
     records = list(_records(text, name))  # (looked at first, whole: their shapes)
     found: set[str] | None = set() if f'"{_CONTROL}"' in text else None  # (a tool naming
     held: set[str] = set()                                               # its controls)
@@ -411,9 +415,7 @@ def records_rows(text: str, name: str, listed: dict[str, tuple[str, ...]] | None
             raise InputError(str(exc), file=name, **where,
                              hint="each rating needs its own row, or its list the same "
                              "length as its users'") from exc
-        for row in rows:
-            columns.update(dict.fromkeys(row))
-        out.extend(rows)
+        out.extend(_cells(row, columns) for row in rows)
         if places is not None:
             places[0].extend([at] * len(rows))
             if ident:
@@ -421,16 +423,24 @@ def records_rows(text: str, name: str, listed: dict[str, tuple[str, ...]] | None
     if not out:
         raise InputError("the file holds no records", file=name,
                          hint="export the annotations as JSON or JSON Lines")
-    header = list(columns)
-    table: list[list[Any]] = [header]
-    for k, r in enumerate(out):  # (each row's object let go once it is a list of cells)
-        out[k] = _DONE
-        table.append([_cell(r.get(c)) for c in header])
-    return table
+    width = len(columns)
+    for cells in out:  # (the columns first seen after a row: empty in it)
+        cells.extend([None] * (width - len(cells)))
+    out.insert(0, list(columns))
+    return out
 
 
-#: A row read into its list of cells (:func:`records_rows`).
-_DONE: dict[str, Any] = {}
+def _cells(row: dict[str, Any], columns: dict[str, int]) -> list[Any]:
+    """A row's cells in the columns' places (``columns``: those seen so far,
+    its new ones added), as soon as it is read: a list of cells holds a
+    tenth of its object's memory."""
+    for key in row:
+        if key not in columns:
+            columns[key] = len(columns)
+    cells: list[Any] = [None] * len(columns)
+    for key, value in row.items():
+        cells[columns[key]] = _cell(value)
+    return cells
 
 
 def _cell(value: Any) -> Any:
