@@ -54,12 +54,18 @@ def _flatten(value: Any, prefix: str, controls: frozenset[str] = frozenset(),
     (:func:`_containers`)."""
     if isinstance(value, dict):
         value = _legends(value, prefix, listed)
-        rows: list[dict[str, Any]] = [{}]
+        row: dict[str, Any] = {}  # (the fields giving one row each: one row, merged)
         several: list[list[dict[str, Any]]] = []  # the parts giving several rows each
         order: dict[str, None] = {}  # the columns in the record's order
-        objects = prefix in containers or any(_objects(item) for item in value.values())
-        for key, item in value.items():
+        kinds = [(key, item, type(item) is list and _objects(item))
+                 for key, item in value.items()]
+        objects = prefix in containers or any(obj for _, _, obj in kinds)
+        for key, item, obj in kinds:
             name = f"{prefix}.{key}" if prefix else str(key)
+            if not isinstance(item, (dict, list)):  # (a value: its own cell, as a row of one)
+                order[name] = None
+                row[name] = item
+                continue
             if objects and _values(item) and (len(item) > 1 or (item and name in containers)):
                 # the object's own list of values where it holds lists of
                 # objects, here or in another record (a Label Studio task's
@@ -71,23 +77,26 @@ def _flatten(value: Any, prefix: str, controls: frozenset[str] = frozenset(),
                 part = [{name: _cell(item)}]
             else:
                 part = _flatten(item, name, controls, listed, containers)
-            for row in part:
-                order.update(dict.fromkeys(row))
-            if len(part) > 1 or _objects(item):
+            if len(part) > 1 or obj:
+                for r in part:
+                    order.update(dict.fromkeys(r))
                 several.append(part)
-            else:
-                rows = [{**a, **b} for a, b in itertools.product(rows, part)]
+            else:  # (one row: its columns in the record's order as they are merged)
+                order.update(dict.fromkeys(part[0]))
+                row.update(part[0])
+        if not several:
+            return [row]  # (its columns already in the record's order)
         # lists side by side (Label Studio's annotations and predictions, in
         # any counts) pair nothing: each of their rows stands alone, never
         # copied onto the other list's (one annotation beside two
         # predictions was on both prediction rows); a list alone, as an
         # annotation's result, is the object's own fields
-        stacked = [r for part in several for r in part] if several else [{}]
+        stacked = [r for part in several for r in part]
         if len(stacked) > _MAX_PER_RECORD:
             raise ValueError(f"{prefix or 'a record'}: nested lists give over "
                              f"{_MAX_PER_RECORD} rows")
-        return [{k: row[k] for k in order if k in row}
-                for row in ({**a, **b} for a, b in itertools.product(rows, stacked))]
+        return [{k: both[k] for k in order if k in both}
+                for both in ({**row, **r} for r in stacked)]
     if isinstance(value, list):
         if prefix in controls and _answers_of_controls(value):
             # one annotation's answers to its controls: one row, a column
@@ -168,12 +177,40 @@ def _containers(value: Any, prefix: str, out: set[str]) -> None:
             _containers(v, prefix, out)
 
 
+def _shapes(value: Any, prefix: str, found: set[str] | None, held: set[str],
+            groups: dict[str, bool] | None) -> None:
+    """One walk of a record doing what :func:`_controls` (into ``found``,
+    unless None), :func:`_containers` (into ``held``) and
+    :func:`model_groups` (into ``groups``, unless None) do, in their
+    orders: the same sets and groups (tests/test_json_records_rows.py)."""
+    if isinstance(value, dict):
+        if groups is not None:
+            _model_fields(value, prefix, groups)
+        for key, item in value.items():
+            if not isinstance(item, (dict, list)):
+                continue  # (a value says nothing of the shape)
+            name = f"{prefix}.{key}" if prefix else str(key)
+            if _objects(item):
+                held.add(prefix)
+            elif _values(item) and len(item) > 1:
+                held.add(name)
+            _shapes(item, name, found, held, groups)
+    elif _objects(value):
+        if found is not None and len(value) > 1 and _answers_of_controls(value):
+            found.add(prefix)
+        for v in value:
+            _shapes(v, prefix, found, held, groups)
+
+
 def _legends(record: dict[str, Any], prefix: str = "",
              listed: dict[str, tuple[str, ...]] | None = None) -> dict[str, Any]:
     """A list of objects with ids that another field's values name (Prodigy's
     ``options`` beside ``accept: [2]``) is a legend, not rows: the values
     become the objects' texts and the legend goes, its texts in order kept
     in ``listed`` (by the legend's column name)."""
+    if not any(type(v) is list and v and type(v[0]) is dict and "id" in v[0]
+               for v in record.values()):
+        return record  # (no list of objects with ids: nothing to read as a legend)
     out = dict(record)
     for key, legend in record.items():
         # only objects naming choices: Label Studio's annotations have ids
@@ -303,20 +340,28 @@ def model_groups(value: Any, prefix: str, out: dict[str, bool]) -> None:
     ['predictions', 'q.suggestion']
     """
     if isinstance(value, dict):
-        keys = {str(k) for k in value}
-        if prefix and keys:  # (an empty object, an annotation's prediction of {}: no word)
-            _said(out, prefix, bool(keys & _MODEL_KEYS) and not keys & _PERSON_KEYS)
-        for key in keys:
-            head, dot, last = key.rpartition(".")
-            if dot and last in _MODEL_KEYS:
-                person = any(k.startswith(f"{head}.") and k.rpartition(".")[2] in _PERSON_KEYS
-                             for k in keys)
-                _said(out, f"{prefix}.{head}" if prefix else head, not person)
+        _model_fields(value, prefix, out)
         for key, item in value.items():
             model_groups(item, f"{prefix}.{key}" if prefix else str(key), out)
     elif _objects(value):
         for v in value:
             model_groups(v, prefix, out)
+
+
+def _model_fields(value: dict[Any, Any], prefix: str, out: dict[str, bool]) -> None:
+    """One object's word on the groups it is, or its dotted fields are
+    (:func:`model_groups`), its inner objects left."""
+    keys = {str(k) for k in value}
+    if prefix and keys:  # (an empty object, an annotation's prediction of {}: no word)
+        _said(out, prefix, bool(keys & _MODEL_KEYS) and not keys & _PERSON_KEYS)
+    for key in keys:
+        if "." not in key:
+            continue  # (a field of its own name: said above)
+        head, dot, last = key.rpartition(".")
+        if dot and last in _MODEL_KEYS:
+            person = any(k.startswith(f"{head}.") and k.rpartition(".")[2] in _PERSON_KEYS
+                         for k in keys)
+            _said(out, f"{prefix}.{head}" if prefix else head, not person)
 
 
 def _said(out: dict[str, bool], group: str, model: bool) -> None:
@@ -346,18 +391,14 @@ def records_rows(text: str, name: str, listed: dict[str, tuple[str, ...]] | None
     (:class:`~core.io.annotator.positions.RecordPlaces`), ``groups`` the
     groups of fields of a model's work (:func:`model_groups`)."""
     refuse_report(text[:HEAD_BYTES].encode("utf-8"), name)
-    columns: dict[str, None] = {}
-    out: list[dict[str, Any]] = []
+    columns: dict[str, int] = {}  # (each column's place, in the order first seen)
+    out: list[list[Any]] = []
     records = list(_records(text, name))  # (looked at first, whole: their shapes)
-    found: set[str] = set()
-    if f'"{_CONTROL}"' in text:  # (a tool naming its controls)
-        for _, rec in records:
-            _controls(rec, "", found)
-    controls = frozenset(found)
-    held: set[str] = set()
-    for _, rec in records:
-        _containers(rec, "", held)
-    containers = frozenset(held)
+    found: set[str] | None = set() if f'"{_CONTROL}"' in text else None  # (a tool naming
+    held: set[str] = set()                                               # its controls)
+    for _, rec in records:  # (one walk of each: _controls, _containers and model_groups')
+        _shapes(rec, "", found, held, groups)
+    controls, containers = frozenset(found or ()), frozenset(held)
     unit = _unit(text)
     for k, (at, rec) in enumerate(records):
         records[k] = (at, None)  # (each record let go once read: its rows hold what it said)
@@ -374,11 +415,7 @@ def records_rows(text: str, name: str, listed: dict[str, tuple[str, ...]] | None
             raise InputError(str(exc), file=name, **where,
                              hint="each rating needs its own row, or its list the same "
                              "length as its users'") from exc
-        if groups is not None:
-            model_groups(rec, "", groups)
-        for row in rows:
-            columns.update(dict.fromkeys(row))
-        out.extend(rows)
+        out.extend(_cells(row, columns) for row in rows)
         if places is not None:
             places[0].extend([at] * len(rows))
             if ident:
@@ -386,22 +423,32 @@ def records_rows(text: str, name: str, listed: dict[str, tuple[str, ...]] | None
     if not out:
         raise InputError("the file holds no records", file=name,
                          hint="export the annotations as JSON or JSON Lines")
-    header = list(columns)
-    table: list[list[Any]] = [header]
-    for k, r in enumerate(out):  # (each row's object let go once it is a list of cells)
-        out[k] = _DONE
-        table.append([_cell(r.get(c)) for c in header])
-    return table
+    width = len(columns)
+    for cells in out:  # (the columns first seen after a row: empty in it)
+        cells.extend([None] * (width - len(cells)))
+    out.insert(0, list(columns))
+    return out
 
 
-#: A row read into its list of cells (:func:`records_rows`).
-_DONE: dict[str, Any] = {}
+def _cells(row: dict[str, Any], columns: dict[str, int]) -> list[Any]:
+    """A row's cells in the columns' places (``columns``: those seen so far,
+    its new ones added), as soon as it is read: a list of cells holds a
+    tenth of its object's memory."""
+    for key in row:
+        if key not in columns:
+            columns[key] = len(columns)
+    cells: list[Any] = [None] * len(columns)
+    for key, value in row.items():
+        cells[columns[key]] = _cell(value)
+    return cells
 
 
 def _cell(value: Any) -> Any:
     """A JSON value as a cell: numbers and text as they are (a whole number
     too large for a float's 53 bits, a tweet's id, as its text: exact),
     true/false as text, objects left (an empty object) as their JSON."""
+    if value is None or type(value) is str or type(value) is float:
+        return value  # (most cells: as they are)
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (dict, list)):
