@@ -30,7 +30,7 @@ from random import Random
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from tests.platformgen_json import _ls_project, _ls_task  # noqa: E402
+from tests.platformgen_json import ls_project, ls_task  # noqa: E402
 
 #: Documents a query (a ranked list's depth a task each).
 PER_QUERY = 20
@@ -40,12 +40,12 @@ def write_export(path: Path, tasks: int, seed: int = 7) -> None:
     """``tasks`` tasks of a project of three annotators with one model's
     predictions (``tests.platformgen_json``'s Label Studio tasks), written
     as one JSON array, indented as Label Studio writes it."""
-    p = _ls_project(Random(seed), 3)
+    p = ls_project(Random(seed), 3)
     p.models, p.every_model, p.drafting, p.draft_ids = 1, True, False, False
     with open(path, "w", encoding="utf-8") as fh:
         fh.write("[")
         for n in range(tasks):
-            _ls_task(p, f"query {n // PER_QUERY:06d}", f"doc/{n:07d}")
+            ls_task(p, f"query {n // PER_QUERY:06d}", f"doc/{n:07d}")
             fh.write(("," if n else "") + "\n" + json.dumps(p.tasks.pop(), indent=1))
         fh.write("\n]\n")
 

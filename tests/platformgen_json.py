@@ -143,14 +143,14 @@ def label_studio_json(draw: Any, queries: tuple[int, int] = (2, 3),
     n_q = draw(st.integers(*queries))
     per_q, n_people = draw(st.integers(2, 4) if n_q > 1 else st.integers(3, 6)), draw(
         st.integers(2, 3))
-    p = _ls_project(rnd, n_people)
+    p = ls_project(rnd, n_people)
     if drafts_as_ids:
         p.drafting = p.draft_ids = True
     if predictions:
         p.models, p.every_model = predictions, True
     for q in range(n_q):
         for d in range(per_q):
-            _ls_task(p, QUERIES[q], f"doc/{q}-{d}")
+            ls_task(p, QUERIES[q], f"doc/{q}-{d}")
     truth = {k: sorted(v) for k, v in p.truth.items()}
     if shuffled:
         rnd.shuffle(p.tasks)
@@ -161,7 +161,7 @@ def label_studio_json(draw: Any, queries: tuple[int, int] = (2, 3),
                  predicted_rows=p.predicted, bare_rows=p.bare)
 
 
-def _ls_project(rnd: Random, n_people: int) -> _LsProject:
+def ls_project(rnd: Random, n_people: int) -> _LsProject:
     """A project's users and numbers (a small one numbers its tasks,
     annotations and users from 1) and its habits, drawn."""
     small = rnd.random() < 0.5
@@ -177,7 +177,7 @@ def _ls_project(rnd: Random, n_people: int) -> _LsProject:
                       draft_ids=drafting and rnd.random() < 0.3)
 
 
-def _ls_task(p: _LsProject, query: str, doc: str) -> None:
+def ls_task(p: _LsProject, query: str, doc: str) -> None:
     """One task of ``query``'s ``doc``: each user's annotation, the models'
     predictions and the task's bookkeeping, added to the project."""
     rnd = p.rnd
