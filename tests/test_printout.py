@@ -96,8 +96,23 @@ def test_unknown_grades_say_so_and_leave_the_numbers_open() -> None:
     assert [row[gain].text for row in out.ranked.rows] == ["3.0000", "unknown", "0.0000"]
     assert [row[cumulative].text for row in out.ranked.rows] == ["3.0000", "unknown", "unknown"]
     assert [(c.ndcg, c.status) for c in out.cutoffs] == [(NOTHING, Status.UNRESOLVED)]
-    # (B's grade, 0 to 3, leaves A's 3 first in both lists: NDCG 1 whatever it is)
-    assert out.cutoffs[0].reason == f"{Status.UNRESOLVED.reason}; NDCG between 1.0000 and 1.0000"
+    # (B's grade, 0 to 3, leaves A's 3 first in both lists: NDCG 1 whatever it
+    # is, said as the summary says it, never "between 1.0000 and 1.0000")
+    assert out.cutoffs[0].reason == (
+        f"{Status.UNRESOLVED.reason}; NDCG is 1.0000 whatever the unknown grades are")
+
+
+def test_an_interval_that_may_be_undefined_says_so() -> None:
+    """b's grade unknown under a's 0: graded 0, the ideal DCG is 0 (undefined);
+    graded g > 0 (r's 3 puts one on the scale), NDCG is (g/log2(3)) / g = 1/L. The summary says
+    "is 0.6309 whatever the unknown grades are, or undefined"; the printout
+    said "NDCG between 0.6309 and 0.6309", the undefined left out."""
+    doc = Document.from_columns(query=["q", "q", "r"], source_id=list("abc"),
+                                score=[2.0, 1.0, 1.0], grade=[0.0, None, 3.0])
+    out = query_printout(evaluate(doc), 0, decimals=4)
+    assert out.cutoffs[0].reason == (
+        f"{Status.UNRESOLVED.reason}; NDCG is {1 / L:.4f} whatever the unknown grades are, "
+        "or undefined")
 
 
 def test_an_unresolved_query_prints_the_interval_its_unknown_grades_leave() -> None:

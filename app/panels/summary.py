@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.accessibility import label_control, tab_order, tab_passes
-from app.delegates import NumberDelegate, bound_text, bounds_texts, format_number
+from app.delegates import NumberDelegate, bound_text, format_number
 from app.elided import ElidedLabel
 from app.models.cutoffs import CutoffColumn, CutoffResultsModel
 from app.models.looks import STATUS_LOOK
@@ -53,7 +53,7 @@ from core.engine.results import STATUS_BY_CODE
 from core.model.conventions import format_cutoff
 from core.model.grades import unknown_counted
 from core.model.numbers import apart_digits, counted, one_value
-from core.reports.sentences import query_sentence, summary_sentence
+from core.reports.sentences import WHATEVER, interval_words, query_sentence, summary_sentence
 
 __all__ = ["DETAILS_DELAY_MS", "AggregateFooter", "SummaryPanel"]
 
@@ -521,10 +521,6 @@ class AggregateFooter(ElidedLabel):
         self.setVisible(not message)
 
 
-#: Said once of every cutoff whose interval is one value (:func:`_spans`).
-WHATEVER = "whatever the unknown grades are"
-
-
 def _spans(cutoffs: Sequence[int | None], bounds: Sequence[Bounds], d: int) -> str:
     """The cutoffs' intervals, each thing said once: the cutoffs whose
     interval is one value first, in one clause ("NDCG@1 and NDCG@2 are 1.0000
@@ -537,7 +533,7 @@ def _spans(cutoffs: Sequence[int | None], bounds: Sequence[Bounds], d: int) -> s
     for k, b in zip(cutoffs, bounds, strict=True):
         value = _one_value(b, d)
         said = fixed if value is not None else spans
-        said.setdefault(value if value is not None else _span(b, d), []).append(
+        said.setdefault(value if value is not None else interval_words(b, d), []).append(
             f"NDCG@{format_cutoff(k)}")
     held = [f"{_and(names)} {'are' if len(names) > 1 else 'is'} {value}"
             for value, names in fixed.items()]
@@ -560,25 +556,6 @@ def _one_value(b: Bounds, d: int) -> str | None:
     if one_value(b.low, b.high) and not b.may_be_undefined:
         return bound_text(b.low, d)  # (or summed in two orders: 1 - 1e-16, 1 + 2e-16)
     return None
-
-
-def _span(b: Bounds, d: int) -> str:
-    """What one cutoff's interval says where the unknown grades can change
-    it: its two bounds written apart (:func:`~app.delegates.bounds_texts`),
-    or where both are the same number, that number ("is 1.0000 whatever the
-    unknown grades are, or undefined": it read "between 1.0000 and 1.0000")."""
-    if b.low is None or b.high is None:  # (_one_value says it: "undefined")
-        return f"undefined {WHATEVER}"
-    if one_value(b.low, b.high):
-        span = f"is {bound_text(b.low, d)} {WHATEVER}"
-    else:
-        low, high = bounds_texts(b.low, b.high, d)
-        span = f"between {low} and {high}"
-        if not b.exact:
-            span += (" (outer bounds; unbounded: no finite bound on that side, a gain "
-                     "may be negative and the ideal DCG just above 0)" if b.unbounded
-                     else " (outer bounds)")
-    return span + (", or undefined" if b.may_be_undefined else "")
 
 
 def _next_text(best: NextJudgment, k: str, first: Bounds, d: int) -> str:

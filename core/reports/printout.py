@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.analysis.aggregate import summarize
-from core.analysis.bounds import UNBOUNDED_TEXT, ndcg_bounds
+from core.analysis.bounds import ndcg_bounds
 from core.engine.columns import (
     EDITED_MARK,
     GRID_COLUMNS,
@@ -33,8 +33,8 @@ from core.engine.evaluation import Evaluation, IntArray
 from core.engine.results import Status
 from core.model.conventions import Conventions, field_rows, format_cutoff
 from core.model.document import GradeState
-from core.model.numbers import DECIMALS, apart_digits, fixed_text, shown_text
-from core.reports.sentences import mean_head
+from core.model.numbers import DECIMALS, fixed_text, shown_text
+from core.reports.sentences import interval_words, mean_head
 
 __all__ = ["NOTHING", "PRINTED", "Cell", "ConventionLine", "CutoffLine", "QueryPrintout",
            "RowsTable", "cell_text", "convention_lines", "mean_lines", "printed_columns",
@@ -213,15 +213,9 @@ def cell_text(col: CandidateColumn, shown: ShownRows, row: int, *,
 
 
 def _interval(ev: Evaluation, q: int, j: int, decimals: int) -> str:
-    """Query ``q``'s NDCG interval at cutoff ``j`` (unresolved) as the summary
-    says it, ``NDCG between low and high`` at the digits that write them
-    apart, an outer interval said so; empty where no completion has one."""
-    b = ndcg_bounds(ev, q, j)
-    if b.low is None or b.high is None:
-        return ""
-    d = apart_digits(b.low, b.high, decimals)
-    low, high = (UNBOUNDED_TEXT if math.isinf(x) else fixed_text(x, d) for x in (b.low, b.high))
-    return f"NDCG between {low} and {high}" + ("" if b.exact else " (an outer interval)")
+    """Query ``q``'s NDCG interval at cutoff ``j`` (unresolved) in the
+    summary's words (:func:`~core.reports.sentences.interval_words`)."""
+    return f"NDCG {interval_words(ndcg_bounds(ev, q, j), decimals)}"
 
 
 def _table(ev: Evaluation, q: int, section: str, decimals: int,
@@ -259,8 +253,8 @@ def query_printout(ev: Evaluation, q: int, *, decimals: int = DECIMALS,
         status = ev.status(q, j)
         dcg, idcg, ndcg = (_number(float(a[q, j]), decimals) for a in (ev.dcg, ev.idcg, ev.ndcg))
         reason = "" if status is Status.OK else status.reason
-        if status is Status.UNRESOLVED and (interval := _interval(ev, q, j, decimals)):
-            reason = f"{reason}; {interval}"
+        if status is Status.UNRESOLVED:
+            reason = f"{reason}; {_interval(ev, q, j, decimals)}"
         lines.append(CutoffLine(format_cutoff(k), dcg, idcg, ndcg, status, reason))
     return QueryPrintout(doc.query_ids[q], doc.query_text(q),
                          _table(ev, q, "ranked", decimals, keys),

@@ -8,14 +8,20 @@ report spells it the same way.
 
 from __future__ import annotations
 
+import math
+
 from core.analysis.aggregate import CutoffSummary, excluded_phrase
+from core.analysis.bounds import UNBOUNDED_TEXT, Bounds
 from core.engine.evaluation import Evaluation, Status
 from core.model.audit import OUTSIDE_ORIGIN, AuditEntry
 from core.model.conventions import FIELDS, Conventions, format_cutoff
-from core.model.numbers import DECIMALS, agreed, counted, fixed_text
+from core.model.numbers import DECIMALS, agreed, apart_digits, counted, fixed_text, one_value
 
-__all__ = ["NO_CHANGES", "audit_sentence", "excluded_phrase", "mean_sentence", "query_sentence",
-           "summary_sentence"]
+__all__ = ["NO_CHANGES", "WHATEVER", "audit_sentence", "excluded_phrase", "interval_words",
+           "mean_sentence", "query_sentence", "summary_sentence"]
+
+#: Said of an interval that is one value (the summary's, a printout's).
+WHATEVER = "whatever the unknown grades are"
 
 
 #: The rows of :meth:`Conventions.describe` a result sentence states: the
@@ -127,3 +133,34 @@ def audit_sentence(log: list[AuditEntry]) -> str:
     where = f"; {outside} of them made outside the app" if outside else ""
     return (f"{counted(len(log), 'change')} recorded: {', '.join(parts)}"
             f"{where}: see the Audit sheet.")
+
+
+def _bound(x: float, d: int) -> str:
+    """An interval's bound: a side with no finite bound named, never a number."""
+    return UNBOUNDED_TEXT if math.isinf(x) else fixed_text(x, d)
+
+
+def interval_words(b: Bounds, d: int) -> str:
+    """What one cutoff's interval says where the unknown grades can change
+    it, as the summary and a printout say it: its two bounds at the digits
+    that write them apart (:func:`~core.model.numbers.apart_digits`), or
+    where both are the same number, that number ("is 1.0000 whatever the
+    unknown grades are, or undefined": it read "between 1.0000 and 1.0000").
+
+    >>> interval_words(Bounds(None, 0.5, 0.75, exact=True, open=1), 4)
+    'between 0.5000 and 0.7500'
+    >>> interval_words(Bounds(None, 1.0, 1.0, exact=True, open=1, may_be_undefined=True), 4)
+    'is 1.0000 whatever the unknown grades are, or undefined'
+    """
+    if b.low is None or b.high is None:
+        return f"undefined {WHATEVER}"
+    if one_value(b.low, b.high):
+        span = f"is {_bound(b.low, d)} {WHATEVER}"
+    else:
+        d = apart_digits(b.low, b.high, d)
+        span = f"between {_bound(b.low, d)} and {_bound(b.high, d)}"
+        if not b.exact:
+            span += (" (outer bounds; unbounded: no finite bound on that side, a gain "
+                     "may be negative and the ideal DCG just above 0)" if b.unbounded
+                     else " (outer bounds)")
+    return span + (", or undefined" if b.may_be_undefined else "")
