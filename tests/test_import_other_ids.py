@@ -84,3 +84,22 @@ def test_a_drawn_sheets_second_id_of_each_item_is_offered_as_the_source(sheet: D
     assert code == 0, err
     assert {(r["query"], r["source_id"]) for r in rows} == {
         (q, sku[(q, s)]) for q, s in sheet.truth}
+
+
+def test_a_judgment_record_id_is_no_id_of_the_item():
+    """Each item judged once, a column of each judgment's record id (a
+    platform's annotation_id, a UUID) is one per item too, by the values
+    alone; its header names the judgment's record, so it is not offered as
+    another id of the item (it was: 'annotation_id: 8 distinct values, one
+    per item as Product page: another id of each item; ... pass --map
+    source_id=annotation_id', which no run names its items by)."""
+    ids = [f"{n:08x}-3b1c-4e7a-9f00-{n * 7919:012x}" for n in range(1, 9)]
+    sheet = Drawn(rows=[["Query", "Product page", "Grade (0-3)", "annotation_id"], *(
+        [q, f"https://shop.example.com/p/{q[:3]}{d}", (d + len(q)) % 4, ids.pop()]
+        for q in ("red running shoes", "wireless earbuds") for d in range(4))],
+        layout="long", truth={})
+    code, err, report, _ = run_sheet(sheet, ".csv")
+    assert code == 0, err
+    reason, flag = _left_out(report, "annotation_id")
+    assert (reason, flag) == ("annotation_id: 8 distinct values, no role read from them; "
+                              "not imported", None)

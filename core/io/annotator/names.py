@@ -20,8 +20,8 @@ from core.io.headers import ALIASES, normalize
 from core.io.safety import column_letters
 
 __all__ = ["FIELD_NAMES", "Named", "bookkeeping_header", "column_annotator", "combined_grade",
-           "drafts_header", "gold_header", "model_answer", "models_header", "name_field",
-           "names_grade_itself", "predicted_header",
+           "drafts_header", "gold_header", "judgment_key_header", "model_answer",
+           "models_header", "name_field", "names_grade_itself", "predicted_header",
            "quantity_header", "ranking_field", "record_key_header", "wide_annotator"]
 
 
@@ -424,6 +424,27 @@ def record_key_header(header: str) -> bool:
     (False, False, False)
     """
     return bool(set(_words(header)) & _RECORD_KEY) and ranking_field(header) is None
+
+
+#: Words of a header naming a judgment's own record (a platform's
+#: ``annotation_id``, an MTurk ``AssignmentId``), not the item judged.
+_JUDGMENT_RECORD = frozenset({"annotation", "annotations", "judgment", "judgement",
+                              "assignment", "submission", "response", "completion"})
+
+
+def judgment_key_header(header: str) -> bool:
+    """Whether ``header`` names a judgment's record key: one per item where
+    each item is judged once, as an id of the item is, and no run's name
+    for the items (:func:`~core.io.annotator.roles.left_out` offers no
+    flag for it).
+
+    >>> judgment_key_header("annotation_id"), judgment_key_header("AssignmentId")
+    (True, True)
+    >>> judgment_key_header("doc_id"), judgment_key_header("SKU")
+    (False, False)
+    """
+    words = set(_words(header))
+    return bool(words & _RECORD_KEY) and bool(words & _JUDGMENT_RECORD)
 
 
 #: Words of a header naming a quantity that is no grade, whatever its

@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from core.io.annotator.model import BATCH_OR_GRADES
-from core.io.annotator.names import DRAFTS, record_key_header
+from core.io.annotator.names import DRAFTS, judgment_key_header, record_key_header
 from core.io.annotator.profile import Profile, counting, determines, grouped, items, span
 from core.io.annotator.ranks import (
     BY_CHANCE,
@@ -624,8 +624,12 @@ def _names_each_item(p: Profile, query: Profile | None, source: Profile) -> bool
     """Ids of the items other than the source's, one per item and each one
     item's, written without spaces (a product's SKU beside its page's URL,
     read as the source; a title, in words, is none): a run may name the
-    items by either, and only the user can say which."""
+    items by either, and only the user can say which. A judgment's record
+    key (``annotation_id``) is one per item too where each is judged once:
+    its header tells (:func:`~core.io.annotator.names.judgment_key_header`)."""
     if p.fill < 0.9 or p.spaced > 0.1 or p.dates > 0.1 or p.distinct < 2:
+        return False
+    if judgment_key_header(p.name):
         return False
     item = items(query, source)
     return determines(p, item) >= 1.0 and determines(item, p) >= 1.0
