@@ -348,6 +348,24 @@ def test_import_says_the_ranking_it_reads(tmp_path):
             "judgments only)") in out.splitlines()
 
 
+def test_a_ranking_left_out_as_declared_is_said_so(tmp_path):
+    """The line a read ranking gives offers --map rank=none; taken, the
+    column was said 'Doc Position (empty: no row holds a value)', its eight
+    positions in plain sight (hreview18). It says the user left it out."""
+    sheet = tmp_path / "Shoe_Search_detailed.csv"
+    sheet.write_text(
+        "Query Text,Doc ID,Doc Position,Rating\r\n"
+        + "".join(f"{q},SKU-{q[:3]}{d},{d},{(d + len(q)) % 4}\r\n"
+                  for q in ("red shoes", "trail runners") for d in range(1, 5)),
+        encoding="utf-8")
+    code, out = run(["import", str(sheet), "-o", str(tmp_path / "out.csv"),
+                     "--map", "rank=none"])
+    assert code == 0
+    left = [line for line in out.splitlines() if line.startswith("left out")]
+    assert left == ["left out, not imported: Doc Position (the rank as read, left out as "
+                    "--map rank=none declares)"]
+
+
 def test_import_never_writes_over_the_sheet_it_reads(tmp_path, capsys):
     """`import annot.csv -o annot.csv` replaced the annotators' sheet with
     the worksheet CSV (tried on the installed wheel: the raw grades, the

@@ -132,9 +132,26 @@ def guess_mapping(table: Table, *, header_row: int | None = None,
     if gone:
         changes["reasons"] = (*((f, why) for f, why in mapping.reasons if f not in gone),
                               *((f, "none, declared") for f in sorted(gone) if f in chosen))
+    if any(chosen[f] is None for f in chosen):
+        changes["left_out"] = _declared_none(mapping, chosen, taken, header)
     mapping = mapping.replace(**changes)
     return mapping.grade_left_out() if "grade" in chosen and chosen["grade"] is None \
         else mapping
+
+
+def _declared_none(mapping: ColumnMapping, chosen: dict[str, int | None], taken: set[int],
+                   header: Sequence[str]) -> tuple[tuple[int, str, str], ...]:
+    """The mapping's columns left out, with each column the guess read that
+    a field declared none leaves (``--map rank=none``, offered where the
+    ranking read is said): said so, never 'empty: no row holds a value'
+    beside its values."""
+    said = {c for c, _, _ in mapping.left_out} | taken
+    dropped = {getattr(mapping, f): f for f in SINGLE_FIELDS if f in chosen
+               and chosen[f] is None and getattr(mapping, f) not in (None, *said)}
+    named = {c: str(header[c]).strip() if c < len(header) else "" for c in dropped}
+    return (*mapping.left_out, *(
+        (c, (f"{named[c]}: " if named[c] else "") + f"the {f} as read, left out as "
+         f"--map {f}=none declares; not imported", "") for c, f in dropped.items()))
 
 
 def _none(ref: str | int) -> bool:
