@@ -652,6 +652,20 @@ def test_qrels_given_twice_is_refused_not_the_last_taken(tmp_path, capsys, comma
         assert run([*args, "--qrels", str(qrels_a), "--qrels", str(qrels_a)])[0] == 0
 
 
+def test_the_same_qrels_written_two_ways_is_one_file(tmp_path, monkeypatch):
+    """The same file twice is fine, however it is written: 'a.qrels' and
+    './a.qrels' (a shell's completion beside a typed name) were refused as
+    two judges' sheets (hreview18)."""
+    (tmp_path / "a.qrels").write_text("q1 0 d1 1\n")
+    (tmp_path / "run.txt").write_text("q1 Q0 d1 1 2.5 tag\n")
+    monkeypatch.chdir(tmp_path)
+    code, out = run(["evaluate", "run.txt", "--qrels", "a.qrels", "--qrels",
+                     str(tmp_path / "a.qrels")])
+    assert code == 0
+    assert run(["evaluate", "run.txt", "--qrels", "a.qrels", "--qrels", "./a.qrels"]) == (
+        code, out)
+
+
 def test_bad_trec_score(tmp_path, capsys):
     run_file, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
     run_file.write_text("q1 Q0 d1 1 2.5 tag\nq1 Q0 d2 2 x tag\n")

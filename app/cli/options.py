@@ -6,6 +6,7 @@ encoding."""
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -36,18 +37,27 @@ class _Once:
     refused in one line naming the flag and both values (argparse keeps the
     last, unsaid: ``--gain linear --gain exponential`` computed exponential
     gains; ``--qrels annotators.json --qrels llm.jsonl`` evaluated against
-    the LLM's grades alone); the same value again is fine."""
+    the LLM's grades alone); the same value again is fine, a file's too
+    however written (:func:`_one_value`)."""
 
     dest: str
     twice: str = "one value is read, give it once"
 
     def once(self, namespace: argparse.Namespace, value: object) -> None:
         given = namespace.__dict__.setdefault(_GIVEN, {})
-        if self.dest in given and given[self.dest] != value:
+        if self.dest in given and not _one_value(given[self.dest], value):
             raise argparse.ArgumentError(
                 self,  # type: ignore[arg-type]  # (an argparse.Action, as every subclass is)
                 f"given twice, {given[self.dest]!r} and {value!r}: {self.twice}")
         given[self.dest] = value
+
+
+def _one_value(a: object, b: object) -> bool:
+    """Whether a flag's two values are one: equal, or two writings of one
+    existing file (``a.qrels``, ``./a.qrels``, its absolute path), which
+    were refused as two judges' sheets."""
+    return a == b or (isinstance(a, str) and isinstance(b, str) and os.path.isfile(a)
+                      and os.path.realpath(a) == os.path.realpath(b))
 
 
 class Once(_Once, argparse._StoreAction):
