@@ -10,12 +10,16 @@ no query text is read from the column."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tests.sheetgen import Drawn, sheets
 from tests.sheetimport import PROFILE
 from tests.sheetimport import run_sheet as _run
+from tests.test_cli import run
 
 #: Wide sheets drawn with marks among the last annotator's grades, per run.
 MARKED_SHEETS = 25
@@ -71,3 +75,30 @@ def _number(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def test_a_column_that_could_be_text_or_grades_is_refused_naming_both(
+        tmp_path: Path, capsys: Any) -> None:
+    """ben's 1 on q1, N/A on q2, 'what is ndcg' on q3: one value per query
+    and words, yet two values of three read as grades beside ana's. Read as
+    the query's text, ben's 1s were dropped unsaid ('long layout ... 6
+    imported'); now refused in one line naming the column and both readings,
+    and either flag the line offers reads it."""
+    path = tmp_path / "judged.csv"
+    path.write_text("query,doc_id,ana,ben\nq1,d1,2,1\nq1,d2,1,1\nq2,d1,3,N/A\n"
+                    "q2,d2,2,N/A\nq3,d1,0,what is ndcg\nq3,d2,2,what is ndcg\n",
+                    encoding="utf-8")
+    out = str(tmp_path / "out.csv")
+    assert run(["import", str(path), "-o", out])[0] == 2
+    assert capsys.readouterr().err == (
+        f"ndcg-worksheet: error: {path}, column 'ben': 'ben' could be the query's text (3 "
+        "distinct values, one per query) or one more annotator's grades (numbers on the "
+        "scale of the grades beside it, among marks): nothing tells which (pass --map "
+        "query_text=ben if it is the query's text, or --annotators ana,ben if it holds "
+        "grades)\n")
+    code, text = run(["import", str(path), "--map", "query_text=ben", "-o", out])
+    assert code == 0
+    assert "6 imported" in text.splitlines()[0]
+    code, _ = run(["import", str(path), "--annotators", "ana,ben", "-o", out])
+    assert code == 2  # ben's grades read: his words refused by name, as any label
+    assert "column 'ben': labels on no known scale" in capsys.readouterr().err

@@ -60,7 +60,8 @@ from core.io.safety import column_letters
 from core.model import numbers
 
 __all__ = ["MAX_PEOPLE", "Roles", "flag_ref", "grades_of_the_scale", "judgments_count", "keys",
-           "left_out", "names_someone", "names_the_query", "people", "roles_from_values"]
+           "left_out", "names_someone", "names_the_query", "people", "roles_from_values",
+           "text_or_grades"]
 
 #: The most people a sheet's annotator column names (more are item ids).
 MAX_PEOPLE = 500
@@ -545,6 +546,31 @@ def grades_of_the_scale(p: Profile, scale: Sequence[Profile], marks: Container[s
             return False
         on_scale += 1
     return on_scale > 0
+
+
+def text_or_grades(p: Profile, scale: Sequence[Profile], marks: Container[str]) -> bool:
+    """Whether a column read as the query's text could as well be one more
+    annotator's grades beside the sheet's columns of grades (``scale``):
+    words-rich values (else :func:`grades_of_the_scale` read it as grades)
+    but half or more of its values numbers on their scale or grade marks
+    (``1``, ``N/A``, ``what is ndcg``): nothing tells which, so the import
+    refuses, naming both readings."""
+    numbered = [g for g in scale if g.numeric > 0.5 and g.col != p.col]
+    values = {t for t in p.texts if t}
+    if not numbered or not values:
+        return False
+    lo, hi = min(g.lo for g in numbered), max(g.hi for g in numbered)
+    on_scale = sum(1 for t in values if _on_scale(t, lo, hi))
+    marked = sum(1 for t in values if t.casefold() in marks)
+    return on_scale > 0 and 2 * (on_scale + marked) >= len(values)
+
+
+def _on_scale(text: str, lo: float, hi: float) -> bool:
+    try:
+        x = float(text)
+    except ValueError:
+        return False
+    return lo <= x <= hi and (2 * x).is_integer()
 
 
 def flag_ref(p: Profile) -> str:
