@@ -140,11 +140,11 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
            legend: str | None = None, unread: bool = False,
            checkbox: bool = False, key: bool = False, blanks: bool = False,
            unnamed: bool = False, off_range: bool = False, places: bool = False,
-           two_headers: bool = False, marked: bool = False) -> Drawn:
+           two_headers: bool = False, marked: bool = False, marks: bool = False) -> Drawn:
     """A drawn annotators' sheet (see the module's note), as its keywords
     ask (:class:`Asked` says what each does)."""
     ask = Asked(among, headers, topics, flat, latin, split, gaps, extra, legend, unread,
-                checkbox, key, blanks, unnamed, off_range, places, two_headers, marked)
+                checkbox, key, blanks, unnamed, off_range, places, two_headers, marked, marks)
     p = _draw_plan(draw, ask)
     _draw_truth(draw, p, ask)
     ranking = draw(st.sampled_from(["score", "rank"] if split or gaps
@@ -197,7 +197,7 @@ def sheets(draw: Any, among: tuple[str, ...] = (), headers: str | None = None,
         parts = [str(h).partition(" ") for h in sheet.rows[0]]
         sheet.header_rows = [[a for a, _, _ in parts], [b for _, _, b in parts]]
     _legends(p, ask, sheet)
-    if p.marked:  # the mark's meaning declared where it is no default mark
+    if ask.marked:  # the mark's meaning declared where it is no default mark
         sheet.flags += MARKS[next(iter(p.marked.values()))]
     return sheet
 
@@ -259,7 +259,14 @@ class Asked:
     ``unsure`` declared by ``--unrateable unsure``), each query of three
     items, half of them with no distractor: a row of data, never a
     header's (its judgments are no more in the truth; the row is
-    imported, its grades unknown or unrateable)."""
+    imported, its grades unknown or unrateable); with
+    ``marks`` a wide sheet graded in numbers, each annotator's column
+    under their bare name (``Alice``, ``Bob``), the last annotator's
+    grading each query's items alike and marking every item of some
+    queries (not all) with a mark (:data:`QUERY_MARKS`: ``N/A``, ``?``,
+    ``paywall``, declared ``--unrateable paywall``), one value per query,
+    no two queries alike: a column one to one with the queries, as a
+    query's text is (:func:`_marked`; :attr:`Drawn.marks`)."""
 
     among: tuple[str, ...]
     headers: str | None
@@ -279,6 +286,7 @@ class Asked:
     places: bool
     two_headers: bool
     marked: bool
+    marks: bool
 
 
 @dataclass
@@ -305,7 +313,7 @@ class _Plan:
     ids: dict[tuple[int, int], Any] = field(default_factory=dict)
     truth: dict[tuple[int, int], dict[Any, int]] = field(default_factory=dict)
     blanked: set[tuple[int, int, Any]] = field(default_factory=set)
-    #: Grade cells holding a mark of no grade (``marked``): cell -> the mark.
+    #: Grade cells holding a mark of no grade (``marked``, ``marks``): cell -> the mark.
     marked: dict[tuple[int, int, Any], str] = field(default_factory=dict)
     off: tuple[int, int] | None = None
 
@@ -325,7 +333,7 @@ def _draw_plan(draw: Any, ask: Asked) -> _Plan:
     headers' kind, drawn as ``ask`` allows."""
     rnd = draw(st.randoms(use_true_random=False))
     first = draw(st.sampled_from([1, 1, 51, 301])) if ask.topics else None
-    layout = "transposed" if ask.places else "wide" if ask.checkbox or (
+    layout = "transposed" if ask.places else "wide" if ask.checkbox or ask.marks or (
         ask.marked and draw(st.integers(0, 3)) == 0) \
         else "long" if ask.split or ask.gaps or ask.extra \
         or ask.unread or ask.unnamed or ask.off_range or ask.two_headers \
@@ -342,7 +350,7 @@ def _draw_plan(draw: Any, ask: Asked) -> _Plan:
         people = people[:1]
     if layout != "long" or ask.split or ask.gaps:
         people = people[:max(2, len(people))] if len(people) > 1 else PEOPLE["name"][:2]
-    if ask.checkbox:  # a form's checkbox per person, named by their name
+    if ask.checkbox or ask.marks:  # a form's checkbox per person, named by their name
         people = PEOPLE["name"][:len(people)]
     if ask.places:  # four respondents and a second submission: a place-like text in a
         people = PEOPLE["email"]  # column is still one answer in five
@@ -350,11 +358,12 @@ def _draw_plan(draw: Any, ask: Asked) -> _Plan:
         or ask.unnamed
     drawn_scales = WORD_SCALES if words else CHECKBOXES if ask.checkbox else SCALES
     scale = "words" if ask.unread else "0-3" if ask.off_range else draw(
+        st.sampled_from(["0-3", "1-5"])) if ask.marks else draw(
         st.sampled_from(sorted(drawn_scales)))
     grades, write = drawn_scales[scale]
     shape = draw(st.sampled_from(sorted(SOURCE_SHAPES)))
     headers = "realistic" if ask.unread or ask.checkbox or ask.unnamed or ask.off_range \
-        or ask.two_headers \
+        or ask.two_headers or ask.marks \
         else ask.headers or draw(st.sampled_from(["realistic", "realistic", "neutral"]))
     return _Plan(rnd, first, layout, n_q, per_q, people, scale, grades, write, shape, headers,
                  words)
@@ -380,6 +389,8 @@ def _draw_truth(draw: Any, p: _Plan, ask: Asked) -> None:
                  for q, d in items}
         truth[items[0]][1], truth[items[-1]][m * p.per_q] = grades[0], grades[-1]
     p.truth = truth
+    if ask.marks:
+        _marked(draw, p)
     if ask.blanks:  # (never an end of the scale that keeps a column from being constant)
         cells = sorted(((q, d, w) for (q, d), by in truth.items() for w in by
                         if (q, d) not in (items[0], items[-1])), key=str)
@@ -390,6 +401,32 @@ def _draw_truth(draw: Any, p: _Plan, ask: Asked) -> None:
             truth[items[1]][who] = grades[0]
             p.marked[(*items[0], who)] = mark
             p.blanked.discard((*items[0], who))
+
+
+#: The marks a drawn annotator writes where no grade is given (``sheets(marks=True)``):
+#: read unrateable, unknown, and unrateable once declared so.
+QUERY_MARKS = ["N/A", "?", "paywall"]
+
+
+def _marked(draw: Any, p: _Plan) -> None:
+    """The last annotator's grades made one per query, alike over its items,
+    no two queries alike, the items of some queries (at least one, never
+    all, never the first) marked instead (:data:`QUERY_MARKS`): in ``p.truth`` and
+    ``p.marked``."""
+    who, queries = p.people[-1], list(range(p.n_q))
+    n_marked = draw(st.integers(1, min(len(QUERY_MARKS), p.n_q - 1)))
+    # (never the first query: the rows under the header hold grades; marks
+    # there, '0' beside '?', are read as more header rows, another matter)
+    marked = set(draw(st.permutations(queries[1:]))[:n_marked])
+    marks = iter(draw(st.permutations(QUERY_MARKS)))
+    grades = iter(draw(st.permutations(p.grades)))
+    for q in queries:
+        mark, grade = (next(marks), None) if q in marked else ("", next(grades))
+        for d in range(p.per_q):
+            if mark:
+                p.marked[(q, d, who)] = mark
+            else:
+                p.truth[(q, d)][who] = grade
 
 
 def _grade_columns(draw: Any, p: _Plan, ask: Asked, sheet: Drawn,
@@ -404,7 +441,8 @@ def _grade_columns(draw: Any, p: _Plan, ask: Asked, sheet: Drawn,
                    "source")]
     if p.layout != "long":
         for who in p.people:
-            cols.append(Column(f"Relevant? ({who})" if ask.checkbox else
+            cols.append(Column(f"Relevant? ({who})" if ask.checkbox else str(who) if ask.marks
+                               else
                                f"grade_{who}".replace("@", "_at_").replace(".", "_"),
                                [p.written(q, d, who) for q, d, _ in per_row], "grade",
                                str(who)))
@@ -523,6 +561,10 @@ def _table(p: _Plan, sheet: Drawn, cols: list[Column]) -> None:
         float(g) for w, g in p.truth[(q, d)].items()
         if (q, d, w) not in p.blanked and (q, d, w) not in p.marked)
         for q, d in p.items}
+    sheet.marks = {(str(p.said(q)), str(p.ids[(q, d)]), str(w)): mark
+                   for (q, d, w), mark in p.marked.items()}
+    if "paywall" in p.marked.values():
+        sheet.flags = [*sheet.flags, "--unrateable", "paywall"]
     sheet.blank_cells = len(p.blanked)
     sheet.off_range = p.off
     if p.layout == "long" and len(p.people) == 1:

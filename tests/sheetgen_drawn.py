@@ -108,6 +108,9 @@ class Drawn:
     off_range: tuple[int, int] | None = None
     #: Grade cells drawn blank (``sheets(blanks=True)``): no judgment.
     blank_cells: int = 0
+    #: Grade cells holding a mark, no grade (``sheets(marks=True)``):
+    #: (query, source, annotator) -> the mark, as the sheet writes them.
+    marks: dict[tuple[str, str, str], str] = field(default_factory=dict)
     #: The notes the import's report must hold (a radio button read as
     #: one grade column: :func:`tests.platformgen._radio`).
     notes: list[str] = field(default_factory=list)

@@ -16,6 +16,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
 from app.accessibility import without_mnemonic
@@ -139,3 +140,35 @@ def test_a_default_unknown_mark_declared_unrateable_is_read_unrateable(tmp_path:
     assert code == 0
     assert "3 imported (1 of them marks read as unrateable: '?' 1)" in text.splitlines()[0]
     assert out.read_text(encoding="utf-8").splitlines()[2] == "q1,d2,,,unrateable,unrateable,?,"
+
+
+def test_a_default_unknown_mark_typed_unrateable_in_the_wizard_is_read_unrateable(
+        qtbot: Any, tmp_path: Path) -> None:
+    """``?`` typed into "Marks read as unrateable" (real key clicks, Tab to
+    leave the field) while "Marks read as unknown" still holds it is read
+    unrateable, as ``import --unrateable "paywalled,?"`` reads it: moved out
+    of the unknown field, which says so (it stayed unknown without a word:
+    the first line '1 read as unknown: '?' 1')."""
+    path = _sheet(tmp_path)
+    wizard = _at_mapping(qtbot, path)
+    page = wizard.mapping_page
+    assert "?" in read_marks(page.unknown_marks.text())
+    page.rubric.clear()
+    qtbot.keyClicks(page.rubric, RUBRIC)
+    page.unrateable_marks.setFocus()
+    page.unrateable_marks.end(False)
+    qtbot.keyClicks(page.unrateable_marks, ", paywalled, ?")
+    qtbot.keyClick(page.unrateable_marks, Qt.Key.Key_Tab)
+    assert "?" not in read_marks(page.unknown_marks.text())
+    assert page.unknown_marks.toolTip() == (
+        "?: moved to “Marks read as unrateable”, where it was typed")
+    assert "?" not in page.mapping().unknown_marks
+    _next(qtbot, wizard)
+    result = wizard.result_value
+    assert result is not None
+    code, text = run(["import", str(path), "--rubric", RUBRIC, "--unrateable", "paywalled,?",
+                      "-o", str(tmp_path / "cli.csv")])
+    assert code == 0
+    assert result.report.summary()[0] == text.splitlines()[0]
+    assert "'?' 1" in result.report.summary()[0]
+    assert "read as unknown" not in result.report.summary()[0]

@@ -46,7 +46,7 @@ from app.scheme import tint
 from core.errors import ConventionError
 from core.io.annotator import ColumnMapping, SheetPreview
 from core.io.annotator.evidence import NotConsensus
-from core.io.annotator.model import read_marks
+from core.io.annotator.model import read_marks, unknown_but_unrateable
 from core.io.annotator.platform import KINDS
 from core.io.annotator.rows import SplitRanking
 from core.io.annotator.scales import Vocabulary, label_key
@@ -299,6 +299,7 @@ class MappingPage(QWizardPage):
         self.unknown_marks.setObjectName("unknownMarks")
         self.unrateable_marks = QLineEdit(self)
         self.unrateable_marks.setObjectName("unrateableMarks")
+        self.unrateable_marks.editingFinished.connect(self._unrateable_typed)
         conv_form.addRow(self.tr(RUBRIC), self.rubric)
         conv_form.addRow(self.tr("Several annotators:"), self.consensus)
         conv_form.addRow(self.tr("Rounding of the consensus:"), self.rounding)
@@ -511,6 +512,21 @@ class MappingPage(QWizardPage):
         combo = self.combos[field]
         combo.setCurrentIndex(combo.findData(col))
 
+    def _unrateable_typed(self) -> None:
+        """A mark typed into "Marks read as unrateable" that "Marks read as
+        unknown" still holds (``?``) is read unrateable, as ``--unrateable``
+        reads it (:func:`~core.io.annotator.model.unknown_but_unrateable`):
+        moved out of the unknown field, which says so in its tooltip, so the
+        page shows what the import reads."""
+        unknown = read_marks(self.unknown_marks.text())
+        kept = unknown_but_unrateable(unknown, read_marks(self.unrateable_marks.text()))
+        if kept == unknown:
+            return
+        moved = ", ".join(m for m in unknown if m not in kept)
+        _from_start(self.unknown_marks, ", ".join(kept))
+        self.unknown_marks.setToolTip(self.tr(
+            "{0}: moved to “Marks read as unrateable”, where it was typed").format(moved))
+
     def mapping(self) -> ColumnMapping:
         """The mapping as the page shows it."""
         value = self.wiz.preview_value
@@ -529,8 +545,9 @@ class MappingPage(QWizardPage):
         elif fields["grade"] is not None and self.grade_alone.isChecked():
             declared.append("grade")  # taken alone, as --map grade=C declares it
         fields["declared"] = tuple(dict.fromkeys((*base.declared, *declared)))
-        unknown = ("", *read_marks(self.unknown_marks.text()))
         unrateable = read_marks(self.unrateable_marks.text())
+        unknown = ("", *unknown_but_unrateable(read_marks(self.unknown_marks.text()),
+                                               unrateable))
         mapping = base.replace(unknown_marks=unknown, unrateable_marks=unrateable, **fields)
         if self.consensus_out.isVisibleTo(self) and self.consensus_out.isChecked():
             return mapping.grade_left_out()  # the written consensus left out, as --map grade=none

@@ -10,7 +10,13 @@ from pathlib import Path
 from core.errors import InputError
 from core.io.annotator.detect import detect_mapping, read_guessed
 from core.io.annotator.importer import bulk, import_table
-from core.io.annotator.model import BLOCKS_HINT, ColumnMapping, Table, titled_blocks
+from core.io.annotator.model import (
+    BLOCKS_HINT,
+    ColumnMapping,
+    Table,
+    titled_blocks,
+    unknown_but_unrateable,
+)
 from core.io.annotator.overrides import column_list, guess_mapping, missing_field
 from core.io.annotator.report import ImportResult
 from core.io.annotator.transposed import unreadable_items
@@ -103,11 +109,10 @@ def import_sheet(path: str | Path, *, sheet: str | None = None, header_row: int 
         table = read_guessed(path, sheet)
         mapping = guess_mapping(table, header_row=header_row, fields=fields,
                                 annotators=annotators, keep=keep)
-        said = {m.strip().casefold() for m in unrateable}  # (the user's, over the defaults)
         mapping = mapping.replace(rows_ranked=rows_ranked, keep=tuple(keep),
                                   names=tuple((names or {}).items()),
-                                  unknown_marks=tuple(m for m in mapping.unknown_marks
-                                                      if m.strip().casefold() not in said),
+                                  unknown_marks=unknown_but_unrateable(mapping.unknown_marks,
+                                                                       unrateable),
                                   unrateable_marks=(*mapping.unrateable_marks, *unrateable))
         need = missing_field(mapping)
         if need is not None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +59,7 @@ from core.io.annotator.read import read_table
 from core.io.annotator.records import expand_json_cells
 from core.io.annotator.roles import (
     Roles,
+    grades_of_the_scale,
     judgments_count,
     left_out,
     names_the_query,
@@ -253,8 +255,10 @@ def _by_values(table: Table, header_row: int, header: list[str], found: dict[str
         # annotator (if any) another column names.
         found["grade"], wide = wide[0][0], []
         taken = taken - {found["grade"]}
+    marked = _marked_grades(profiles, found, taken, marks) if "grade" not in found and not wide \
+        else set()
     roles = read_roles(profiles, found, taken, bool(wide), table)
-    _query_text(profiles, found, taken, roles)
+    _query_text(profiles, found, taken | marked, roles)
     reasons = [*roles.reasons.items(), *(("ignored", why) for why, _ in roles.ignored.values())]
     if "status" not in found:
         status = next((p for p in profiles if p.col not in found.values() and p.col not in taken
@@ -317,6 +321,23 @@ def _grades_by_values(profiles: list[Profile], header: list[str], found: dict[st
                             f"their values: {len(graded)} columns of grades, one per "
                             "annotator"))
     return wide, reasons
+
+
+def _marked_grades(profiles: list[Profile], found: dict[str, int], taken: set[int],
+                   marks: set[str]) -> set[int]:
+    """Read as grades (in ``profiles``) the columns no role took whose values
+    behave as one more annotator's grades among marks beside the sheet's
+    columns of grades (:func:`~core.io.annotator.roles.grades_of_the_scale`:
+    ben's 1, N/A and paywall beside ana's 0 to 3), so that no query's text
+    (:func:`_query_text`) takes them and their grades are imported with the
+    others'; the marks the import cannot read are then refused by name.
+    Returns their columns."""
+    free = [p for p in profiles if p.col not in found.values() and p.col not in taken]
+    scale = [p for p in free if p.graded and not p.constant]
+    marked = {p.col for p in free if grades_of_the_scale(p, scale, marks)}
+    for c in marked:
+        profiles[c] = replace(profiles[c], graded=True)
+    return marked
 
 
 def _query_text(profiles: list[Profile], found: dict[str, int], taken: set[int],

@@ -33,6 +33,7 @@ from core.io.annotator.names import (
     quantity_header,
 )
 from core.io.annotator.profile import Profile, counting, profile_columns, span
+from core.io.annotator.roles import text_or_grades
 from core.io.annotator.scales import header_range
 from core.io.annotator.sheet import Sheet
 from core.io.annotator.write import written_consensus
@@ -99,6 +100,7 @@ def check_sheet(sheet: Sheet, rubric: Rubric | None = None) -> None:
     read cell by cell, and a sheet whose columns all have a role has none
     left unused. ``rubric``: the scale the user declares (``--rubric``)."""
     mapping = sheet.mapping
+    _text_or_grades(sheet)
     if "grade" in mapping.declared:
         return
     unnamed = [c for c, _ in mapping.sources()
@@ -117,6 +119,30 @@ def check_sheet(sheet: Sheet, rubric: Rubric | None = None) -> None:
                 "--annotators COL,COL,... for one column per annotator")
     if unused:
         _unused_grades(sheet, _alike_unused(sheet, by_col, unused, rubric))
+
+
+def _text_or_grades(sheet: Sheet) -> None:
+    """Refuse a query's text read from values (undeclared) that could as
+    well be one more annotator's grades (:func:`~core.io.annotator.roles.text_or_grades`),
+    in one line naming the column and both readings: read as the text, its
+    grades would be dropped unsaid."""
+    mapping = sheet.mapping
+    col = mapping.query_text
+    if col is None or "query_text" in mapping.declared or not mapping.sources():
+        return
+    by_col = _profiles(sheet, [col])
+    marks = {m.strip().casefold() for m in (*mapping.unknown_marks, *mapping.unrateable_marks)}
+    p = by_col[col]
+    if not text_or_grades(p, [by_col[c] for c, _ in mapping.sources() if c in by_col], marks):
+        return
+    ref = _ref(sheet.header, col)
+    grades = ",".join(_ref(sheet.header, c) for c, _ in mapping.sources())
+    raise sheet.fail(
+        f"{sheet.name(col)!r} could be the query's text ({span(p)}, one per query) or one "
+        "more annotator's grades (numbers on the scale of the grades beside it, among "
+        "marks): nothing tells which", column=sheet.name(col),
+        hint=f"pass --map query_text={ref} if it is the query's text, or --annotators "
+        f"{grades},{ref} if it holds grades")
 
 
 def _unused(sheet: Sheet) -> list[int]:

@@ -69,6 +69,20 @@ def read_marks(text: str) -> tuple[str, ...]:
     return tuple(m.strip() for m in text.split(",") if m.strip())
 
 
+def unknown_but_unrateable(unknown: Sequence[str], unrateable: Sequence[str]) -> tuple[str, ...]:
+    """The unknown marks less those declared unrateable: a mark in both is
+    read unrateable, the user's declaration over the default (``--unrateable
+    "?"``, or ``?`` typed into the wizard's "Marks read as unrateable" while
+    "Marks read as unknown" still holds it). The one rule of the command
+    line and the wizard.
+
+    >>> unknown_but_unrateable(("", "?", "tbd"), ("paywall", " ? "))
+    ('', 'tbd')
+    """
+    said = {m.strip().casefold() for m in unrateable}
+    return tuple(m for m in unknown if m.strip().casefold() not in said)
+
+
 def unrateable_flag(marks: Sequence[str]) -> str:
     """How the import is told to read ``marks`` as unrateable (matched by
     :data:`UNRATEABLE_FLAG`; :func:`read_marks` reads them back)."""
