@@ -11,15 +11,12 @@ from typing import Any
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
-from app.import_wizard.wizard import ImportWizard
 from core.io.annotator import Table, detect_mapping
-from core.model.conventions import Conventions
 from core.model.numbers import counted
 from tests.sheetgen import sheets
 from tests.sheetgen_drawn import Drawn
 from tests.sheetimport import PROFILE
-from tests.test_app_import import _idle, _next
-from tests.test_app_import_accounting import _sheet
+from tests.test_app_import_accounting import _report, _sheet
 
 
 @settings(PROFILE, max_examples=25, phases=[Phase.generate])
@@ -45,14 +42,7 @@ def test_the_wizard_s_columns_tab_says_one_row(qtbot: Any, tmp_path: Path) -> No
     lines = path.read_text("utf-8").splitlines()
     lines = [lines[0] + ",Batch", lines[1] + ",10", *(line + "," for line in lines[2:])]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    wizard = ImportWizard(path, Conventions())
-    qtbot.addWidget(wizard)
-    wizard.show()
-    _idle(qtbot, wizard)
-    _next(qtbot, wizard)  # the mapping, as guessed
-    _next(qtbot, wizard)  # imported: the report
-    qtbot.waitUntil(lambda: wizard.result_value is not None, timeout=10_000)
-    model = wizard.report_page.view.columns_model
+    model = _report(qtbot, path).columns_model
     shown = {model.index(r, 1).data(): model.index(r, 3).data()
              for r in range(model.rowCount())}
     assert shown["Batch"] == ("Batch: the number 10 on 1 row of 18, no role read from it; "

@@ -101,6 +101,17 @@ sys.exit(app.main.main(args))
 """
 
 
+def _small_run(tmp_path: Path) -> tuple[Path, Path]:
+    """A run of 4 queries x 12 candidates and its qrels (every third
+    candidate judged), as TREC text in ``tmp_path``."""
+    run, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    run.write_text("".join(f"q{q} Q0 d{d} {d + 1} {30 - d} r\n"
+                           for q in range(4) for d in range(12)), encoding="utf-8")
+    qrels.write_text("".join(f"q{q} 0 d{d} {(q + d) % 4}\n"
+                             for q in range(4) for d in range(0, 12, 3)), encoding="utf-8")
+    return run, qrels
+
+
 def test_a_run_launched_with_its_qrels_imports_its_core_before_qt_and_no_workbook_checker(
         tmp_path: Path) -> None:
     # PySide6's import hook reads the source of every module imported after
@@ -108,11 +119,7 @@ def test_a_run_launched_with_its_qrels_imports_its_core_before_qt_and_no_workboo
     # the workbook checker (core.io.safety, the additions' reader) only when
     # a workbook is saved over (before, app.file_formats and app.save_checks
     # imported them at the window's build: 19 modules after Qt).
-    run, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
-    run.write_text("".join(f"q{q} Q0 d{d} {d + 1} {30 - d} r\n"
-                           for q in range(4) for d in range(12)), encoding="utf-8")
-    qrels.write_text("".join(f"q{q} 0 d{d} {(q + d) % 4}\n"
-                             for q in range(4) for d in range(0, 12, 3)), encoding="utf-8")
+    run, qrels = _small_run(tmp_path)
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "NDCG_WORKSHEET_STARTUP_PROBE": "1",
            "PYTHONPATH": str(REPO)}
     done = subprocess.run([sys.executable, "-c", LAUNCH_CHILD, str(run), "--qrels", str(qrels)],
@@ -167,11 +174,7 @@ sys.exit(app.main.main(args))
 
 def test_a_run_launched_with_its_qrels_loads_no_module_only_a_save_or_a_round_needs(
         tmp_path: Path) -> None:
-    run, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
-    run.write_text("".join(f"q{q} Q0 d{d} {d + 1} {30 - d} r\n"
-                           for q in range(4) for d in range(12)), encoding="utf-8")
-    qrels.write_text("".join(f"q{q} 0 d{d} {(q + d) % 4}\n"
-                             for q in range(4) for d in range(0, 12, 3)), encoding="utf-8")
+    run, qrels = _small_run(tmp_path)
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(REPO)}
     done = subprocess.run([sys.executable, "-c", ARRIVED_CHILD, str(run), "--qrels", str(qrels)],
                           cwd=REPO, env=env, timeout=120, capture_output=True, text=True)
