@@ -55,15 +55,10 @@ from core.io.annotator.platform import (
     status_like,
 )
 from core.io.annotator.profile import Profile, profile_columns, span
+from core.io.annotator.query_text import grades_of_the_scale, names_the_query
 from core.io.annotator.read import read_table
 from core.io.annotator.records import expand_json_cells
-from core.io.annotator.roles import (
-    Roles,
-    grades_of_the_scale,
-    judgments_count,
-    left_out,
-    names_the_query,
-)
+from core.io.annotator.roles import Roles, judgments_count, left_out
 from core.io.annotator.rows import summary_row
 from core.io.annotator.transposed import metadata_cell, stacked_header_rows, untranspose
 from core.io.annotator.who import judged_by, said_of_people, who_unread
@@ -327,7 +322,7 @@ def _marked_grades(profiles: list[Profile], found: dict[str, int], taken: set[in
                    marks: set[str]) -> set[int]:
     """Read as grades (in ``profiles``) the columns no role took whose values
     behave as one more annotator's grades among marks beside the sheet's
-    columns of grades (:func:`~core.io.annotator.roles.grades_of_the_scale`:
+    columns of grades (:func:`~core.io.annotator.query_text.grades_of_the_scale`:
     ben's 1, N/A and paywall beside ana's 0 to 3), so that no query's text
     (:func:`_query_text`) takes them and their grades are imported with the
     others'; the marks the import cannot read are then refused by name.
@@ -344,7 +339,7 @@ def _query_text(profiles: list[Profile], found: dict[str, int], taken: set[int],
                 roles: Roles) -> None:
     """The query's text, added to ``found`` (unless named or declared): a
     column of text one to one with the query's ids (a sheet's Question
-    beside its Query ID, :func:`~core.io.annotator.roles.names_the_query`),
+    beside its Query ID, :func:`~core.io.annotator.query_text.names_the_query`),
     the longest such when several, never a column of statuses that mark
     rows (Prodigy's ``answer``, accept on one query's tasks, ignore or
     reject on another's) nor of true/false (Label Studio's

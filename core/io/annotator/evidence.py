@@ -33,7 +33,7 @@ from core.io.annotator.names import (
     quantity_header,
 )
 from core.io.annotator.profile import Profile, counting, profile_columns, span
-from core.io.annotator.roles import text_or_grades
+from core.io.annotator.query_text import text_or_grades
 from core.io.annotator.scales import header_range
 from core.io.annotator.sheet import Sheet
 from core.io.annotator.write import written_consensus
@@ -123,7 +123,7 @@ def check_sheet(sheet: Sheet, rubric: Rubric | None = None) -> None:
 
 def _text_or_grades(sheet: Sheet) -> None:
     """Refuse a query's text read from values (undeclared) that could as
-    well be one more annotator's grades (:func:`~core.io.annotator.roles.text_or_grades`),
+    well be one more annotator's grades (:func:`~core.io.annotator.query_text.text_or_grades`),
     in one line naming the column and both readings: read as the text, its
     grades would be dropped unsaid."""
     mapping = sheet.mapping

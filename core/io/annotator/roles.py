@@ -36,10 +36,10 @@ from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
 
-from core.io.annotator.cells import MAX_LEVELS
 from core.io.annotator.model import BATCH_OR_GRADES
 from core.io.annotator.names import DRAFTS, judgment_key_header, record_key_header
 from core.io.annotator.profile import Profile, counting, determines, grouped, items, span
+from core.io.annotator.query_text import names_the_query
 from core.io.annotator.ranks import (
     BY_CHANCE,
     QUERIES,
@@ -59,9 +59,8 @@ from core.io.headers import normalize
 from core.io.safety import column_letters
 from core.model import numbers
 
-__all__ = ["MAX_PEOPLE", "Roles", "flag_ref", "grades_of_the_scale", "judgments_count", "keys",
-           "left_out", "names_someone", "names_the_query", "people", "roles_from_values",
-           "text_or_grades"]
+__all__ = ["MAX_PEOPLE", "Roles", "flag_ref", "judgments_count", "keys",
+           "left_out", "names_someone", "people", "roles_from_values"]
 
 #: The most people a sheet's annotator column names (more are item ids).
 MAX_PEOPLE = 500
@@ -523,71 +522,6 @@ def judgments_count(p: Profile, query: Profile | None, source: Profile | None,
                 "judgments (a count of them, no grade); not imported")
     return (f"{p.shown()}: {span(p)}, one per item, each the number of the item's rows "
             f"filling {filling[0].shown()} (a count of them, no grade nor ranking); not imported")
-
-
-def names_the_query(p: Profile, query: Profile, share: float = 1.0) -> bool:
-    """Text one to one with the query's values (a Label Studio task's
-    ``data.query`` beside its ``data.query_id``, a sheet's Question beside
-    its Query ID): the query's text, no batch's or group's number (so it
-    was said: "a batch's or a group's number: grades vary within a
-    query"). Numbers so stay batches' numbers, as topics 1..50 may be.
-    ``share``: of the queries, how many must have one text (a text retyped
-    on one query's row is still the query's text)."""
-    return (p.col != query.col and p.numeric < 0.5 and p.fill >= 0.9 and p.distinct >= 2
-            and determines(p, query) == 1.0 and determines(query, p) >= share)
-
-
-def grades_of_the_scale(p: Profile, scale: Sequence[Profile], marks: Container[str]) -> bool:
-    """Whether a column holds one more annotator's grades among marks, by
-    how its values behave beside the sheet's columns of grades (``scale``):
-    some of its values numbers on their scale (whole or half, within their
-    least and greatest), every other value a grade mark (``N/A``, ``?``)
-    or one word (``paywall``: a mark the import reads, or refuses by name,
-    as the annotator's), none of them words-rich as a query's text is. Such
-    a column is no query's text even where each of its values stands on one
-    query's rows only (ben's 1 on q1, N/A on q2, paywall on q3): read so,
-    its grades were dropped."""
-    numbered = [g for g in scale if g.numeric > 0.5 and g.col != p.col]
-    if not numbered or not p.filled or p.distinct > MAX_LEVELS:
-        return False
-    lo, hi = min(g.lo for g in numbered), max(g.hi for g in numbered)
-    on_scale = 0
-    for text in {t for t in p.texts if t}:
-        try:
-            x = float(text)
-        except ValueError:
-            if text.casefold() not in marks and len(text.split()) > 1:
-                return False  # words: a text, no mark
-            continue
-        if not (lo <= x <= hi and (2 * x).is_integer()):
-            return False
-        on_scale += 1
-    return on_scale > 0
-
-
-def text_or_grades(p: Profile, scale: Sequence[Profile], marks: Container[str]) -> bool:
-    """Whether a column read as the query's text could as well be one more
-    annotator's grades beside the sheet's columns of grades (``scale``):
-    words-rich values (else :func:`grades_of_the_scale` read it as grades)
-    but half or more of its values numbers on their scale or grade marks
-    (``1``, ``N/A``, ``what is ndcg``): nothing tells which, so the import
-    refuses, naming both readings."""
-    numbered = [g for g in scale if g.numeric > 0.5 and g.col != p.col]
-    values = {t for t in p.texts if t}
-    if not numbered or not values:
-        return False
-    lo, hi = min(g.lo for g in numbered), max(g.hi for g in numbered)
-    on_scale = sum(1 for t in values if _on_scale(t, lo, hi))
-    marked = sum(1 for t in values if t.casefold() in marks)
-    return on_scale > 0 and 2 * (on_scale + marked) >= len(values)
-
-
-def _on_scale(text: str, lo: float, hi: float) -> bool:
-    try:
-        x = float(text)
-    except ValueError:
-        return False
-    return lo <= x <= hi and (2 * x).is_integer()
 
 
 def flag_ref(p: Profile) -> str:
